@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { HexIdSchema } from './common';
+import { FilterCreateSchema, FilterSchema, FIREWALL_LIMITS } from './filters';
+
+/** Firewall rule actions. The action is a string (the public description's object form is a known defect). */
+export const FirewallActionSchema = z.enum([
+  'block',
+  'challenge',
+  'js_challenge',
+  'managed_challenge',
+  'allow',
+  'log',
+  'bypass',
+]);
+export type FirewallAction = z.infer<typeof FirewallActionSchema>;
+
+/** Products a `bypass` rule skips (public API); required with bypass, refused otherwise. */
+export const FirewallProductSchema = z.enum(['zoneLockdown', 'uaBlock', 'bic', 'hot', 'securityLevel', 'rateLimit', 'waf']);
+export type FirewallProduct = z.infer<typeof FirewallProductSchema>;
+
+const ruleFields = {
+  action: FirewallActionSchema,
+  paused: z.boolean().optional(),
+  priority: z
+    .number()
+    .int('must be a whole number')
+    .min(FIREWALL_LIMITS.priorityMin)
+    .max(FIREWALL_LIMITS.priorityMax)
+    .nullable()
+    .optional(),
+  description: z.string().max(FIREWALL_LIMITS.descriptionMax, `must be at most ${FIREWALL_LIMITS.descriptionMax} characters`).optional(),
+  ref: z.string().max(FIREWALL_LIMITS.refMax, `must be at most ${FIREWALL_LIMITS.refMax} characters`).optional(),
+  products: z.array(FirewallProductSchema).optional(),
+};
+
+/** A firewall rule as the service answers it, with its filter. */
+export const FirewallRuleSchema = z.object({
+  id: HexIdSchema,
+  paused: z.boolean(),
+  action: FirewallActionSchema.or(z.string()),
+  priority: z.number().int().nullable().optional(),
+  description: z.string().optional(),
+  ref: z.string().optional(),
+  products: z.array(z.string()).optional(),
+  filter: FilterSchema.partial({ paused: true }).extend({ deleted: z.boolean().optional() }),
+});
+export type FirewallRule = z.infer<typeof FirewallRuleSchema>;
+
+/**
+ * One element of the create body: with a filter by expression it is the single-call form (the service creates
+ * the filter too); with a filter by id it is the recommended two-call form's second call.
+ */
+export const FirewallRuleCreateItemSchema = z.object({
+  ...ruleFields,
+  filter: z.union([FilterCreateSchema.strict(), z.object({ id: HexIdSchema }).strict()], {
+    error: 'must be an object with expression (a new filter) or id (an existing filter)',
+  }),
+});
+export type FirewallRuleCreateItem = z.infer<typeof FirewallRuleCreateItemSchema>;
+
+/** Body of POST /zones/{zone_id}/firewall/rules: a JSON array (never one object). */
+export const FirewallRuleCreateBodySchema = z.array(FirewallRuleCreateItemSchema).min(1, 'must hold at least one rule');
+
+/** Body of PUT /zones/{zone_id}/firewall/rules/{rule_id}: the filter is referenced by id. */
+export const FirewallRuleUpdateSchema = z.object({
+  id: HexIdSchema.optional(),
+  ...ruleFields,
+  filter: z.object({ id: HexIdSchema }),
+});
+export type FirewallRuleUpdate = z.infer<typeof FirewallRuleUpdateSchema>;
+
+/** Result of DELETE /zones/{zone_id}/firewall/rules/{rule_id}: the rule id, and whether its filter went too. */
+export const FirewallRuleDeleteResultSchema = z.object({
+  id: HexIdSchema,
+  filter: z.object({ id: HexIdSchema, deleted: z.boolean() }).optional(),
+});
+export type FirewallRuleDeleteResult = z.infer<typeof FirewallRuleDeleteResultSchema>;

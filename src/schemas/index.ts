@@ -1,0 +1,11 @@
+// The wire shapes of the service: one zod schema per object, shared by the client, the providers and the emulator.
+export * from './common';
+export * from './page-guard';
+export * from './scripts';
+export * from './connections';
+export * from './cookies';
+export * from './policies';
+export * from './filters';
+export * from './firewall-rules';
+export * from './waf-migration';
+export * from './waf-overrides';

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { TimestampSchema } from './common';
+
+/** Page security settings of a zone (GET /zones/{zone_id}/page_guard). */
+export const PageGuardSettingsSchema = z.object({
+  enabled: z.boolean(),
+  updated_at: TimestampSchema.optional(),
+  use_vendor_reporting_endpoint: z.boolean().optional(),
+  use_connection_url_path: z.boolean().optional(),
+});
+export type PageGuardSettings = z.infer<typeof PageGuardSettingsSchema>;
+
+/** Body of PUT /zones/{zone_id}/page_guard: every field optional, at least one given. */
+export const PageGuardSettingsUpdateSchema = z
+  .object({
+    enabled: z.boolean(),
+    use_vendor_reporting_endpoint: z.boolean(),
+    use_connection_url_path: z.boolean(),
+  })
+  .partial()
+  .refine((body) => Object.keys(body).length > 0, {
+    message: 'at least one of enabled, use_vendor_reporting_endpoint, use_connection_url_path is required',
+  });
+export type PageGuardSettingsUpdate = z.infer<typeof PageGuardSettingsUpdateSchema>;
+
+/** Result of the settings update: the spec shows enabled and updated_at (more fields tolerated). */
+export const PageGuardSettingsUpdateResultSchema = z.object({
+  enabled: z.boolean(),
+  updated_at: TimestampSchema.optional(),
+  use_vendor_reporting_endpoint: z.boolean().optional(),
+  use_connection_url_path: z.boolean().optional(),
+});
+export type PageGuardSettingsUpdateResult = z.infer<typeof PageGuardSettingsUpdateResultSchema>;

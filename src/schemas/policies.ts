@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { HexIdSchema } from './common';
+
+/** CSP policy actions: log and allow from the spec, add_reporting_directives added to the public API after 2024. */
+export const CspActionSchema = z.enum(['log', 'allow', 'add_reporting_directives']);
+export type CspAction = z.infer<typeof CspActionSchema>;
+
+/**
+ * `enabled` of a CSP policy. The spec shows the text form ("true") in requests and responses, the public
+ * description a JSON boolean: both are read, and the result is always a boolean.
+ */
+export const CspEnabledSchema = z
+  .union([z.boolean(), z.enum(['true', 'false'])], {
+    error: 'must be true or false (a JSON boolean or the text "true"/"false")',
+  })
+  .transform((value) => value === true || value === 'true');
+
+/** The wire form the spec shows for `enabled`: text. */
+export function cspEnabledToWire(enabled: boolean): 'true' | 'false' {
+  return enabled ? 'true' : 'false';
+}
+
+/** Longest description the service keeps. */
+export const CSP_DESCRIPTION_MAX = 500;
+
+const fields = {
+  description: z.string().max(CSP_DESCRIPTION_MAX, `must be at most ${CSP_DESCRIPTION_MAX} characters`),
+  action: CspActionSchema,
+  expression: z.string().min(1, 'must not be empty'),
+  enabled: CspEnabledSchema,
+  value: z.string().min(1, 'must not be empty'),
+};
+
+/** A CSP policy as the service answers it, `enabled` already read as a boolean. */
+export const CspPolicySchema = z.object({ id: HexIdSchema, ...fields });
+export type CspPolicy = z.infer<typeof CspPolicySchema>;
+
+/** Body of POST /zones/{zone_id}/page_guard/policies (all fields required). */
+export const CspPolicyCreateSchema = z.object(fields);
+export type CspPolicyCreate = z.input<typeof CspPolicyCreateSchema>;
+
+/** Body of PUT /zones/{zone_id}/page_guard/policies/{policy_id}: a partial update. */
+export const CspPolicyUpdateSchema = z.object(fields).partial();
+export type CspPolicyUpdate = z.input<typeof CspPolicyUpdateSchema>;

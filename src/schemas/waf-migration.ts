@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import { TimestampSchema } from './common';
+
+/** Limits past which the caller cannot complete a migration and must contact support (spec, Limits). */
+export const WAF_MIGRATION_LIMITS = {
+  /** At most this many firewall rules to migrate. */
+  maxFirewallRules: 200,
+  /** At most this many bytes (UTF-8) in one firewall rule expression. */
+  maxExpressionBytes: 4096,
+} as const;
+
+/** Phase of the entry point the migration writes. */
+export const MANAGED_PHASE = 'http_request_firewall_managed';
+
+/**
+ * Where a zone is in the migration. `start` is shown by the spec; the others are this project's names for the
+ * modes of the spec's table: validation (both WAFs on), pending (new WAF being enabled), complete (new WAF only).
+ */
+export const MigrationStateSchema = z.enum(['start', 'validation', 'pending', 'complete']);
+export type MigrationState = z.infer<typeof MigrationStateSchema>;
+
+/** Result of GET /zones/{zone_id}/waf_migration/check?phase_two=1. */
+export const CompatibilitySchema = z.object({
+  compatible: z.boolean(),
+  migration_state: MigrationStateSchema.or(z.string()),
+});
+export type Compatibility = z.infer<typeof CompatibilitySchema>;
+
+/** One rule override inside an execute rule's action_parameters. */
+export const RuleOverrideSchema = z.object({
+  id: z.string().min(1, 'must name a managed rule id'),
+  action: z.string().optional(),
+  enabled: z.boolean().optional(),
+  score_threshold: z.number().int().min(1).optional(),
+});
+export type RuleOverride = z.infer<typeof RuleOverrideSchema>;
+
+/** One category (tag) override inside an execute rule's action_parameters. */
+export const CategoryOverrideSchema = z.object({
+  category: z.string().min(1, 'must name a category'),
+  action: z.string().optional(),
+  enabled: z.boolean().optional(),
+});
+export type CategoryOverride = z.infer<typeof CategoryOverrideSchema>;
+
+/** Overrides of a managed ruleset execution. */
+export const OverridesSchema = z.object({
+  action: z.string().optional(),
+  enabled: z.boolean().optional(),
+  categories: z.array(CategoryOverrideSchema).optional(),
+  rules: z.array(RuleOverrideSchema).optional(),
+});
+export type Overrides = z.infer<typeof OverridesSchema>;
+
+/** A rule of the entry point ruleset. id, version and ref are empty or omitted in the validation-mode request. */
+export const RulesetRuleSchema = z.object({
+  id: z.string().optional(),
+  version: z.string().optional(),
+  action: z.string().min(1, 'must be a rule action, for example execute'),
+  expression: z.string().min(1, 'must not be empty (true means all traffic)'),
+  description: z.string().optional(),
+  ref: z.string().optional(),
+  enabled: z.boolean().optional(),
+  action_parameters: z
+    .object({
+      id: z.string().min(1, 'must name the managed ruleset to execute'),
+      overrides: OverridesSchema.optional(),
+    })
+    .optional(),
+});
+export type RulesetRule = z.infer<typeof RulesetRuleSchema>;
+
+/** The new WAF configuration: response of the config read and body of the entry point update. */
+export const EntrypointRulesetSchema = z.object({
+  name: z.string().min(1, 'must not be empty'),
+  description: z.string().optional(),
+  rules: z.array(RulesetRuleSchema),
+});
+export type EntrypointRuleset = z.infer<typeof EntrypointRulesetSchema>;
+
+/** The saved entry point ruleset the update answers. */
+export const SavedRulesetSchema = EntrypointRulesetSchema.extend({
+  id: z.string(),
+  kind: z.string().optional(),
+  phase: z.string().optional(),
+  version: z.string().optional(),
+  last_updated: TimestampSchema.optional(),
+});
+export type SavedRuleset = z.infer<typeof SavedRulesetSchema>;
+
+/** Query value of waf_migration on the entry point update: the named and numeric forms of the spec. */
+export const WafMigrationModeSchema = z
+  .enum(['pending', '1', 'validation', '2'], { error: 'must be pending (or 1) or validation (or 2)' })
+  .transform((value) => (value === 'pending' || value === '1' ? 'pending' : 'validation'));
+export type WafMigrationMode = z.output<typeof WafMigrationModeSchema>;
+
+/** Result of GET /zones/{zone_id}/waf_migration/status. */
+export const WafStatusSchema = z.object({
+  migration_state: MigrationStateSchema.or(z.string()),
+  old_waf_status: z.enum(['enabled', 'disabled']),
+  new_waf_status: z.enum(['enabled', 'disabled']),
+  created: TimestampSchema.optional(),
+  source: z.string().optional(),
+});
+export type WafStatus = z.infer<typeof WafStatusSchema>;

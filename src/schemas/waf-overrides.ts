@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { HexIdSchema } from './common';
+
+/** A URI-based override of the previous WAF (creatable only through the API); it blocks the migration. */
+export const WafOverrideSchema = z.object({
+  id: HexIdSchema,
+  description: z.string().nullable().optional(),
+  urls: z.array(z.string()),
+  paused: z.boolean().optional(),
+  priority: z.number().int().optional(),
+  groups: z.record(z.string(), z.string()).optional(),
+  rules: z.record(z.string(), z.string()).optional(),
+  rewrite_action: z.record(z.string(), z.string()).optional(),
+});
+export type WafOverride = z.infer<typeof WafOverrideSchema>;
+
+/** Sensitivity of the previous core rule set (the spec's conversion table has Default too). */
+export const WafSensitivitySchema = z.enum(['default', 'high', 'medium', 'low', 'off']);
+export type WafSensitivity = z.infer<typeof WafSensitivitySchema>;
+
+/** Action mode of the previous core rule set. */
+export const WafActionModeSchema = z.enum(['simulate', 'block', 'challenge']);
+export type WafActionMode = z.infer<typeof WafActionModeSchema>;
+
+/** A previous-WAF package: the vendor's managed package, or the anomaly (OWASP core rule set) package. */
+export const WafPackageSchema = z.object({
+  id: HexIdSchema,
+  name: z.string(),
+  description: z.string().nullable().optional(),
+  zone_id: HexIdSchema,
+  detection_mode: z.enum(['anomaly', 'traditional']),
+  status: z.string().optional(),
+  sensitivity: WafSensitivitySchema.optional(),
+  action_mode: WafActionModeSchema.optional(),
+});
+export type WafPackage = z.infer<typeof WafPackageSchema>;

@@ -9,3 +9,4 @@ export * from './filters';
 export * from './firewall-rules';
 export * from './waf-migration';
 export * from './waf-overrides';
+export * from './csp-value';

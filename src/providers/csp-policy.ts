@@ -1,0 +1,131 @@
+import { z } from 'zod';
+import {
+  CspPolicyCreateSchema,
+  HexIdSchema,
+  ZoneIdSchema,
+  cspValueProblems,
+  type CspPolicy,
+} from '../schemas';
+import { checkWithSchema } from './kit/check';
+import { configure, assertConfigured, getClient } from './kit/context';
+import { diffFields } from './kit/diff';
+import { NotFoundError } from '../client/errors';
+import { ProviderError, step, unlessNotFound, type Implementation } from './kit/implementation';
+import { expressionProblems } from './kit/expression';
+
+const wire = CspPolicyCreateSchema.shape;
+
+/** Inputs of a CspPolicy, as `check` validates them (the wire fields in camelCase, `enabled` a boolean). */
+export const CspPolicyArgsSchema = z
+  .object({
+    zoneId: ZoneIdSchema,
+    description: wire.description.default(''),
+    action: wire.action,
+    expression: wire.expression.superRefine((text, ctx) => {
+      for (const message of expressionProblems(text)) ctx.addIssue({ code: 'custom', message });
+    }),
+    enabled: z.boolean({ error: 'must be a boolean' }).default(true),
+    value: wire.value.superRefine((value, ctx) => {
+      for (const message of cspValueProblems(value)) ctx.addIssue({ code: 'custom', message });
+    }),
+    adoptPolicyId: HexIdSchema.optional(),
+  })
+  .strict();
+export type CspPolicyInputs = z.output<typeof CspPolicyArgsSchema>;
+
+/** Outputs: the inputs as the service holds them, plus the policy id. */
+export type CspPolicyOutputs = CspPolicyInputs & { policyId: string };
+
+const MANAGED = ['zoneId', 'description', 'action', 'expression', 'enabled', 'value'] as const;
+
+/** The fields of a policy that the service stores, in the provider's names. */
+export function outputsFromPolicy(zoneId: string, policy: CspPolicy, adoptPolicyId?: string): CspPolicyOutputs {
+  return {
+    zoneId,
+    description: policy.description,
+    action: policy.action,
+    expression: policy.expression,
+    enabled: policy.enabled,
+    value: policy.value,
+    policyId: policy.id,
+    ...(adoptPolicyId ? { adoptPolicyId } : {}),
+  };
+}
+
+/** The fields of a PUT that brings `current` to `desired`: only what differs. */
+export function policyUpdateBody(current: Partial<CspPolicyInputs>, desired: CspPolicyInputs) {
+  const body: Partial<Pick<CspPolicyInputs, 'description' | 'action' | 'expression' | 'enabled' | 'value'>> = {};
+  for (const field of ['description', 'action', 'expression', 'enabled', 'value'] as const) {
+    if (current[field] !== desired[field]) Object.assign(body, { [field]: desired[field] });
+  }
+  return body;
+}
+
+const label = (inputs: { zoneId?: unknown }, id?: string) =>
+  `CspPolicy ${id ? `${id} ` : ''}in zone ${String(inputs.zoneId)}`;
+
+export const cspPolicy: Implementation = {
+  configure,
+
+  async check(_olds, news) {
+    assertConfigured();
+    return checkWithSchema(CspPolicyArgsSchema, news, 'CspPolicy');
+  },
+
+  async diff(_id, olds, news) {
+    // A policy belongs to its zone: another zone is another policy. adoptPolicyId is read only at create.
+    return diffFields(olds, news, { fields: MANAGED, replace: ['zoneId'] });
+  },
+
+  async create(raw) {
+    const inputs = raw as CspPolicyInputs;
+    const { zoneId, adoptPolicyId, description, action, expression, enabled, value } = inputs;
+    const body = { description, action, expression, enabled, value };
+    const client = getClient();
+    const policy = adoptPolicyId
+      ? await step(`${label(inputs, adoptPolicyId)}: adopting the policy`, async () => {
+          try {
+            return await client.policies.update({ zoneId, policyId: adoptPolicyId, ...body });
+          } catch (error) {
+            if (error instanceof NotFoundError) {
+              throw new ProviderError(
+                `${label(inputs)}: adoptPolicyId ${adoptPolicyId} names no policy of this zone; ` +
+                  'check the id (zoneguard export lists them) or remove adoptPolicyId to create a new policy',
+              );
+            }
+            throw error;
+          }
+        })
+      : await step(`${label(inputs)}: creating the policy`, () => client.policies.create({ zoneId, ...body }));
+    return { id: policy.id, outs: outputsFromPolicy(zoneId, policy, adoptPolicyId) };
+  },
+
+  async read(id, props) {
+    const { zoneId, adoptPolicyId } = props as CspPolicyOutputs;
+    const policy = await step(`${label(props, id)}: reading the policy`, () =>
+      unlessNotFound(() => getClient().policies.get({ zoneId, policyId: id }), undefined),
+    );
+    // Deleted out of band: a blank id takes the resource out of the state, and the next up creates it again.
+    if (!policy) return { id: '' };
+    const outs = outputsFromPolicy(zoneId, policy, adoptPolicyId);
+    const { policyId: _policyId, ...inputs } = outs;
+    return { id, props: outs, inputs };
+  },
+
+  async update(id, olds, news) {
+    const desired = news as CspPolicyInputs;
+    const body = policyUpdateBody(olds as CspPolicyOutputs, desired);
+    const policy = await step(`${label(desired, id)}: updating the policy`, () =>
+      getClient().policies.update({ zoneId: desired.zoneId, policyId: id, ...body }),
+    );
+    return { outs: outputsFromPolicy(desired.zoneId, policy, desired.adoptPolicyId) };
+  },
+
+  async delete(id, props) {
+    const { zoneId } = props as CspPolicyOutputs;
+    // Already gone is what delete wants: not an error.
+    await step(`${label(props, id)}: deleting the policy`, () =>
+      unlessNotFound(() => getClient().policies.delete({ zoneId, policyId: id }), undefined),
+    );
+  },
+};

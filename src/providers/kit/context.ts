@@ -1,0 +1,35 @@
+import type * as pulumi from '@pulumi/pulumi';
+import { ZoneGuardClient } from '../../client';
+import { resolveSettings } from './settings';
+
+// State of the provider process: the stack config handed to `configure`, and one client built from it. The
+// implementation modules live once per process, so every resource of every type shares the client and thus the
+// client's rate budget.
+let lookup: (key: string) => string | undefined = () => undefined;
+let client: ZoneGuardClient | undefined;
+
+/** Keeps the stack's config for the credentials; called by the engine before any other method. */
+export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
+  lookup = (key) => req.config.get(key);
+  client = undefined;
+}
+
+/** Throws MissingCredentialsError, naming the keys to set, when no credential is configured. */
+export function assertConfigured(): void {
+  resolveSettings(lookup, process.env);
+}
+
+/** The process's client, built on first use from the config, or the environment when the config is silent. */
+export function getClient(): ZoneGuardClient {
+  if (!client) {
+    const { baseUrl, credentials } = resolveSettings(lookup, process.env);
+    client = new ZoneGuardClient({ baseUrl, credentials, userAgent: 'pulumi-zoneguard-provider' });
+  }
+  return client;
+}
+
+/** For tests: forget the configured client so the next call reads the config or environment again. */
+export function resetContext(): void {
+  lookup = () => undefined;
+  client = undefined;
+}

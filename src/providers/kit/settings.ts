@@ -1,0 +1,55 @@
+/** Where the providers send requests when neither `zoneguard:baseUrl` nor ZONEGUARD_BASE_URL is set: the
+ * local emulator started by `npx zoneguard emulator`, the embedded default of the examples. */
+export const DEFAULT_BASE_URL = 'http://127.0.0.1:8787/client/v4';
+
+/** Stack config keys and environment variables the providers read, in order of precedence. */
+export const SETTING_SOURCES = {
+  apiToken: { config: 'zoneguard:apiToken', env: 'ZONEGUARD_API_TOKEN' },
+  apiEmail: { config: 'zoneguard:apiEmail', env: 'ZONEGUARD_API_EMAIL' },
+  apiKey: { config: 'zoneguard:apiKey', env: 'ZONEGUARD_API_KEY' },
+  baseUrl: { config: 'zoneguard:baseUrl', env: 'ZONEGUARD_BASE_URL' },
+} as const;
+
+export type Credentials = { apiToken: string } | { apiEmail: string; apiKey: string };
+
+export interface ProviderSettings {
+  baseUrl: string;
+  credentials: Credentials;
+}
+
+/** A credential is missing or half given; the message names the config keys and variables to set. */
+export class MissingCredentialsError extends Error {
+  override readonly name = 'MissingCredentialsError';
+}
+
+type Lookup = (key: string) => string | undefined;
+
+/**
+ * Resolves the base URL and credentials from the stack config (set by `configure`), falling back to the
+ * environment. Pure: the config lookup and the environment are passed in.
+ */
+export function resolveSettings(config: Lookup, env: Record<string, string | undefined>): ProviderSettings {
+  const read = (name: keyof typeof SETTING_SOURCES) => {
+    const source = SETTING_SOURCES[name];
+    const value = config(source.config) ?? env[source.env];
+    return value === undefined || value.trim() === '' ? undefined : value.trim();
+  };
+  const baseUrl = read('baseUrl') ?? DEFAULT_BASE_URL;
+  const apiToken = read('apiToken');
+  if (apiToken) return { baseUrl, credentials: { apiToken } };
+  const apiEmail = read('apiEmail');
+  const apiKey = read('apiKey');
+  if (apiEmail && apiKey) return { baseUrl, credentials: { apiEmail, apiKey } };
+  if (apiEmail || apiKey) {
+    const missing = apiEmail ? SETTING_SOURCES.apiKey : SETTING_SOURCES.apiEmail;
+    throw new MissingCredentialsError(
+      `zoneguard: the key form of credentials needs both an email and an API key; set ${missing.config} ` +
+        `(pulumi config set ${missing.config === SETTING_SOURCES.apiKey.config ? '--secret ' : ''}${missing.config} ...) or ${missing.env}`,
+    );
+  }
+  throw new MissingCredentialsError(
+    `zoneguard: no credentials; set ${SETTING_SOURCES.apiToken.config} (pulumi config set --secret ${SETTING_SOURCES.apiToken.config} <token>) ` +
+      `or ${SETTING_SOURCES.apiToken.env}, or both ${SETTING_SOURCES.apiEmail.config} and ${SETTING_SOURCES.apiKey.config} ` +
+      `(or ${SETTING_SOURCES.apiEmail.env} and ${SETTING_SOURCES.apiKey.env})`,
+  );
+}

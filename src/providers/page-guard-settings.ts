@@ -1,0 +1,133 @@
+import { z } from 'zod';
+import { PageGuardSettingsUpdateSchema, ZoneIdSchema, type PageGuardSettings } from '../schemas';
+import { checkWithSchema } from './kit/check';
+import { assertConfigured, configure, getClient } from './kit/context';
+import { diffFields } from './kit/diff';
+import { step, unlessNotFound, type Implementation } from './kit/implementation';
+
+const wire = PageGuardSettingsUpdateSchema.shape;
+
+/** Inputs of PageGuardSettings. The two optional flags are managed only when declared. */
+export const PageGuardSettingsArgsSchema = z
+  .object({
+    zoneId: ZoneIdSchema,
+    enabled: wire.enabled.unwrap(),
+    useVendorReportingEndpoint: wire.use_vendor_reporting_endpoint.unwrap().optional(),
+    useConnectionUrlPath: wire.use_connection_url_path.unwrap().optional(),
+  })
+  .strict();
+export type PageGuardSettingsInputs = z.output<typeof PageGuardSettingsArgsSchema>;
+
+/** What the zone's settings were before the resource took them over; delete puts them back. */
+export interface PreviousSettings {
+  enabled: boolean;
+  useVendorReportingEndpoint?: boolean;
+  useConnectionUrlPath?: boolean;
+}
+
+export type PageGuardSettingsOutputs = PageGuardSettingsInputs & { updatedAt?: string; previous: PreviousSettings };
+
+const MANAGED = ['zoneId', 'enabled', 'useVendorReportingEndpoint', 'useConnectionUrlPath'] as const;
+const OPTIONAL = ['useVendorReportingEndpoint', 'useConnectionUrlPath'] as const;
+
+/** Settings in the provider's names, from the service's. */
+export function fromWire(settings: PageGuardSettings): PreviousSettings {
+  return {
+    enabled: settings.enabled,
+    ...(settings.use_vendor_reporting_endpoint === undefined
+      ? {}
+      : { useVendorReportingEndpoint: settings.use_vendor_reporting_endpoint }),
+    ...(settings.use_connection_url_path === undefined ? {} : { useConnectionUrlPath: settings.use_connection_url_path }),
+  };
+}
+
+/** The PUT body for the given settings: only the fields that are set. */
+export function toWire(settings: Partial<PreviousSettings>) {
+  return {
+    ...(settings.enabled === undefined ? {} : { enabled: settings.enabled }),
+    ...(settings.useVendorReportingEndpoint === undefined
+      ? {}
+      : { use_vendor_reporting_endpoint: settings.useVendorReportingEndpoint }),
+    ...(settings.useConnectionUrlPath === undefined ? {} : { use_connection_url_path: settings.useConnectionUrlPath }),
+  };
+}
+
+/** The declared inputs as the service now holds them: the optional flags only where they are managed. */
+export function managedView(zoneId: string, current: PreviousSettings, managed: Partial<PageGuardSettingsInputs>) {
+  const view: PageGuardSettingsInputs = { zoneId, enabled: current.enabled };
+  for (const field of OPTIONAL) {
+    if (managed[field] !== undefined) view[field] = current[field] ?? managed[field];
+  }
+  return view;
+}
+
+const label = (inputs: { zoneId?: unknown }) => `PageGuardSettings of zone ${String(inputs.zoneId)}`;
+
+export const pageGuardSettings: Implementation = {
+  configure,
+
+  async check(_olds, news) {
+    assertConfigured();
+    return checkWithSchema(PageGuardSettingsArgsSchema, news, 'PageGuardSettings');
+  },
+
+  async diff(_id, olds, news) {
+    // One per zone: another zone is another resource (its create takes that zone over, its delete restores this one).
+    return diffFields(olds, news, { fields: MANAGED, replace: ['zoneId'] });
+  },
+
+  async create(raw) {
+    const inputs = raw as PageGuardSettingsInputs;
+    const client = getClient();
+    const previous = fromWire(
+      await step(`${label(inputs)}: reading the current settings`, () => client.pageGuard.get({ zoneId: inputs.zoneId })),
+    );
+    const result = await step(`${label(inputs)}: updating the settings`, () =>
+      client.pageGuard.update({ zoneId: inputs.zoneId, ...toWire(inputs) }),
+    );
+    const outs: PageGuardSettingsOutputs = {
+      ...managedView(inputs.zoneId, { ...inputs, ...fromWire(result) }, inputs),
+      ...(result.updated_at ? { updatedAt: result.updated_at } : {}),
+      previous,
+    };
+    return { id: inputs.zoneId, outs };
+  },
+
+  async read(id, props) {
+    const olds = props as PageGuardSettingsOutputs;
+    const settings = await step(`${label(olds)}: reading the settings`, () =>
+      unlessNotFound(() => getClient().pageGuard.get({ zoneId: olds.zoneId }), undefined),
+    );
+    if (!settings) return { id: '' };
+    const inputs = managedView(olds.zoneId, fromWire(settings), olds);
+    const outs: PageGuardSettingsOutputs = {
+      ...inputs,
+      ...(settings.updated_at ? { updatedAt: settings.updated_at } : {}),
+      previous: olds.previous,
+    };
+    return { id, props: outs, inputs };
+  },
+
+  async update(_id, olds, news) {
+    const before = olds as PageGuardSettingsOutputs;
+    const desired = news as PageGuardSettingsInputs;
+    const changed = Object.fromEntries(MANAGED.filter((f) => f !== 'zoneId' && desired[f] !== undefined && desired[f] !== before[f]).map((f) => [f, desired[f]]));
+    const result = await step(`${label(desired)}: updating the settings`, () =>
+      getClient().pageGuard.update({ zoneId: desired.zoneId, ...toWire(changed) }),
+    );
+    const outs: PageGuardSettingsOutputs = {
+      ...managedView(desired.zoneId, { ...desired, ...fromWire(result) }, desired),
+      ...(result.updated_at ? { updatedAt: result.updated_at } : {}),
+      previous: before.previous,
+    };
+    return { outs };
+  },
+
+  async delete(_id, props) {
+    const olds = props as PageGuardSettingsOutputs;
+    // Put back what the zone had before this resource took it over; a zone that is gone has nothing to restore.
+    await step(`${label(olds)}: restoring the previous settings`, () =>
+      unlessNotFound(() => getClient().pageGuard.update({ zoneId: olds.zoneId, ...toWire(olds.previous) }), undefined),
+    );
+  },
+};

@@ -1,0 +1,44 @@
+import * as pulumi from '@pulumi/pulumi';
+import { providerFor, TYPE_MODULE } from '../providers/kit/closure';
+
+/** Inputs of a {@link CspPolicy}. */
+export interface CspPolicyArgs {
+  /** The zone the policy belongs to. Another zone replaces the policy. */
+  zoneId: pulumi.Input<string>;
+  /** What the policy does: `log` reports violations, `allow` blocks what `value` does not allow,
+   * `add_reporting_directives` adds reporting to the site's own policy. */
+  action: pulumi.Input<'log' | 'allow' | 'add_reporting_directives'>;
+  /** The rules-language expression selecting the requests the policy applies to, for example `http.host eq "shop.example.com"`. */
+  expression: pulumi.Input<string>;
+  /** A CSP directive string, for example `script-src 'self' https://cdn.example.com`. */
+  value: pulumi.Input<string>;
+  /** Whether the policy is on. Default: true. Sent to the service in its text form. */
+  enabled?: pulumi.Input<boolean>;
+  /** Free text, at most 500 characters. Default: empty. */
+  description?: pulumi.Input<string>;
+  /** Take over an existing policy of the zone (by id) instead of creating one; read only at create. */
+  adoptPolicyId?: pulumi.Input<string>;
+}
+
+/** A content security policy of a zone's page security (`/zones/{zone_id}/page_guard/policies`). */
+export class CspPolicy extends pulumi.dynamic.Resource {
+  declare readonly zoneId: pulumi.Output<string>;
+  declare readonly action: pulumi.Output<'log' | 'allow' | 'add_reporting_directives'>;
+  declare readonly expression: pulumi.Output<string>;
+  declare readonly value: pulumi.Output<string>;
+  declare readonly enabled: pulumi.Output<boolean>;
+  declare readonly description: pulumi.Output<string>;
+  /** The id the service assigned (also the resource's id). */
+  declare readonly policyId: pulumi.Output<string>;
+
+  constructor(name: string, args: CspPolicyArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      providerFor('CspPolicy'),
+      name,
+      { policyId: undefined, description: undefined, enabled: undefined, ...args },
+      opts,
+      TYPE_MODULE,
+      'CspPolicy',
+    );
+  }
+}

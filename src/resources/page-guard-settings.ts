@@ -1,0 +1,40 @@
+import * as pulumi from '@pulumi/pulumi';
+import { providerFor, TYPE_MODULE } from '../providers/kit/closure';
+
+/** Inputs of {@link PageGuardSettings}. */
+export interface PageGuardSettingsArgs {
+  /** The zone whose page security settings this resource manages (one resource per zone). */
+  zoneId: pulumi.Input<string>;
+  /** Whether page security is on for the zone. */
+  enabled: pulumi.Input<boolean>;
+  /** Send reports to the vendor's reporting endpoint. Managed only when set. */
+  useVendorReportingEndpoint?: pulumi.Input<boolean>;
+  /** Report connection URLs with their path. Managed only when set. */
+  useConnectionUrlPath?: pulumi.Input<boolean>;
+}
+
+/**
+ * The page security settings of a zone (`/zones/{zone_id}/page_guard`). Create takes the zone's settings over and
+ * records what they were (`previous`); delete puts those back.
+ */
+export class PageGuardSettings extends pulumi.dynamic.Resource {
+  declare readonly zoneId: pulumi.Output<string>;
+  declare readonly enabled: pulumi.Output<boolean>;
+  declare readonly useVendorReportingEndpoint: pulumi.Output<boolean | undefined>;
+  declare readonly useConnectionUrlPath: pulumi.Output<boolean | undefined>;
+  /** When the service last changed the settings. */
+  declare readonly updatedAt: pulumi.Output<string | undefined>;
+  /** The settings the zone had before this resource took them over; restored on delete. */
+  declare readonly previous: pulumi.Output<{ enabled: boolean; useVendorReportingEndpoint?: boolean; useConnectionUrlPath?: boolean }>;
+
+  constructor(name: string, args: PageGuardSettingsArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      providerFor('PageGuardSettings'),
+      name,
+      { updatedAt: undefined, previous: undefined, useVendorReportingEndpoint: undefined, useConnectionUrlPath: undefined, ...args },
+      opts,
+      TYPE_MODULE,
+      'PageGuardSettings',
+    );
+  }
+}

@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { UNKNOWN, checkWithSchema, containsUnknown } from '../../src/providers/kit/check';
+import { diffFields } from '../../src/providers/kit/diff';
+import { DEFAULT_BASE_URL, MissingCredentialsError, resolveSettings } from '../../src/providers/kit/settings';
+
+const Schema = z
+  .object({ zoneId: z.string().regex(/^[0-9a-f]{32}$/, 'must be a zone id'), count: z.number().int().default(1), tags: z.array(z.string()).optional() })
+  .strict();
+const zone = 'a'.repeat(32);
+
+describe('checkWithSchema', () => {
+  test.each([
+    ['valid inputs get defaults', { zoneId: zone }, { zoneId: zone, count: 1 }, []],
+    ['an unknown value passes through unvalidated', { zoneId: UNKNOWN }, { zoneId: UNKNOWN, count: 1 }, []],
+    ['an array holding an unknown passes through', { zoneId: zone, tags: ['a', UNKNOWN] }, { zoneId: zone, count: 1, tags: ['a', UNKNOWN] }, []],
+    ['__provider is kept and never validated', { zoneId: zone, __provider: 'code' }, { zoneId: zone, count: 1, __provider: 'code' }, []],
+  ])('%s', (_name, news, inputs, failures) => {
+    expect(checkWithSchema(Schema, news, 'Thing')).toEqual({ inputs, failures });
+  });
+
+  test('one failure per bad field, naming the resource and field', () => {
+    const result = checkWithSchema(Schema, { zoneId: 'nope', count: 1.5 }, 'Thing');
+    expect(result.failures).toEqual([
+      { property: 'zoneId', reason: 'Thing.zoneId: must be a zone id' },
+      { property: 'count', reason: 'Thing.count: Invalid input: expected int, received number' },
+    ]);
+  });
+
+  test('an unknown input name is refused with the name', () => {
+    const result = checkWithSchema(Schema, { zoneId: zone, colour: 'red' }, 'Thing');
+    expect(result.failures).toEqual([
+      { property: 'colour', reason: 'Thing: unknown input "colour"; remove it or check its spelling' },
+    ]);
+  });
+
+  test('containsUnknown looks into objects and arrays', () => {
+    expect(containsUnknown({ a: [{ b: UNKNOWN }] })).toBe(true);
+    expect(containsUnknown({ a: [{ b: 'x' }] })).toBe(false);
+  });
+});
+
+describe('diffFields', () => {
+  const plan = { fields: ['zoneId', 'name', 'size'] as const, replace: ['zoneId'] as const };
+  test.each([
+    ['no change', { zoneId: 'z', name: 'a', size: 1 }, { zoneId: 'z', name: 'a', size: 1 }, [], []],
+    ['an in-place change', { zoneId: 'z', name: 'a', size: 1 }, { zoneId: 'z', name: 'b', size: 1 }, ['name'], []],
+    ['a replacing change', { zoneId: 'z', name: 'a' }, { zoneId: 'y', name: 'a' }, ['zoneId'], ['zoneId']],
+    ['an absent new field is unmanaged', { zoneId: 'z', name: 'a', size: 1 }, { zoneId: 'z', name: 'a' }, [], []],
+    ['an unknown new value is a change', { zoneId: 'z', name: 'a' }, { zoneId: 'z', name: UNKNOWN }, ['name'], []],
+    ['outputs beyond the fields are ignored', { zoneId: 'z', name: 'a', updatedAt: 't1' }, { zoneId: 'z', name: 'a' }, [], []],
+  ])('%s', (_name, olds, news, changed, replaces) => {
+    const result = diffFields(olds, news, plan);
+    expect(result.changed).toEqual(changed);
+    expect(result.replaces).toEqual(replaces);
+    expect(result.changes).toBe(changed.length > 0);
+  });
+
+  test('normalization applies to both sides', () => {
+    const result = diffFields({ v: 'A ' }, { v: 'a' }, { fields: ['v'] }, (_f, value) => String(value).trim().toLowerCase());
+    expect(result.changes).toBe(false);
+  });
+});
+
+describe('resolveSettings', () => {
+  const none = () => undefined;
+  test('config wins over the environment', () => {
+    const config = (key: string) => ({ 'zoneguard:apiToken': 'from-config', 'zoneguard:baseUrl': 'http://127.0.0.1:1/client/v4' })[key];
+    expect(resolveSettings(config, { ZONEGUARD_API_TOKEN: 'from-env' })).toEqual({
+      baseUrl: 'http://127.0.0.1:1/client/v4',
+      credentials: { apiToken: 'from-config' },
+    });
+  });
+  test('environment fallback, default base URL', () => {
+    expect(resolveSettings(none, { ZONEGUARD_API_EMAIL: 'a@b.c', ZONEGUARD_API_KEY: 'k' })).toEqual({
+      baseUrl: DEFAULT_BASE_URL,
+      credentials: { apiEmail: 'a@b.c', apiKey: 'k' },
+    });
+  });
+  test('no credential names every key and variable to set', () => {
+    expect(() => resolveSettings(none, {})).toThrow(
+      new MissingCredentialsError(
+        'zoneguard: no credentials; set zoneguard:apiToken (pulumi config set --secret zoneguard:apiToken <token>) or ' +
+          'ZONEGUARD_API_TOKEN, or both zoneguard:apiEmail and zoneguard:apiKey (or ZONEGUARD_API_EMAIL and ZONEGUARD_API_KEY)',
+      ),
+    );
+  });
+  test('half a key pair names the missing half', () => {
+    expect(() => resolveSettings(none, { ZONEGUARD_API_EMAIL: 'a@b.c' })).toThrow(
+      'zoneguard: the key form of credentials needs both an email and an API key; set zoneguard:apiKey ' +
+        '(pulumi config set --secret zoneguard:apiKey ...) or ZONEGUARD_API_KEY',
+    );
+  });
+});

@@ -1,0 +1,99 @@
+import { authHeaders, checkBaseUrl, secretsOf, type Credentials } from './credentials';
+import { DEFAULT_RATE_BUDGET, sharedRateBudget, type RateBudgetLimits } from './rate-budget';
+import { ConnectionsResource } from './resources/connections';
+import { CookiesResource } from './resources/cookies';
+import { FiltersResource } from './resources/filters';
+import { FirewallRulesResource } from './resources/firewall-rules';
+import { PageGuardResource } from './resources/page-guard';
+import { PoliciesResource } from './resources/policies';
+import { ScriptsResource } from './resources/scripts';
+import { WafMigrationResource } from './resources/waf-migration';
+import { WafOverridesResource } from './resources/waf-overrides';
+import { WafPackagesResource } from './resources/waf-packages';
+import { resolveRetryPolicy, type RetryPolicy } from './retry';
+import { createTransport, type ClientLogger } from './transport';
+
+/** Options of a ZoneGuardClient. Only `baseUrl` and `credentials` are required. */
+export interface ZoneGuardClientOptions {
+  /** The API base, ending in the version segment, e.g. `https://api.example.com/client/v4`. https, or http to loopback only. */
+  baseUrl: string;
+  /** An API token, or an email with its API key. Kept out of every error, log event and serializable object. */
+  credentials: Credentials;
+  /** Per-attempt timeout in milliseconds; default 30000. */
+  timeoutMs?: number;
+  /** Fields overriding DEFAULT_RETRY_POLICY; `false` for a single attempt. */
+  retry?: Partial<RetryPolicy> | false;
+  /** Client-side budget shared by every client of the process with the same credentials and base URL; default 1200 per 300000 ms; `false` for none. */
+  rateBudget?: RateBudgetLimits | false;
+  /** The User-Agent header; default `pulumi-zoneguard`. */
+  userAgent?: string;
+  /** Progress events (request, response, retry, throttle), without credentials. */
+  logger?: ClientLogger;
+}
+
+/** Default per-attempt timeout. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** Default User-Agent. */
+export const DEFAULT_USER_AGENT = 'pulumi-zoneguard';
+
+/**
+ * The typed client of the service. Groups are named after the API paths (`client.policies.create(...)`); every
+ * method takes `{ zoneId, ...body }`, every list is an async iterator over all its pages. The credentials live in
+ * a closure of the transport, not on this object: `JSON.stringify(client)` and `util.inspect(client)` show none.
+ */
+export class ZoneGuardClient {
+  /** The base URL the client talks to (no trailing slash). */
+  readonly baseUrl: string;
+  /** Page security settings: /page_guard. */
+  readonly pageGuard: PageGuardResource;
+  /** Detected scripts: /page_guard/scripts. */
+  readonly scripts: ScriptsResource;
+  /** Detected connections: /page_guard/connections. */
+  readonly connections: ConnectionsResource;
+  /** Detected cookies: /page_guard/cookies. */
+  readonly cookies: CookiesResource;
+  /** CSP policies: /page_guard/policies. */
+  readonly policies: PoliciesResource;
+  /** Firewall rules with their filters: /firewall/rules. */
+  readonly firewallRules: FirewallRulesResource;
+  /** Filters: /filters. */
+  readonly filters: FiltersResource;
+  /** The WAF managed rules migration: /waf_migration and the managed entry point. */
+  readonly wafMigration: WafMigrationResource;
+  /** URI-based overrides of the previous WAF: /firewall/waf/overrides. */
+  readonly wafOverrides: WafOverridesResource;
+  /** Packages of the previous WAF: /firewall/waf/packages. */
+  readonly wafPackages: WafPackagesResource;
+
+  constructor(options: ZoneGuardClientOptions) {
+    if (!options || typeof options !== 'object') throw new TypeError('ZoneGuardClient needs options { baseUrl, credentials }');
+    const baseUrl = checkBaseUrl(options.baseUrl);
+    const headers = authHeaders(options.credentials);
+    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
+      throw new TypeError(`timeoutMs must be a positive number of milliseconds, got ${String(timeoutMs)}`);
+    }
+    const limits = options.rateBudget === false ? undefined : (options.rateBudget ?? DEFAULT_RATE_BUDGET);
+    const transport = createTransport({
+      baseUrl,
+      authHeaders: headers,
+      userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
+      timeoutMs,
+      retry: resolveRetryPolicy(options.retry),
+      budget: limits && sharedRateBudget({ baseUrl, secrets: secretsOf(options.credentials), limits }),
+      logger: options.logger,
+    });
+    this.baseUrl = baseUrl;
+    this.pageGuard = new PageGuardResource(transport);
+    this.scripts = new ScriptsResource(transport);
+    this.connections = new ConnectionsResource(transport);
+    this.cookies = new CookiesResource(transport);
+    this.policies = new PoliciesResource(transport);
+    this.firewallRules = new FirewallRulesResource(transport);
+    this.filters = new FiltersResource(transport);
+    this.wafMigration = new WafMigrationResource(transport);
+    this.wafOverrides = new WafOverridesResource(transport);
+    this.wafPackages = new WafPackagesResource(transport);
+  }
+}

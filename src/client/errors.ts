@@ -1,0 +1,196 @@
+import { EnvelopeSchema, type ErrorItem } from '../schemas';
+
+/** Where a failed call went: the HTTP method and the path below the base URL (no query, no host). */
+export interface CallSite {
+  method: string;
+  path: string;
+}
+
+/** What every error of the client carries besides its message. */
+export interface ZoneGuardErrorDetails extends CallSite {
+  /** HTTP status of the last answer, undefined when none arrived (connection failure, timeout). */
+  status?: number;
+  /** The service's error items (`{ code, message }`), empty when it sent none. */
+  errors?: ErrorItem[];
+  /** How many attempts were made, retries included. */
+  attempts?: number;
+}
+
+/**
+ * Base of every error the client throws. Third-party errors (got's) never leave the client: they are turned into
+ * one of the subclasses, and no credential or request header is copied into them.
+ */
+export class ZoneGuardError extends Error {
+  override name = 'ZoneGuardError';
+  readonly status: number | undefined;
+  readonly errors: ErrorItem[];
+  readonly method: string;
+  readonly path: string;
+  readonly attempts: number;
+
+  constructor(message: string, details: ZoneGuardErrorDetails) {
+    super(message);
+    this.status = details.status;
+    this.errors = details.errors ?? [];
+    this.method = details.method;
+    this.path = details.path;
+    this.attempts = details.attempts ?? 1;
+  }
+
+  /** The service's error codes, for `includes(10102)`-style checks. */
+  get codes(): number[] {
+    return this.errors.map((item) => item.code);
+  }
+}
+
+/** The service refused the request as invalid (400 and the other 4xx without a class of their own). */
+export class BadRequestError extends ZoneGuardError {
+  override name = 'BadRequestError';
+}
+
+/** The credentials were missing, wrong, or lack the permission (401, 403). */
+export class AuthenticationError extends ZoneGuardError {
+  override name = 'AuthenticationError';
+}
+
+/** The zone, the object or the route does not exist (404). */
+export class NotFoundError extends ZoneGuardError {
+  override name = 'NotFoundError';
+}
+
+/** The request conflicts with the current state (409). */
+export class ConflictError extends ZoneGuardError {
+  override name = 'ConflictError';
+}
+
+/** The service's rate limit answered 429 and the retry policy gave up (attempts or deadline spent). */
+export class RateLimitedError extends ZoneGuardError {
+  override name = 'RateLimitedError';
+  /** The service's `Retry-After`, in milliseconds, when it sent one. */
+  readonly retryAfterMs: number | undefined;
+
+  constructor(message: string, details: ZoneGuardErrorDetails & { retryAfterMs?: number }) {
+    super(message, details);
+    this.retryAfterMs = details.retryAfterMs;
+  }
+}
+
+/** The service failed (5xx). */
+export class ServerError extends ZoneGuardError {
+  override name = 'ServerError';
+}
+
+/** No answer arrived: the connection was refused, reset or dropped. `code` is the system error code. */
+export class ConnectionError extends ZoneGuardError {
+  override name = 'ConnectionError';
+  readonly code: string;
+
+  constructor(message: string, details: ZoneGuardErrorDetails & { code: string }) {
+    super(message, details);
+    this.code = details.code;
+  }
+}
+
+/** No answer arrived within the client's timeout (or the service answered 408). */
+export class TimeoutError extends ZoneGuardError {
+  override name = 'TimeoutError';
+  /** The per-attempt timeout that expired, when the client's own timer fired. */
+  readonly timeoutMs: number | undefined;
+
+  constructor(message: string, details: ZoneGuardErrorDetails & { timeoutMs?: number }) {
+    super(message, details);
+    this.timeoutMs = details.timeoutMs;
+  }
+}
+
+/** The service answered success, but not in the shape of its schema (or not JSON at all). */
+export class ResponseValidationError extends ZoneGuardError {
+  override name = 'ResponseValidationError';
+  /** One line per problem: `path: message`. */
+  readonly issues: string[];
+
+  constructor(message: string, details: ZoneGuardErrorDetails & { issues: string[] }) {
+    super(message, details);
+    this.issues = details.issues;
+  }
+}
+
+/** Reason phrases for the statuses the service uses, so messages read `404 Not Found`. */
+const REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  408: 'Request Timeout',
+  409: 'Conflict',
+  410: 'Gone',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+/** `HTTP 404 Not Found` */
+export function describeStatus(status: number): string {
+  const reason = REASONS[status];
+  return reason ? `HTTP ${status} ${reason}` : `HTTP ${status}`;
+}
+
+/** `10013 policy not found; 1004 ...`, or undefined when the service sent no items. */
+function describeItems(errors: ErrorItem[]): string | undefined {
+  if (errors.length === 0) return undefined;
+  return errors.map((item) => `${item.code} ${item.message}`).join('; ');
+}
+
+/** Reads the service's error items from an answer body, tolerating a body that is not an envelope. */
+export function errorItemsFrom(body: unknown): ErrorItem[] {
+  const envelope = EnvelopeSchema.safeParse(body);
+  return envelope.success ? envelope.data.errors : [];
+}
+
+/**
+ * The one place an HTTP failure becomes an error of the tree. The message names the call and repeats the
+ * service's own messages: `GET /zones/…/page_guard/policies/… failed: HTTP 404 Not Found: 10013 policy not found`.
+ */
+export function errorFromResponse(
+  site: CallSite & { status: number; body: unknown; attempts?: number; retryAfterMs?: number },
+): ZoneGuardError {
+  const { status } = site;
+  const errors = errorItemsFrom(site.body);
+  const items = describeItems(errors);
+  const message = `${site.method} ${site.path} failed: ${describeStatus(status)}${items ? `: ${items}` : ''}`;
+  const details = { method: site.method, path: site.path, status, errors, attempts: site.attempts };
+  if (status === 401 || status === 403) return new AuthenticationError(message, details);
+  if (status === 404) return new NotFoundError(message, details);
+  if (status === 408) return new TimeoutError(message, details);
+  if (status === 409) return new ConflictError(message, details);
+  if (status === 429) return new RateLimitedError(message, { ...details, retryAfterMs: site.retryAfterMs });
+  if (status >= 500) return new ServerError(message, details);
+  // 400, 405, 410 (the retired legacy API), 413, 422, and a 2xx envelope with success false.
+  return new BadRequestError(message, details);
+}
+
+/** A connection that failed before any answer (ECONNREFUSED, ECONNRESET, ...). */
+export function connectionError(site: CallSite & { code: string; attempts?: number }): ConnectionError {
+  return new ConnectionError(`${site.method} ${site.path} failed: connection error ${site.code}, no answer from the service`, {
+    ...site,
+  });
+}
+
+/** The client's own per-attempt timer fired. */
+export function timeoutError(site: CallSite & { timeoutMs: number; attempts?: number }): TimeoutError {
+  return new TimeoutError(`${site.method} ${site.path} failed: no answer within ${site.timeoutMs} ms`, { ...site });
+}
+
+/** A 2xx answer that is not the envelope, or whose result does not match the schema. */
+export function validationError(site: CallSite & { issues: string[]; status: number; attempts?: number }): ResponseValidationError {
+  return new ResponseValidationError(
+    `${site.method} ${site.path} answered ${describeStatus(site.status)} with an unexpected body: ${site.issues.join('; ')}`,
+    { ...site },
+  );
+}

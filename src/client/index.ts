@@ -1,0 +1,32 @@
+// The typed API client of the service: got + the shared zod schemas.
+export { ZoneGuardClient, DEFAULT_TIMEOUT_MS, DEFAULT_USER_AGENT, type ZoneGuardClientOptions } from './client';
+export type { Credentials } from './credentials';
+export {
+  ZoneGuardError,
+  BadRequestError,
+  AuthenticationError,
+  NotFoundError,
+  ConflictError,
+  RateLimitedError,
+  ServerError,
+  ConnectionError,
+  TimeoutError,
+  ResponseValidationError,
+} from './errors';
+export { DEFAULT_RETRY_POLICY, computeRetryDelay, parseRetryAfter, isRetryable, type RetryPolicy } from './retry';
+export { DEFAULT_RATE_BUDGET, RateBudget, type RateBudgetLimits } from './rate-budget';
+export { PageIterator, type Page } from './pagination';
+export type { ClientLogger } from './transport';
+export type { DetectedListArgs, PageArgs, ZoneArgs } from './resources/common';
+export type { FilterListArgs } from './resources/filters';
+export type { FirewallRuleListArgs } from './resources/firewall-rules';
+export type { PageGuardResource } from './resources/page-guard';
+export type { ScriptsResource } from './resources/scripts';
+export type { ConnectionsResource } from './resources/connections';
+export type { CookiesResource } from './resources/cookies';
+export type { PoliciesResource } from './resources/policies';
+export type { FirewallRulesResource } from './resources/firewall-rules';
+export type { FiltersResource } from './resources/filters';
+export type { WafMigrationResource } from './resources/waf-migration';
+export type { WafOverridesResource } from './resources/waf-overrides';
+export type { WafPackagesResource } from './resources/waf-packages';

@@ -1,0 +1,156 @@
+import { createHash } from 'node:crypto';
+
+/** At most `requests` requests in any window of `windowMs` milliseconds. */
+export interface RateBudgetLimits {
+  requests: number;
+  windowMs: number;
+}
+
+/** The service's limit: 1200 requests per 5 minutes per user. */
+export const DEFAULT_RATE_BUDGET: RateBudgetLimits = Object.freeze({ requests: 1200, windowMs: 300_000 });
+
+/** Time as the budget sees it; injectable so tests run on a fake clock. */
+export interface Clock {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
+
+/** Gives back a slot; call it once when the attempt ended (answer or failure). */
+export type Release = () => void;
+
+/** A slot that is in flight: it frees `windowMs` after its request ends, a time not known yet. */
+const IN_FLIGHT = Number.POSITIVE_INFINITY;
+
+/**
+ * Which slot the next request takes and how long it waits for it. `slots[i]` is the time slot i is free again.
+ * Pure: the whole policy of the budget is this function.
+ */
+export function nextSlot(slots: readonly number[], now: number): { index: number; waitMs: number } {
+  let index = 0;
+  for (let i = 1; i < slots.length; i += 1) {
+    if (slots[i]! < slots[index]!) index = i;
+  }
+  return { index, waitMs: Math.max(0, slots[index]! - now) };
+}
+
+/**
+ * A sliding-window budget kept as N slots. A request takes a slot; the slot frees `windowMs` after the request
+ * ENDED, not after it started: the service counts a request when it receives it, at some point before its answer
+ * arrives, so counting from the end keeps us under the limit whatever the transit time. Callers are served in
+ * order, so N+1 requests in a window of N make the last one wait instead of tripping the service's limit (which
+ * blocks the caller for 5 minutes).
+ */
+export class RateBudget {
+  readonly limits: RateBudgetLimits;
+  readonly #clock: Clock;
+  readonly #slots: number[];
+  /** Resolvers of the caller waiting for an in-flight slot to end. */
+  #wakers: Array<() => void> = [];
+  /** The previous caller's turn: each acquire queues behind it (FIFO). */
+  #tail: Promise<unknown> = Promise.resolve();
+
+  constructor(limits: RateBudgetLimits, clock: Clock = systemClock) {
+    if (!Number.isInteger(limits.requests) || limits.requests < 1) {
+      throw new TypeError(`rateBudget.requests must be a whole number of at least 1, got ${limits.requests}`);
+    }
+    if (!Number.isFinite(limits.windowMs) || limits.windowMs <= 0) {
+      throw new TypeError(`rateBudget.windowMs must be a positive number of milliseconds, got ${limits.windowMs}`);
+    }
+    this.limits = { requests: limits.requests, windowMs: limits.windowMs };
+    this.#clock = clock;
+    this.#slots = new Array<number>(limits.requests).fill(Number.NEGATIVE_INFINITY);
+  }
+
+  /**
+   * Waits for a slot and takes it. `onWait` is told the expected wait when there is one (for progress logs).
+   * The returned release must be called when the request ended.
+   */
+  acquire(onWait?: (waitMs: number) => void): Promise<Release> {
+    const turn = this.#tail.then(() => this.#take(onWait));
+    this.#tail = turn.catch(() => undefined);
+    return turn;
+  }
+
+  /** How many slots are free right now (for tests and logs). */
+  available(): number {
+    const now = this.#clock.now();
+    return this.#slots.filter((freeAt) => freeAt <= now).length;
+  }
+
+  async #take(onWait?: (waitMs: number) => void): Promise<Release> {
+    let told = false;
+    for (;;) {
+      const { index, waitMs } = nextSlot(this.#slots, this.#clock.now());
+      if (waitMs === 0) {
+        this.#slots[index] = IN_FLIGHT;
+        return this.#releaser(index);
+      }
+      if (!told && onWait) {
+        onWait(waitMs);
+        told = true;
+      }
+      if (waitMs === IN_FLIGHT) {
+        // Every slot is in flight: the first release decides when a slot frees.
+        await new Promise<void>((resolve) => this.#wakers.push(resolve));
+      } else {
+        await this.#clock.sleep(waitMs);
+      }
+    }
+  }
+
+  #releaser(index: number): Release {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.#slots[index] = this.#clock.now() + this.limits.windowMs;
+      const wakers = this.#wakers;
+      this.#wakers = [];
+      for (const wake of wakers) wake();
+    };
+  }
+}
+
+/** Identifies what the service counts against: the origin and path of the API and the caller's identity. */
+export interface BudgetKeyParts {
+  baseUrl: string;
+  /** The credential values; they go into the hash only, never into the key itself. */
+  secrets: readonly string[];
+  limits: RateBudgetLimits;
+}
+
+/** A SHA-256 of the parts: the key of the shared budget, from which no credential can be read back. */
+export function budgetKey(parts: BudgetKeyParts): string {
+  return createHash('sha256')
+    .update(JSON.stringify([parts.baseUrl.replace(/\/+$/, ''), parts.secrets, parts.limits.requests, parts.limits.windowMs]))
+    .digest('hex');
+}
+
+/**
+ * Budgets shared by every client of the process with the same key. Kept on globalThis under a registered symbol
+ * so two copies of this package loaded in one process (nested node_modules) still share one budget.
+ */
+const REGISTRY = Symbol.for('pulumi-zoneguard.rate-budgets');
+
+function registry(): Map<string, RateBudget> {
+  const holder = globalThis as { [REGISTRY]?: Map<string, RateBudget> };
+  holder[REGISTRY] ??= new Map();
+  return holder[REGISTRY];
+}
+
+/** The process-wide budget for these credentials, base URL and limits, created on first use. */
+export function sharedRateBudget(parts: BudgetKeyParts): RateBudget {
+  const key = budgetKey(parts);
+  const budgets = registry();
+  let budget = budgets.get(key);
+  if (!budget) {
+    budget = new RateBudget(parts.limits);
+    budgets.set(key, budget);
+  }
+  return budget;
+}

@@ -1,0 +1,35 @@
+import type { DetectedStatus } from '../../schemas';
+
+/** Every call addresses one zone. */
+export interface ZoneArgs {
+  zoneId: string;
+}
+
+/** Page size of a one-page fetch; the walks of `list()` default to the largest the service accepts. */
+export interface PageArgs {
+  /** 1-based page number; default 1. */
+  page?: number;
+  /** Items per page (1-100); the service's default when omitted. */
+  perPage?: number;
+}
+
+/** Filters of the scripts, connections and cookies lists (query parameters of the public API). */
+export interface DetectedListArgs extends ZoneArgs {
+  /** Hostnames, one or a comma list; leading/trailing `*` wildcards allowed. */
+  hosts?: string | string[];
+  /** Status or statuses; the service's default is active only. */
+  status?: DetectedStatus | DetectedStatus[];
+  perPage?: number;
+  excludeCdnCgi?: boolean;
+  /** Scripts only: one entry per script URL. */
+  excludeDuplicates?: boolean;
+  orderBy?: string;
+  direction?: 'asc' | 'desc';
+  prioritizeMalicious?: boolean;
+}
+
+/** A comma list from one value or several. */
+export function commaList(value: string | readonly string[] | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  return typeof value === 'string' ? value : value.join(',');
+}

@@ -1,0 +1,33 @@
+import {
+  PageGuardSettingsSchema,
+  PageGuardSettingsUpdateResultSchema,
+  type PageGuardSettings,
+  type PageGuardSettingsUpdate,
+  type PageGuardSettingsUpdateResult,
+} from '../../schemas';
+import { zonePath, type Transport } from '../transport';
+import type { ZoneArgs } from './common';
+
+/** Page security settings: /zones/{zone_id}/page_guard. */
+export class PageGuardResource {
+  readonly #transport: Transport;
+
+  constructor(transport: Transport) {
+    this.#transport = transport;
+  }
+
+  /** GET /zones/{zone_id}/page_guard */
+  get({ zoneId }: ZoneArgs): Promise<PageGuardSettings> {
+    return this.#transport.call({ method: 'GET', path: zonePath(zoneId, 'page_guard'), schema: PageGuardSettingsSchema });
+  }
+
+  /** PUT /zones/{zone_id}/page_guard: the result holds enabled and updated_at (more when the service sends it). */
+  update({ zoneId, ...body }: ZoneArgs & PageGuardSettingsUpdate): Promise<PageGuardSettingsUpdateResult> {
+    return this.#transport.call({
+      method: 'PUT',
+      path: zonePath(zoneId, 'page_guard'),
+      json: body,
+      schema: PageGuardSettingsUpdateResultSchema,
+    });
+  }
+}

@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { CspPolicySchema, cspEnabledToWire, type CspPolicy, type CspPolicyCreate, type CspPolicyUpdate } from '../../schemas';
+import { PageIterator, type Page } from '../pagination';
+import { zonePath, type Transport } from '../transport';
+import type { ZoneArgs } from './common';
+
+type PolicyArgs = ZoneArgs & { policyId: string };
+
+/**
+ * `enabled` goes out in the text form the spec shows ("true"/"false"), whichever form the caller gave: the spec's
+ * service carries text in requests and responses, and its acceptance of a JSON boolean is not shown.
+ */
+function toWire<T extends { enabled?: boolean | 'true' | 'false' }>(body: T): Omit<T, 'enabled'> & { enabled?: 'true' | 'false' } {
+  if (body.enabled === undefined) return body as Omit<T, 'enabled'>;
+  return { ...body, enabled: cspEnabledToWire(body.enabled === true || body.enabled === 'true') };
+}
+
+/** CSP policies: /zones/{zone_id}/page_guard/policies. `enabled` is read in either form, always as a boolean. */
+export class PoliciesResource {
+  readonly #transport: Transport;
+
+  constructor(transport: Transport) {
+    this.#transport = transport;
+  }
+
+  /** Every policy of the zone (the service answers them in one page). */
+  list({ zoneId }: ZoneArgs): PageIterator<CspPolicy> {
+    return new PageIterator((page) => this.#page(zoneId, page));
+  }
+
+  #page(zoneId: string, page: number): Promise<Page<CspPolicy>> {
+    // No paging is shown for policies: a page number is sent only if the service itself announced more pages.
+    return this.#transport.page({
+      method: 'GET',
+      path: zonePath(zoneId, 'page_guard', 'policies'),
+      query: { page: page > 1 ? page : undefined },
+      schema: CspPolicySchema,
+    });
+  }
+
+  /** GET /zones/{zone_id}/page_guard/policies/{policy_id} */
+  get({ zoneId, policyId }: PolicyArgs): Promise<CspPolicy> {
+    return this.#transport.call({ method: 'GET', path: zonePath(zoneId, 'page_guard', 'policies', policyId), schema: CspPolicySchema });
+  }
+
+  /** POST /zones/{zone_id}/page_guard/policies: the created policy with its id. */
+  create({ zoneId, ...body }: ZoneArgs & CspPolicyCreate): Promise<CspPolicy> {
+    return this.#transport.call({
+      method: 'POST',
+      path: zonePath(zoneId, 'page_guard', 'policies'),
+      json: toWire(body),
+      schema: CspPolicySchema,
+    });
+  }
+
+  /** PUT /zones/{zone_id}/page_guard/policies/{policy_id}: a partial update; the result is the whole policy. */
+  update({ zoneId, policyId, ...body }: PolicyArgs & CspPolicyUpdate): Promise<CspPolicy> {
+    return this.#transport.call({
+      method: 'PUT',
+      path: zonePath(zoneId, 'page_guard', 'policies', policyId),
+      json: toWire(body),
+      schema: CspPolicySchema,
+    });
+  }
+
+  /** DELETE /zones/{zone_id}/page_guard/policies/{policy_id}: the service answers 204 with no body (or an envelope). */
+  async delete({ zoneId, policyId }: PolicyArgs): Promise<void> {
+    await this.#transport.call({
+      method: 'DELETE',
+      path: zonePath(zoneId, 'page_guard', 'policies', policyId),
+      schema: z.unknown(),
+      emptyOk: true,
+    });
+  }
+}

@@ -1,0 +1,71 @@
+import {
+  CompatibilitySchema,
+  EntrypointRulesetSchema,
+  MANAGED_PHASE,
+  SavedRulesetSchema,
+  WafStatusSchema,
+  type Compatibility,
+  type EntrypointRuleset,
+  type SavedRuleset,
+  type WafMigrationMode,
+  type WafStatus,
+} from '../../schemas';
+import { zonePath, type Transport } from '../transport';
+import type { ZoneArgs } from './common';
+
+/** Every migration call selects the second phase of the migration (spec, Versioning). */
+const PHASE_TWO = { phase_two: 1 } as const;
+
+/** The WAF managed rules migration: /zones/{zone_id}/waf_migration and the managed phase's entry point. */
+export class WafMigrationResource {
+  readonly #transport: Transport;
+
+  constructor(transport: Transport) {
+    this.#transport = transport;
+  }
+
+  /** GET /zones/{zone_id}/waf_migration/check?phase_two=1: whether the zone can migrate. */
+  check({ zoneId }: ZoneArgs): Promise<Compatibility> {
+    return this.#transport.call({
+      method: 'GET',
+      path: zonePath(zoneId, 'waf_migration', 'check'),
+      query: PHASE_TWO,
+      schema: CompatibilitySchema,
+    });
+  }
+
+  /** GET /zones/{zone_id}/waf_migration/config?phase_two=1: the new configuration equivalent to the previous one. */
+  config({ zoneId }: ZoneArgs): Promise<EntrypointRuleset> {
+    return this.#transport.call({
+      method: 'GET',
+      path: zonePath(zoneId, 'waf_migration', 'config'),
+      query: PHASE_TWO,
+      schema: EntrypointRulesetSchema,
+    });
+  }
+
+  /**
+   * PUT /zones/{zone_id}/rulesets/phases/http_request_firewall_managed/entrypoint?waf_migration=…&phase_two=1.
+   * `pending` saves the ruleset and retires the previous WAF (irreversible); `validation` (Enterprise only) runs
+   * both side by side. Retried like any PUT: repeating it with the same ruleset leaves the same state.
+   */
+  updateEntrypoint({ zoneId, mode, ruleset }: ZoneArgs & { mode: WafMigrationMode; ruleset: EntrypointRuleset }): Promise<SavedRuleset> {
+    return this.#transport.call({
+      method: 'PUT',
+      path: zonePath(zoneId, 'rulesets', 'phases', MANAGED_PHASE, 'entrypoint'),
+      query: { waf_migration: mode, ...PHASE_TWO },
+      json: ruleset,
+      schema: SavedRulesetSchema,
+    });
+  }
+
+  /** GET /zones/{zone_id}/waf_migration/status?phase_two=1: old and new WAF state and the migration state. */
+  status({ zoneId }: ZoneArgs): Promise<WafStatus> {
+    return this.#transport.call({
+      method: 'GET',
+      path: zonePath(zoneId, 'waf_migration', 'status'),
+      query: PHASE_TWO,
+      schema: WafStatusSchema,
+    });
+  }
+}

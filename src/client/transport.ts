@@ -1,0 +1,273 @@
+import got, { RequestError, TimeoutError as GotTimeoutError, type Got, type Response } from 'got';
+import type { z } from 'zod';
+import { EnvelopeSchema, formatZodIssues, type Envelope, type ResultInfo } from '../schemas';
+import {
+  connectionError,
+  describeStatus,
+  errorFromResponse,
+  timeoutError,
+  validationError,
+  type CallSite,
+  type ZoneGuardError,
+} from './errors';
+import type { Page } from './pagination';
+import type { RateBudget } from './rate-budget';
+import { computeRetryDelay, isRetryable, parseRetryAfter, type AttemptFailure, type RetryPolicy } from './retry';
+
+/** Events the client reports to an optional logger. None carries a credential or a header. */
+export interface ClientLogger {
+  /** An attempt is about to be sent. */
+  onRequest?(event: { method: string; path: string; attempt: number }): void;
+  /** An attempt got an answer (any status). */
+  onResponse?(event: { method: string; path: string; attempt: number; status: number; durationMs: number }): void;
+  /** An attempt failed and another follows after `delayMs`. `reason` is `HTTP 503 Service Unavailable`, `ECONNRESET`... */
+  onRetry?(event: { method: string; path: string; attempt: number; delayMs: number; reason: string; status?: number }): void;
+  /** The rate budget is full: the request waits about `waitMs` (undefined while every slot is in flight). */
+  onThrottle?(event: { method: string; path: string; waitMs: number | undefined }): void;
+}
+
+/** What the transport needs; assembled by ZoneGuardClient from its options. */
+export interface TransportConfig {
+  baseUrl: string;
+  authHeaders: Record<string, string>;
+  userAgent: string;
+  timeoutMs: number;
+  retry: RetryPolicy;
+  budget: RateBudget | undefined;
+  logger: ClientLogger | undefined;
+}
+
+type QueryValue = string | number | boolean | undefined;
+
+/** One call of an endpoint: the method, the path below the base URL, and the schema of its result. */
+export interface CallSpec<S extends z.ZodType> {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** Path below the base URL, starting with `/`, path parameters already encoded (see `zonePath`). */
+  path: string;
+  query?: Record<string, QueryValue>;
+  /** The request body, sent as JSON. */
+  json?: unknown;
+  schema: S;
+  /** Accept a success answer with no body (204): the result is then `undefined` and not parsed. */
+  emptyOk?: boolean;
+}
+
+/** The two ways an endpoint reads the envelope: the result alone, or a page of items with its result_info. */
+export interface Transport {
+  call<S extends z.ZodType>(spec: CallSpec<S>): Promise<z.output<S>>;
+  page<S extends z.ZodType>(spec: CallSpec<S>): Promise<Page<z.output<S>>>;
+}
+
+/** A path below the base URL from raw segments: each is percent-encoded, so an id cannot escape its segment. */
+export function zonePath(zoneId: string, ...segments: string[]): string {
+  return `/${['zones', zoneId, ...segments].map(encodeSegment).join('/')}`;
+}
+
+function encodeSegment(segment: string): string {
+  if (typeof segment !== 'string' || segment === '' || segment === '.' || segment === '..') {
+    throw new TypeError(`path segment must be a non-empty identifier, got ${JSON.stringify(segment)}`);
+  }
+  return encodeURIComponent(segment);
+}
+
+/** The outcome of one attempt, before the retry decision. */
+type Attempt =
+  | { ok: true; status: number; body: unknown; empty: boolean }
+  | { ok: false; error: ZoneGuardError; failure: AttemptFailure; retryAfterMs?: number };
+
+/** A success answer: its parsed envelope (undefined for an empty answer) and how many attempts it took. */
+interface Answer {
+  status: number;
+  envelope: Envelope | undefined;
+  attempts: number;
+}
+
+/**
+ * Builds the one got instance of a client and the call loop around it. The credentials live only inside this
+ * closure (in the got instance's default headers), never on an object a caller can reach or serialize.
+ *
+ * Retries are done by our own loop, not by got: got's retry is disabled (`retry.limit: 0`) because each attempt
+ * must take a slot of the rate budget, a POST must be told apart by whether the request left (got retries by
+ * method and code only), the overall deadline spans attempts, and the logger must see each retry.
+ */
+export function createTransport(config: TransportConfig): Transport {
+  const http: Got = got.extend({
+    prefixUrl: `${config.baseUrl}/`,
+    headers: {
+      accept: 'application/json',
+      'user-agent': config.userAgent,
+      ...config.authHeaders,
+    },
+    // The body is read as text and parsed in `unwrap`: a proxy's HTML error page or an empty 204 must become
+    // one of our errors with its status, not a got ParseError.
+    responseType: 'text',
+    throwHttpErrors: false,
+    retry: { limit: 0 },
+    timeout: { request: config.timeoutMs },
+    // The service does not redirect; following one could carry the key headers to another host.
+    followRedirect: false,
+    allowAbsoluteUrls: false,
+  });
+  const { retry: policy, logger } = config;
+
+  async function attemptOnce<S extends z.ZodType>(spec: CallSpec<S>, site: CallSite, attempt: number): Promise<Attempt> {
+    const began = Date.now();
+    notify(() => logger?.onRequest?.({ ...site, attempt }));
+    let response: Response<string>;
+    try {
+      response = await http(spec.path.replace(/^\/+/, ''), {
+        method: spec.method,
+        searchParams: definedOnly(spec.query),
+        ...(spec.json === undefined ? {} : { json: spec.json }),
+      });
+    } catch (error) {
+      if (error instanceof GotTimeoutError) {
+        return {
+          ok: false,
+          failure: { kind: 'network', code: 'ETIMEDOUT' },
+          error: timeoutError({ ...site, timeoutMs: config.timeoutMs, attempts: attempt }),
+        };
+      }
+      if (error instanceof RequestError) {
+        const code = error.code || 'ECONNRESET';
+        return { ok: false, failure: { kind: 'network', code }, error: connectionError({ ...site, code, attempts: attempt }) };
+      }
+      throw error;
+    }
+    const status = response.statusCode;
+    notify(() => logger?.onResponse?.({ ...site, attempt, status, durationMs: Date.now() - began }));
+    const text = response.body ?? '';
+    const empty = text.trim() === '';
+    let body: unknown;
+    try {
+      body = empty ? undefined : JSON.parse(text);
+    } catch {
+      body = undefined;
+      if (status >= 200 && status < 300) {
+        return {
+          ok: false,
+          failure: { kind: 'status', status },
+          error: validationError({ ...site, status, issues: ['body is not JSON'], attempts: attempt }),
+        };
+      }
+    }
+    const refused = status < 200 || status >= 300 || (isObject(body) && body['success'] === false);
+    if (refused) {
+      const retryAfterMs = parseRetryAfter(response.headers['retry-after'], Date.now());
+      return {
+        ok: false,
+        failure: { kind: 'status', status },
+        retryAfterMs,
+        error: errorFromResponse({ ...site, status, body, attempts: attempt, retryAfterMs }),
+      };
+    }
+    return { ok: true, status, body, empty };
+  }
+
+  /** The attempt loop: rate budget, attempt, retry decision, wait. Throws one error of the tree. */
+  async function send<S extends z.ZodType>(spec: CallSpec<S>): Promise<Answer> {
+    const site: CallSite = { method: spec.method, path: spec.path };
+    let spentMs = 0;
+    for (let attempt = 1; ; attempt += 1) {
+      const release = config.budget
+        ? await config.budget.acquire((waitMs) =>
+            notify(() => logger?.onThrottle?.({ ...site, waitMs: Number.isFinite(waitMs) ? waitMs : undefined })),
+          )
+        : undefined;
+      const began = Date.now();
+      let outcome: Attempt;
+      try {
+        outcome = await attemptOnce(spec, site, attempt);
+      } finally {
+        release?.();
+      }
+      spentMs += Date.now() - began;
+      if (outcome.ok) return unwrap(outcome, site, spec, attempt);
+
+      const { failure, error, retryAfterMs } = outcome;
+      if (attempt >= policy.maxAttempts || !isRetryable(spec.method, failure, policy)) throw error;
+      if (retryAfterMs !== undefined && retryAfterMs > policy.maxRetryAfterMs) throw error;
+      const delayMs = computeRetryDelay({ attempt, policy, retryAfterMs });
+      if (spentMs + delayMs >= policy.deadlineMs) throw error;
+      const reason = failure.kind === 'status' ? describeStatus(failure.status) : failure.code;
+      notify(() =>
+        logger?.onRetry?.({ ...site, attempt, delayMs, reason, ...(failure.kind === 'status' ? { status: failure.status } : {}) }),
+      );
+      await sleep(delayMs);
+      spentMs += delayMs;
+    }
+  }
+
+  /** The one place the envelope is unwrapped. */
+  function unwrap<S extends z.ZodType>(
+    outcome: Extract<Attempt, { ok: true }>,
+    site: CallSite,
+    spec: CallSpec<S>,
+    attempts: number,
+  ): Answer {
+    const { status } = outcome;
+    if (outcome.empty) {
+      if (spec.emptyOk) return { status, envelope: undefined, attempts };
+      throw validationError({ ...site, status, issues: ['body is empty, expected the response envelope'], attempts });
+    }
+    const envelope = EnvelopeSchema.safeParse(outcome.body);
+    if (!envelope.success) {
+      throw validationError({ ...site, status, issues: formatZodIssues(envelope.error), attempts });
+    }
+    return { status, envelope: envelope.data, attempts };
+  }
+
+  /** The result checked against the endpoint's schema; `prefix` locates issues (`result.3.id: ...`). */
+  function parse<S extends z.ZodType>(schema: S, value: unknown, spec: CallSpec<S>, answer: Answer, prefix: string): z.output<S> {
+    const parsed = schema.safeParse(value);
+    if (parsed.success) return parsed.data;
+    throw validationError({
+      method: spec.method,
+      path: spec.path,
+      status: answer.status,
+      attempts: answer.attempts,
+      issues: formatZodIssues(parsed.error, prefix),
+    });
+  }
+
+  return {
+    async call(spec) {
+      const answer = await send(spec);
+      if (!answer.envelope) return undefined as z.output<typeof spec.schema>;
+      return parse(spec.schema, answer.envelope.result, spec, answer, 'result');
+    },
+    async page(spec) {
+      const answer = await send(spec);
+      const result = answer.envelope?.result ?? [];
+      if (!Array.isArray(result)) {
+        throw validationError({ method: spec.method, path: spec.path, status: answer.status, attempts: answer.attempts, issues: ['result: expected an array'] });
+      }
+      const items = result.map((item, index) => parse(spec.schema, item, spec, answer, `result.${index}`));
+      const resultInfo: ResultInfo | undefined = answer.envelope?.result_info;
+      return { items, resultInfo };
+    },
+  };
+}
+
+function definedOnly(query: Record<string, QueryValue> | undefined): Record<string, string | number | boolean> | undefined {
+  if (!query) return undefined;
+  const entries = Object.entries(query).filter((entry): entry is [string, string | number | boolean] => entry[1] !== undefined);
+  return entries.length > 0 ? Object.fromEntries(entries) : undefined;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A logger that throws must not fail the call it is logging. */
+function notify(emit: () => void): void {
+  try {
+    emit();
+  } catch {
+    // ignored on purpose
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,63 @@
+import { hasNextPage, PageIterator, type Page } from '../../src/client/pagination';
+
+const info = (page: number, total_pages: number, count = 2) => ({ page, per_page: 2, count, total_count: total_pages * 2, total_pages });
+
+describe('hasNextPage', () => {
+  it.each<[string, Page<number>, number, boolean]>([
+    ['no result_info (an unpaged list)', { items: [1, 2], resultInfo: undefined }, 1, false],
+    ['first of three', { items: [1, 2], resultInfo: info(1, 3) }, 1, true],
+    ['last of three', { items: [5, 6], resultInfo: info(3, 3) }, 3, false],
+    ['empty page although total_pages says more', { items: [], resultInfo: info(2, 5, 0) }, 2, false],
+    ['zero pages', { items: [], resultInfo: info(1, 0, 0) }, 1, false],
+  ])('%s: %s', (_label, page, number, expected) => {
+    expect(hasNextPage(page, number)).toBe(expected);
+  });
+});
+
+describe('PageIterator', () => {
+  const pages: Array<Page<number>> = [
+    { items: [1, 2], resultInfo: info(1, 3) },
+    { items: [3, 4], resultInfo: info(2, 3) },
+    { items: [5], resultInfo: info(3, 3, 1) },
+  ];
+
+  it('walks every page lazily, in order', async () => {
+    const asked: number[] = [];
+    const iterator = new PageIterator(async (n) => {
+      asked.push(n);
+      return pages[n - 1]!;
+    });
+    expect(asked).toEqual([]);
+    const seen: number[] = [];
+    for await (const item of iterator) {
+      seen.push(item);
+      if (item === 2) expect(asked).toEqual([1]);
+    }
+    expect(seen).toEqual([1, 2, 3, 4, 5]);
+    expect(asked).toEqual([1, 2, 3]);
+  });
+
+  it('stops fetching when the loop breaks', async () => {
+    const asked: number[] = [];
+    for await (const item of new PageIterator(async (n) => (asked.push(n), pages[n - 1]!))) {
+      if (item === 1) break;
+    }
+    expect(asked).toEqual([1]);
+  });
+
+  it('collects with toArray and walks whole pages with pages()', async () => {
+    const iterator = new PageIterator(async (n) => pages[n - 1]!);
+    expect(await iterator.toArray()).toEqual([1, 2, 3, 4, 5]);
+    const infos: number[] = [];
+    for await (const page of iterator.pages()) infos.push(page.resultInfo!.page);
+    expect(infos).toEqual([1, 2, 3]);
+  });
+
+  it('passes a failure of a page through to the loop', async () => {
+    const iterator = new PageIterator(async (n) => {
+      if (n === 2) throw new Error('page 2 failed');
+      return pages[n - 1]!;
+    });
+    await expect(iterator.toArray()).rejects.toThrow('page 2 failed');
+  });
+});

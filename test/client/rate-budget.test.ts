@@ -1,0 +1,158 @@
+import { budgetKey, nextSlot, RateBudget, sharedRateBudget, type Clock } from '../../src/client/rate-budget';
+
+/** A clock that only moves when the test says so; sleepers wake in time order. */
+class FakeClock implements Clock {
+  time = 0;
+  private sleepers: Array<{ at: number; wake: () => void }> = [];
+
+  now(): number {
+    return this.time;
+  }
+
+  sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => this.sleepers.push({ at: this.time + ms, wake: resolve }));
+  }
+
+  /** Moves the clock, waking due sleepers and letting the promise chains they start settle. */
+  async advance(ms: number): Promise<void> {
+    this.time += ms;
+    const due = this.sleepers.filter((s) => s.at <= this.time);
+    this.sleepers = this.sleepers.filter((s) => s.at > this.time);
+    for (const sleeper of due) sleeper.wake();
+    await flush();
+  }
+}
+
+async function flush(): Promise<void> {
+  for (let i = 0; i < 20; i += 1) await Promise.resolve();
+}
+
+describe('nextSlot', () => {
+  it.each<[number[], number, { index: number; waitMs: number }]>([
+    [[-Infinity, -Infinity], 0, { index: 0, waitMs: 0 }],
+    [[Infinity, -Infinity], 0, { index: 1, waitMs: 0 }],
+    [[1000, 400], 100, { index: 1, waitMs: 300 }],
+    [[1000, 400], 500, { index: 1, waitMs: 0 }],
+    [[Infinity, Infinity], 5, { index: 0, waitMs: Infinity }],
+    [[Infinity, 900], 100, { index: 1, waitMs: 800 }],
+  ])('slots %j at %i', (slots, now, expected) => {
+    expect(nextSlot(slots, now)).toEqual(expected);
+  });
+});
+
+describe('RateBudget', () => {
+  it('lets N requests through at once and makes request N+1 wait for the window', async () => {
+    const clock = new FakeClock();
+    const budget = new RateBudget({ requests: 3, windowMs: 1000 }, clock);
+    const granted: number[] = [];
+    const waits: number[] = [];
+    const all = Array.from({ length: 4 }, async () => {
+      const release = await budget.acquire((ms) => waits.push(ms));
+      granted.push(clock.now());
+      clock.time += 10; // the request takes 10 ms
+      release();
+      clock.time -= 10;
+    });
+    await flush();
+    expect(granted).toEqual([0, 0, 0]);
+    expect(waits).toEqual([1010]); // the first slot frees 1000 ms after its request ENDED (at 10)
+    await clock.advance(1009);
+    expect(granted).toHaveLength(3);
+    await clock.advance(1);
+    await Promise.all(all);
+    expect(granted).toEqual([0, 0, 0, 1010]);
+  });
+
+  it('never has more than N requests in any window, even with slow requests', async () => {
+    const clock = new FakeClock();
+    const budget = new RateBudget({ requests: 2, windowMs: 100 }, clock);
+    const starts: number[] = [];
+    const pending = Array.from({ length: 6 }, async () => {
+      const release = await budget.acquire();
+      starts.push(clock.now());
+      await clock.sleep(50); // each request is in flight for 50 ms
+      release();
+    });
+    for (let t = 0; t < 600; t += 10) await clock.advance(10);
+    await Promise.all(pending);
+    expect(starts).toHaveLength(6);
+    for (const start of starts) {
+      // The service counts a request somewhere in [start, start + 50]; the window is 100 ms.
+      expect(starts.filter((s) => s > start - 150 && s <= start).length).toBeLessThanOrEqual(2);
+    }
+  });
+
+  it('waits for an in-flight request to end when every slot is in flight', async () => {
+    const clock = new FakeClock();
+    const budget = new RateBudget({ requests: 1, windowMs: 100 }, clock);
+    const first = await budget.acquire();
+    let secondAt: number | undefined;
+    const second = budget.acquire().then((release) => {
+      secondAt = clock.now();
+      release();
+    });
+    await clock.advance(500);
+    expect(secondAt).toBeUndefined();
+    first();
+    await flush();
+    await clock.advance(100);
+    await second;
+    expect(secondAt).toBe(600);
+  });
+
+  it('serves callers in order', async () => {
+    const clock = new FakeClock();
+    const budget = new RateBudget({ requests: 1, windowMs: 10 }, clock);
+    const order: number[] = [];
+    const calls = [1, 2, 3, 4].map(async (n) => {
+      const release = await budget.acquire();
+      order.push(n);
+      release();
+    });
+    for (let i = 0; i < 10; i += 1) await clock.advance(10);
+    await Promise.all(calls);
+    expect(order).toEqual([1, 2, 3, 4]);
+  });
+
+  it('ignores a second release of the same slot', async () => {
+    const clock = new FakeClock();
+    const budget = new RateBudget({ requests: 1, windowMs: 100 }, clock);
+    const release = await budget.acquire();
+    release();
+    clock.time = 50;
+    release(); // would push the slot's free time to 150 if counted
+    clock.time = 100;
+    expect(budget.available()).toBe(1);
+  });
+
+  it.each([
+    [{ requests: 0, windowMs: 1000 }, 'rateBudget.requests must be a whole number of at least 1, got 0'],
+    [{ requests: 2.5, windowMs: 1000 }, 'rateBudget.requests must be a whole number of at least 1, got 2.5'],
+    [{ requests: 10, windowMs: 0 }, 'rateBudget.windowMs must be a positive number of milliseconds, got 0'],
+  ])('refuses %j', (limits, message) => {
+    expect(() => new RateBudget(limits)).toThrow(new TypeError(message));
+  });
+});
+
+describe('the shared budget', () => {
+  const limits = { requests: 5, windowMs: 1000 };
+  const base = { baseUrl: 'https://api.example.com/client/v4', secrets: ['token', 's3cret-token-value'], limits };
+
+  it('is one budget for the same credentials, base URL and limits', () => {
+    expect(sharedRateBudget(base)).toBe(sharedRateBudget({ ...base, baseUrl: `${base.baseUrl}/` }));
+  });
+
+  it.each([
+    ['other credentials', { ...base, secrets: ['token', 'another'] }],
+    ['another base URL', { ...base, baseUrl: 'https://api.example.org/client/v4' }],
+    ['other limits', { ...base, limits: { requests: 6, windowMs: 1000 } }],
+  ])('is another budget for %s', (_label, parts) => {
+    expect(sharedRateBudget(parts)).not.toBe(sharedRateBudget(base));
+  });
+
+  it('is keyed by a hash from which the credential cannot be read', () => {
+    const key = budgetKey(base);
+    expect(key).toMatch(/^[0-9a-f]{64}$/);
+    expect(key).not.toContain('s3cret');
+  });
+});

@@ -1,0 +1,143 @@
+import {
+  computeRetryDelay,
+  DEFAULT_RETRY_POLICY,
+  isRetryable,
+  parseRetryAfter,
+  resolveRetryPolicy,
+  type AttemptFailure,
+} from '../../src/client/retry';
+
+const policy = { baseDelayMs: 500, maxDelayMs: 30_000 };
+
+describe('computeRetryDelay', () => {
+  describe.each([
+    // attempt, random, expected: full jitter over min(maxDelayMs, 500 * 2^(attempt-1))
+    [1, 0, 0],
+    [1, 0.5, 250],
+    [1, 0.999, 499],
+    [2, 0.5, 500],
+    [3, 0.5, 1000],
+    [4, 1 - 1e-9, 3999],
+    [7, 0.5, 15_000],
+    [8, 0.5, 15_000], // 500 * 2^7 = 64000, capped at 30000
+    [30, 0.5, 15_000],
+  ])('attempt %i with random %d', (attempt, random, expected) => {
+    it(`waits ${expected} ms`, () => {
+      expect(computeRetryDelay({ attempt, policy, random: () => random })).toBe(expected);
+    });
+  });
+
+  it.each([
+    [0, 0],
+    [1000, 1000],
+    [120_000, 120_000],
+    [1500.2, 1501],
+  ])('honours a Retry-After of %d ms exactly, whatever the jitter and cap', (retryAfterMs, expected) => {
+    expect(computeRetryDelay({ attempt: 9, policy: { baseDelayMs: 1, maxDelayMs: 2 }, retryAfterMs, random: () => 0.9 })).toBe(
+      expected,
+    );
+  });
+
+  it('never waits past the cap or below zero over many draws', () => {
+    for (let attempt = 1; attempt < 40; attempt += 1) {
+      const delay = computeRetryDelay({ attempt, policy });
+      expect(delay).toBeGreaterThanOrEqual(0);
+      expect(delay).toBeLessThan(policy.maxDelayMs);
+    }
+  });
+});
+
+describe('parseRetryAfter', () => {
+  const now = Date.parse('2024-08-01T12:00:00Z');
+
+  it.each<[string | string[] | undefined, number | undefined]>([
+    ['0', 0],
+    ['1', 1000],
+    ['120', 120_000],
+    [' 7 ', 7000],
+    [['3', '9'], 3000],
+    ['Thu, 01 Aug 2024 12:00:30 GMT', 30_000],
+    ['Thu, 01 Aug 2024 12:05:00 GMT', 300_000],
+    ['Thu, 01 Aug 2024 11:59:00 GMT', 0], // in the past: now
+    [undefined, undefined],
+    ['', undefined],
+    ['-5', undefined],
+    ['1.5', undefined],
+    ['soon', undefined],
+    ['Thu, 99 Foo 2024', undefined],
+  ])('reads %j as %j ms', (header, expected) => {
+    expect(parseRetryAfter(header, now)).toBe(expected);
+  });
+});
+
+describe('isRetryable under DEFAULT_RETRY_POLICY', () => {
+  const status = (s: number): AttemptFailure => ({ kind: 'status', status: s });
+  const network = (code: string): AttemptFailure => ({ kind: 'network', code });
+
+  it.each<[string, AttemptFailure, boolean]>([
+    ['GET', status(408), true],
+    ['GET', status(429), true],
+    ['GET', status(500), true],
+    ['GET', status(502), true],
+    ['GET', status(503), true],
+    ['GET', status(504), true],
+    ['GET', status(501), false],
+    ['GET', status(400), false],
+    ['GET', status(404), false],
+    ['PUT', status(503), true],
+    ['DELETE', status(500), true],
+    ['HEAD', status(502), true],
+    ['GET', network('ECONNRESET'), true],
+    ['PUT', network('ETIMEDOUT'), true],
+    ['DELETE', network('ECONNREFUSED'), true],
+    // POST: only when the service cannot have acted on it.
+    ['POST', status(429), true],
+    ['POST', status(500), false],
+    ['POST', status(502), false],
+    ['POST', status(503), false],
+    ['POST', status(504), false],
+    ['POST', status(408), false],
+    ['POST', network('ECONNREFUSED'), true],
+    ['POST', network('ENOTFOUND'), true],
+    ['POST', network('EAI_AGAIN'), true],
+    ['POST', network('ECONNRESET'), false],
+    ['POST', network('EPIPE'), false],
+    ['POST', network('ETIMEDOUT'), false],
+    ['PATCH', status(503), false],
+    ['get', status(503), true],
+  ])('%s after %j: %s', (method, failure, expected) => {
+    expect(isRetryable(method, failure, DEFAULT_RETRY_POLICY)).toBe(expected);
+  });
+});
+
+describe('DEFAULT_RETRY_POLICY', () => {
+  it('is frozen, so no caller can change every client by accident', () => {
+    expect(Object.isFrozen(DEFAULT_RETRY_POLICY)).toBe(true);
+    expect(Object.isFrozen(DEFAULT_RETRY_POLICY.idempotentMethods)).toBe(true);
+  });
+
+  it('sits out the service 5-minute block within its deadline', () => {
+    expect(DEFAULT_RETRY_POLICY.maxRetryAfterMs).toBe(300_000);
+    expect(DEFAULT_RETRY_POLICY.deadlineMs).toBeGreaterThan(DEFAULT_RETRY_POLICY.maxRetryAfterMs);
+  });
+});
+
+describe('resolveRetryPolicy', () => {
+  it('overrides only the fields given', () => {
+    const resolved = resolveRetryPolicy({ maxAttempts: 2, baseDelayMs: 10 });
+    expect(resolved).toEqual({ ...DEFAULT_RETRY_POLICY, maxAttempts: 2, baseDelayMs: 10 });
+  });
+
+  it('turns false into a single attempt', () => {
+    expect(resolveRetryPolicy(false).maxAttempts).toBe(1);
+  });
+
+  it.each([
+    [{ maxAttempts: 0 }, 'retry.maxAttempts must be a whole number of at least 1, got 0'],
+    [{ maxAttempts: 1.5 }, 'retry.maxAttempts must be a whole number of at least 1, got 1.5'],
+    [{ deadlineMs: -1 }, 'retry.deadlineMs must be a non-negative finite number, got -1'],
+    [{ baseDelayMs: Number.NaN }, 'retry.baseDelayMs must be a non-negative finite number, got NaN'],
+  ])('refuses %j', (override, message) => {
+    expect(() => resolveRetryPolicy(override)).toThrow(new TypeError(message));
+  });
+});

@@ -15,3 +15,5 @@ export function implementation(kind: ResourceKind): Implementation {
   if (!found) throw new Error(`zoneguard: no provider implementation for ${kind} in this version of pulumi-zoneguard`);
   return found;
 }
+
+export { providerFor, type ResourceKind } from './kit/closure';

@@ -1,0 +1,124 @@
+import { UNKNOWN } from '../../src/providers/kit/check';
+import { cspPolicy, policyUpdateBody } from '../../src/providers/csp-policy';
+import { providerFixture, type ProviderFixture } from './support';
+
+let fx: ProviderFixture;
+let zoneId: string;
+beforeAll(async () => {
+  fx = await providerFixture();
+  zoneId = fx.zone('enterprise');
+});
+afterAll(() => fx.close());
+
+const declared = (overrides: Record<string, unknown> = {}) => ({
+  zoneId,
+  action: 'log',
+  expression: 'http.host eq "shop.example.com"',
+  value: "script-src 'self' https://cdn.example.com",
+  description: 'shop scripts',
+  enabled: true,
+  ...overrides,
+});
+
+async function checked(news: Record<string, unknown>) {
+  const result = await cspPolicy.check({}, news);
+  expect(result.failures).toEqual([]);
+  return result.inputs as Record<string, unknown>;
+}
+
+describe('check', () => {
+  test('fills defaults and passes unknown values during preview', async () => {
+    const inputs = await checked({ zoneId, action: 'allow', expression: UNKNOWN, value: "script-src 'self'" });
+    expect(inputs).toEqual({ zoneId, action: 'allow', expression: UNKNOWN, value: "script-src 'self'", description: '', enabled: true });
+  });
+
+  test.each([
+    ['zoneId', { zoneId: 'zone-1' }, 'CspPolicy.zoneId: must be a zone id: 32 lowercase hexadecimal characters'],
+    ['action', { action: 'block' }, 'CspPolicy.action: Invalid option: expected one of "log"|"allow"|"add_reporting_directives"'],
+    ['expression', { expression: '' }, 'CspPolicy.expression: must not be empty'],
+    ['enabled', { enabled: 'yes' }, 'CspPolicy.enabled: must be a boolean'],
+    ['value', { value: 'script-src self' }, "CspPolicy.value: script-src: keyword self must be quoted: 'self'"],
+    ['description', { description: 'x'.repeat(501) }, 'CspPolicy.description: must be at most 500 characters'],
+    ['adoptPolicyId', { adoptPolicyId: 'abc' }, 'CspPolicy.adoptPolicyId: must be an identifier: 32 lowercase hexadecimal characters'],
+  ])('a bad %s fails with a reason and sends nothing', async (property, bad, reason) => {
+    await fx.requestsSince();
+    const result = await cspPolicy.check({}, declared(bad));
+    expect(result.failures).toEqual([{ property, reason }]);
+    expect(await fx.requestsSince()).toEqual([]);
+  });
+});
+
+describe('lifecycle against the emulator', () => {
+  test('create, no-op diff, each field diff, update, drift, delete', async () => {
+    const inputs = await checked(declared());
+    const { id, outs } = await cspPolicy.create(inputs);
+    expect(outs).toEqual({ ...declared(), policyId: id });
+    const { zoneId: _zone, ...fields } = declared();
+    expect(await fx.client.policies.get({ zoneId, policyId: id })).toEqual({ id, ...fields });
+
+    expect(await cspPolicy.diff(id, outs, inputs)).toMatchObject({ changes: false, replaces: [] });
+
+    for (const [field, value] of [
+      ['description', 'other'],
+      ['action', 'allow'],
+      ['expression', 'http.host eq "other.example.com"'],
+      ['enabled', false],
+      ['value', "script-src 'none'"],
+    ] as const) {
+      const diff = await cspPolicy.diff(id, outs, await checked(declared({ [field]: value })));
+      expect(diff).toMatchObject({ changes: true, changed: [field], replaces: [] });
+    }
+    const otherZone = await cspPolicy.diff(id, outs, await checked(declared({ zoneId: fx.zone('pro') })));
+    expect(otherZone).toMatchObject({ changes: true, replaces: ['zoneId'] });
+
+    const next = await checked(declared({ enabled: false, value: "script-src 'self' https://static.example.com" }));
+    const updated = await cspPolicy.update(id, outs, next);
+    expect(updated.outs).toEqual({ ...next, policyId: id });
+    expect(await fx.client.policies.get({ zoneId, policyId: id })).toMatchObject({ enabled: false, value: next.value });
+
+    // Drift: changed out of band, found by read, shown by the next diff against the program.
+    await fx.client.policies.update({ zoneId, policyId: id, action: 'allow' });
+    const read = await cspPolicy.read(id, updated.outs as Record<string, unknown>);
+    expect(read.props).toMatchObject({ action: 'allow' });
+    expect(read.inputs).toEqual({ ...next, action: 'allow' });
+    expect(await cspPolicy.diff(id, read.props as Record<string, unknown>, next)).toMatchObject({ changed: ['action'] });
+
+    await cspPolicy.delete(id, read.props as Record<string, unknown>);
+    await expect(fx.client.policies.get({ zoneId, policyId: id })).rejects.toThrow(/404/);
+    // Deleting what is already gone succeeds; reading it takes it out of the state.
+    await expect(cspPolicy.delete(id, read.props as Record<string, unknown>)).resolves.toBeUndefined();
+    expect(await cspPolicy.read(id, read.props as Record<string, unknown>)).toEqual({ id: '' });
+  });
+
+  test('adoption takes over an existing policy instead of duplicating it', async () => {
+    const existing = await fx.client.policies.create({
+      zoneId, action: 'log', expression: 'true', value: "script-src 'self'", description: 'made by hand', enabled: false,
+    });
+    const before = await collect(fx.client.policies.list({ zoneId }));
+    const inputs = await checked(declared({ adoptPolicyId: existing.id }));
+    const { id, outs } = await cspPolicy.create(inputs);
+    expect(id).toBe(existing.id);
+    expect(outs).toEqual({ ...declared(), adoptPolicyId: existing.id, policyId: existing.id });
+    expect((await collect(fx.client.policies.list({ zoneId }))).length).toBe(before.length);
+  });
+
+  test('adopting an id the zone does not have says what to do', async () => {
+    const inputs = await checked(declared({ adoptPolicyId: 'f'.repeat(32) }));
+    await expect(cspPolicy.create(inputs)).rejects.toThrow(
+      `CspPolicy in zone ${zoneId}: adoptPolicyId ${'f'.repeat(32)} names no policy of this zone; ` +
+        'check the id (zoneguard export lists them) or remove adoptPolicyId to create a new policy',
+    );
+  });
+});
+
+test('policyUpdateBody sends only what differs', () => {
+  const current = { description: 'a', action: 'log' as const, expression: 'true', enabled: true, value: "script-src 'self'" };
+  expect(policyUpdateBody(current, { ...current, zoneId: 'z', enabled: false })).toEqual({ enabled: false });
+  expect(policyUpdateBody(current, { ...current, zoneId: 'z' })).toEqual({});
+});
+
+async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const all: T[] = [];
+  for await (const item of items) all.push(item);
+  return all;
+}

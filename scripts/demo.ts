@@ -1,0 +1,62 @@
+// The demo driver: the emulator in this process, the Pulumi CLI and engine as child processes, the program of
+// examples/demo/ served inline through the Automation API (the Node.js language host is not buildable here).
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { LocalWorkspace } from '@pulumi/pulumi/automation/index.js';
+import { startEmulator } from 'pulumi-zoneguard/emulator';
+
+const root = path.resolve(import.meta.dirname, '..');
+const work = path.join(root, '.zoneguard', 'demo');
+fs.rmSync(work, { recursive: true, force: true });
+fs.mkdirSync(path.join(work, 'state'), { recursive: true });
+
+const emulator = await startEmulator({ port: 0 });
+const zoneOf = (plan: string) => emulator.zones.find((zone) => zone.plan === plan)!.id;
+const program = async () => ({ ...(await import(pathToFileURL(path.join(root, 'examples/demo/index.ts')).href)) });
+
+try {
+  const stack = await LocalWorkspace.createOrSelectStack(
+    { stackName: 'demo', projectName: 'zoneguard-demo', program },
+    {
+      workDir: root,
+      envVars: {
+        PULUMI_HOME: path.join(work, 'home'),
+        PULUMI_BACKEND_URL: pathToFileURL(path.join(work, 'state')).href,
+        PULUMI_CONFIG_PASSPHRASE: 'demo',
+      },
+    },
+  );
+  await stack.setAllConfig({
+    'zoneguard:baseUrl': { value: emulator.baseUrl },
+    'zoneguard:apiToken': { value: emulator.credentials.apiToken, secret: true },
+    'zoneguard-demo:bankZoneId': { value: zoneOf('enterprise') },
+    'zoneguard-demo:storeZoneId': { value: zoneOf('pro') },
+  });
+
+  console.log(`Emulator at ${emulator.baseUrl}; running pulumi up on stack "demo"...\n`);
+  const up = await stack.up({ onOutput: (text) => process.stdout.write(text), color: 'never' });
+  console.log('\nStack outputs:');
+  for (const [name, output] of Object.entries(up.outputs)) {
+    console.log(`  ${name}: ${output.secret ? '[secret]' : JSON.stringify(output.value)}`);
+  }
+
+  console.log('\nWhat the emulator now holds:');
+  for (const zone of emulator.zones) {
+    const inventory = await emulator.admin.inventory(zone.id);
+    console.log(`  ${zone.plan.padEnd(10)} ${zone.id}  ${summarize(inventory)}`);
+  }
+
+  console.log('\nSecond pulumi preview (expecting no changes):');
+  const preview = await stack.preview({ expectNoChanges: true, color: 'never' });
+  console.log(`  ${JSON.stringify(preview.changeSummary)}: no changes.`);
+} finally {
+  await emulator.close();
+}
+
+function summarize(inventory: Record<string, unknown>): string {
+  return Object.entries(inventory)
+    .map(([key, value]) => (Array.isArray(value) ? `${key}=${value.length}` : null))
+    .filter((entry) => entry !== null)
+    .join(' ');
+}

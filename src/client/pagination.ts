@@ -9,20 +9,28 @@ export interface Page<T> {
 /**
  * Every item of a list, page after page, fetched lazily as the loop asks for more:
  * `for await (const script of client.scripts.list({ zoneId }))`. `pages()` walks whole pages, `toArray()` collects.
+ * `perPage` is the page size the walk asks for, or undefined for a list the service answers in one page.
  */
 export class PageIterator<T> implements AsyncIterable<T> {
   readonly #fetchPage: (page: number) => Promise<Page<T>>;
+  readonly #perPage: number | undefined;
 
-  constructor(fetchPage: (page: number) => Promise<Page<T>>) {
+  constructor(fetchPage: (page: number) => Promise<Page<T>>, perPage?: number) {
     this.#fetchPage = fetchPage;
+    this.#perPage = perPage;
   }
 
-  /** Pages from the first until `result_info` says there is no next one (a list without it is one page). */
+  /** Pages from the first until there is no next one (see `hasNextPage`). */
   async *pages(): AsyncGenerator<Page<T>, void, undefined> {
+    let previousFirst: string | undefined;
     for (let number = 1; ; number += 1) {
       const page = await this.#fetchPage(number);
+      // A service that ignores `page` would answer the first page forever: a page starting like the previous one ends the walk.
+      const first = page.items.length > 0 ? JSON.stringify(page.items[0]) : undefined;
+      if (number > 1 && first !== undefined && first === previousFirst) return;
+      previousFirst = first;
       yield page;
-      if (!hasNextPage(page, number)) return;
+      if (!hasNextPage(page, number, this.#perPage)) return;
     }
   }
 
@@ -39,11 +47,14 @@ export class PageIterator<T> implements AsyncIterable<T> {
 }
 
 /**
- * Whether to ask for page `number + 1`. An empty page ends the walk even if `total_pages` says otherwise, so a
- * list that shrinks while it is walked cannot loop forever.
+ * Whether to ask for page `number + 1`. With `result_info`, while `total_pages` says so. Without it (the public
+ * API's firewall rules, filters and previous-WAF lists may omit it), while pages come back full: stopping after
+ * the first page there is the bug of the generated SDKs. An empty page always ends the walk, so a list that
+ * shrinks while it is walked cannot loop forever.
  */
-export function hasNextPage(page: Page<unknown>, number: number): boolean {
+export function hasNextPage(page: Page<unknown>, number: number, perPage: number | undefined): boolean {
+  if (page.items.length === 0) return false;
   const info = page.resultInfo;
-  if (!info || page.items.length === 0) return false;
-  return number < info.total_pages;
+  if (info) return number < info.total_pages;
+  return perPage !== undefined && page.items.length === perPage;
 }

@@ -3,14 +3,17 @@ import { hasNextPage, PageIterator, type Page } from '../../src/client/paginatio
 const info = (page: number, total_pages: number, count = 2) => ({ page, per_page: 2, count, total_count: total_pages * 2, total_pages });
 
 describe('hasNextPage', () => {
-  it.each<[string, Page<number>, number, boolean]>([
-    ['no result_info (an unpaged list)', { items: [1, 2], resultInfo: undefined }, 1, false],
-    ['first of three', { items: [1, 2], resultInfo: info(1, 3) }, 1, true],
-    ['last of three', { items: [5, 6], resultInfo: info(3, 3) }, 3, false],
-    ['empty page although total_pages says more', { items: [], resultInfo: info(2, 5, 0) }, 2, false],
-    ['zero pages', { items: [], resultInfo: info(1, 0, 0) }, 1, false],
-  ])('%s: %s', (_label, page, number, expected) => {
-    expect(hasNextPage(page, number)).toBe(expected);
+  it.each<[string, Page<number>, number, number | undefined, boolean]>([
+    ['an unpaged list', { items: [1, 2], resultInfo: undefined }, 1, undefined, false],
+    ['first of three', { items: [1, 2], resultInfo: info(1, 3) }, 1, 2, true],
+    ['last of three', { items: [5, 6], resultInfo: info(3, 3) }, 3, 2, false],
+    ['empty page although total_pages says more', { items: [], resultInfo: info(2, 5, 0) }, 2, 2, false],
+    ['zero pages', { items: [], resultInfo: info(1, 0, 0) }, 1, 2, false],
+    ['a full page without result_info', { items: [1, 2], resultInfo: undefined }, 1, 2, true],
+    ['a short page without result_info', { items: [3], resultInfo: undefined }, 2, 2, false],
+    ['an empty page without result_info', { items: [], resultInfo: undefined }, 3, 2, false],
+  ])('%s', (_label, page, number, perPage, expected) => {
+    expect(hasNextPage(page, number, perPage)).toBe(expected);
   });
 });
 
@@ -51,6 +54,20 @@ describe('PageIterator', () => {
     const infos: number[] = [];
     for await (const page of iterator.pages()) infos.push(page.resultInfo!.page);
     expect(infos).toEqual([1, 2, 3]);
+  });
+
+  it('walks a paged list whose answers carry no result_info until a short page', async () => {
+    const bare = [[1, 2], [3, 4], [5]].map((items) => ({ items, resultInfo: undefined }));
+    const asked: number[] = [];
+    expect(await new PageIterator(async (n) => (asked.push(n), bare[n - 1]!), 2).toArray()).toEqual([1, 2, 3, 4, 5]);
+    expect(asked).toEqual([1, 2, 3]);
+  });
+
+  it('stops when the service ignores the page number and answers the first page again', async () => {
+    const asked: number[] = [];
+    const same = new PageIterator(async (n) => (asked.push(n), { items: [1, 2], resultInfo: undefined }), 2);
+    expect(await same.toArray()).toEqual([1, 2]);
+    expect(asked).toEqual([1, 2]);
   });
 
   it('passes a failure of a page through to the loop', async () => {

@@ -26,7 +26,7 @@ export class DetectedResource<Item extends z.ZodType, Detail extends z.ZodType, 
   /** Every item, walking the pages (100 a page unless `perPage` says otherwise). */
   list(args: DetectedListArgs): PageIterator<z.output<Item>> {
     const perPage = args.perPage ?? PAGING.maxPerPage;
-    return new PageIterator((page) => this.listPage({ ...args, page, perPage }));
+    return new PageIterator((page) => this.listPage({ ...args, page, perPage }), perPage);
   }
 
   /** One page with its result_info. */

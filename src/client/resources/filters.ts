@@ -26,7 +26,7 @@ export class FiltersResource {
   /** Every filter, walking the pages. */
   list(args: FilterListArgs): PageIterator<Filter> {
     const perPage = args.perPage ?? PAGING.maxPerPage;
-    return new PageIterator((page) => this.listPage({ ...args, page, perPage }));
+    return new PageIterator((page) => this.listPage({ ...args, page, perPage }), perPage);
   }
 
   /** One page with its result_info. */

@@ -34,7 +34,7 @@ export class FirewallRulesResource {
   /** Every rule with its filter, walking the pages. */
   list(args: FirewallRuleListArgs): PageIterator<FirewallRule> {
     const perPage = args.perPage ?? PAGING.maxPerPage;
-    return new PageIterator((page) => this.listPage({ ...args, page, perPage }));
+    return new PageIterator((page) => this.listPage({ ...args, page, perPage }), perPage);
   }
 
   /** One page with its result_info. */

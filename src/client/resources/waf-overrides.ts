@@ -20,7 +20,7 @@ export class WafOverridesResource {
   /** Every override, walking the pages. */
   list(args: ZoneArgs & { perPage?: number }): PageIterator<WafOverride> {
     const perPage = args.perPage ?? PAGING.maxPerPage;
-    return new PageIterator((page) => this.listPage({ ...args, page, perPage }));
+    return new PageIterator((page) => this.listPage({ ...args, page, perPage }), perPage);
   }
 
   /** One page with its result_info. */

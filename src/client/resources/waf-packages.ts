@@ -14,7 +14,7 @@ export class WafPackagesResource {
   /** Every package, walking the pages. */
   list(args: ZoneArgs & { perPage?: number }): PageIterator<WafPackage> {
     const perPage = args.perPage ?? PAGING.maxPerPage;
-    return new PageIterator((page) => this.listPage({ ...args, page, perPage }));
+    return new PageIterator((page) => this.listPage({ ...args, page, perPage }), perPage);
   }
 
   /** One page with its result_info. */

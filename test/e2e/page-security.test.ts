@@ -1,0 +1,111 @@
+import { ZoneGuardClient } from '../../src/client';
+import { CspPolicy } from '../../src/resources/csp-policy';
+import { PageGuardSettings } from '../../src/resources/page-guard-settings';
+import { openSandbox, type EngineSandbox } from './harness';
+import type { Stack } from '@pulumi/pulumi/automation';
+
+// The real engine against the emulator: pulumi up, preview --diff, refresh and destroy of PageGuardSettings and
+// CspPolicy, driven through the Automation API.
+jest.setTimeout(180_000);
+
+let sandbox: EngineSandbox;
+let stack: Stack;
+let client: ZoneGuardClient;
+let zoneId: string;
+let otherZoneId: string;
+
+// The program reads this object, so each step of a test declares a new desired state.
+const desired = {
+  enabled: true,
+  zone: '',
+  policy: { action: 'log' as 'log' | 'allow', description: 'observed shop scripts', value: "script-src 'self' https://cdn.example.com" },
+};
+
+beforeAll(async () => {
+  sandbox = await openSandbox('page-security');
+  zoneId = sandbox.emulator.zones.find((z) => z.plan === 'enterprise')!.id;
+  otherZoneId = sandbox.emulator.zones.find((z) => z.plan === 'business')!.id;
+  desired.zone = zoneId;
+  client = new ZoneGuardClient({ baseUrl: sandbox.emulator.baseUrl, credentials: { apiToken: sandbox.emulator.credentials.apiToken } });
+  stack = await sandbox.stack('dev', async () => {
+    const settings = new PageGuardSettings('settings', { zoneId: desired.zone, enabled: desired.enabled });
+    const policy = new CspPolicy('shop', {
+      zoneId: desired.zone,
+      action: desired.policy.action,
+      expression: 'http.host eq "shop.example.com"',
+      value: desired.policy.value,
+      description: desired.policy.description,
+    });
+    return { policyId: policy.policyId, previous: settings.previous };
+  });
+});
+afterAll(() => sandbox?.close());
+
+async function previewText(): Promise<{ text: string; summary: Record<string, number> }> {
+  let text = '';
+  const result = await stack.preview({ diff: true, color: 'never', onOutput: (out) => (text += out) });
+  return { text, summary: result.changeSummary as Record<string, number> };
+}
+
+test('up creates both; a second preview shows no change', async () => {
+  const original = await client.pageGuard.get({ zoneId });
+  const up = await stack.up({ color: 'never' });
+  expect(up.summary.resourceChanges).toMatchObject({ create: 3 });
+  const policyId = up.outputs.policyId!.value as string;
+  expect(await client.policies.get({ zoneId, policyId })).toMatchObject({ action: 'log', description: 'observed shop scripts' });
+  expect(up.outputs.previous!.value).toMatchObject({ enabled: original.enabled });
+  await stack.preview({ expectNoChanges: true, color: 'never' });
+});
+
+test('the state holds no credential and small providers', async () => {
+  const state = await sandbox.stateText(stack);
+  expect(state).not.toContain(sandbox.emulator.credentials.apiToken);
+  const deployment = (await stack.exportStack()).deployment as { resources: Array<{ type: string; inputs: Record<string, unknown> }> };
+  const dynamic = deployment.resources.filter((r) => r.type.startsWith('pulumi-nodejs:dynamic/zoneguard:'));
+  expect(dynamic.map((r) => r.type).sort()).toEqual([
+    'pulumi-nodejs:dynamic/zoneguard:CspPolicy',
+    'pulumi-nodejs:dynamic/zoneguard:PageGuardSettings',
+  ]);
+  for (const resource of dynamic) expect(Buffer.byteLength(String(resource.inputs.__provider))).toBeLessThanOrEqual(2048);
+});
+
+test('a changed field shows exactly that change, and up applies it', async () => {
+  desired.policy.description = 'all shop scripts';
+  const { text, summary } = await previewText();
+  expect(summary).toMatchObject({ update: 1, same: 2 });
+  expect(text).toMatch(/~ description\s*:\s*"observed shop scripts" => "all shop scripts"/);
+  expect(text).not.toMatch(/~ (value|action|expression|enabled)/);
+  await stack.up({ color: 'never' });
+  const { policyId } = await stack.outputs();
+  expect(await client.policies.get({ zoneId, policyId: policyId!.value as string })).toMatchObject({ description: 'all shop scripts' });
+  await stack.preview({ expectNoChanges: true, color: 'never' });
+});
+
+test('an out-of-band change is found by refresh and undone by up', async () => {
+  const { policyId } = await stack.outputs();
+  await client.policies.update({ zoneId, policyId: policyId!.value as string, action: 'allow' });
+  await client.pageGuard.update({ zoneId, enabled: false });
+  await stack.refresh({ color: 'never' });
+  const { summary, text } = await previewText();
+  expect(summary).toMatchObject({ update: 2 });
+  expect(text).toMatch(/~ action\s*:\s*"allow" => "log"/);
+  await stack.up({ color: 'never' });
+  expect(await client.policies.get({ zoneId, policyId: policyId!.value as string })).toMatchObject({ action: 'log' });
+  expect((await client.pageGuard.get({ zoneId })).enabled).toBe(true);
+  await stack.refresh({ color: 'never' });
+  await stack.preview({ expectNoChanges: true, color: 'never' });
+});
+
+test('another zone replaces, and destroy restores the settings and removes the policy', async () => {
+  const before = await client.pageGuard.get({ zoneId: otherZoneId });
+  desired.zone = otherZoneId;
+  const { summary } = await previewText();
+  expect(summary).toMatchObject({ replace: 2 });
+  await stack.up({ color: 'never' });
+  const { policyId } = await stack.outputs();
+  expect(await client.policies.get({ zoneId: otherZoneId, policyId: policyId!.value as string })).toMatchObject({ action: 'log' });
+
+  await stack.destroy({ color: 'never' });
+  await expect(client.policies.get({ zoneId: otherZoneId, policyId: policyId!.value as string })).rejects.toThrow(/404/);
+  expect((await client.pageGuard.get({ zoneId: otherZoneId })).enabled).toBe(before.enabled);
+});

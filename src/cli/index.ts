@@ -1,0 +1,77 @@
+#!/usr/bin/env node
+import { Command, InvalidArgumentError } from 'commander';
+import { readFileSync } from 'node:fs';
+import { startEmulator, type SeedFile, type StartedEmulator } from '../emulator';
+
+/** Default port of `zoneguard emulator`. */
+export const DEFAULT_EMULATOR_PORT = 8787;
+
+function portOption(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535) throw new InvalidArgumentError('must be a port number, 0-65535 (0 picks a free one)');
+  return port;
+}
+
+/** What `zoneguard emulator` prints once it listens: everything a user needs to point a stack at it. */
+export function describeEmulator(emulator: StartedEmulator, statePath: string | undefined, zoneTokens: Record<string, string>): string {
+  const { credentials } = emulator;
+  const lines = [
+    'zoneguard emulator is serving the service API',
+    `  base URL   ${emulator.baseUrl}`,
+    `  admin URL  ${emulator.adminUrl}`,
+    `  API token  ${credentials.apiToken}   (Authorization: Bearer <token>)`,
+    `  API email  ${credentials.apiEmail}`,
+    `  API key    ${credentials.apiKey}   (X-Auth-Email + X-Auth-Key)`,
+    `  state      ${statePath ?? 'in memory (use --state FILE to keep it)'}`,
+    'zones',
+    ...emulator.zones.map(
+      (zone) => `  ${zone.id}  ${zone.plan.padEnd(10)}  ${zone.name.padEnd(20)}  zone token ${zoneTokens[zone.id] ?? ''}`,
+    ),
+    'Press Ctrl+C to stop.',
+  ];
+  return lines.join('\n');
+}
+
+async function runEmulator(options: { port: number; host: string; seed?: string; state?: string }): Promise<void> {
+  let seed: SeedFile | undefined;
+  if (options.seed !== undefined) seed = JSON.parse(readFileSync(options.seed, 'utf8')) as SeedFile;
+  const emulator = await startEmulator({
+    port: options.port,
+    host: options.host,
+    ...(seed !== undefined ? { seed } : {}),
+    ...(options.state !== undefined ? { statePath: options.state } : {}),
+  });
+  console.log(describeEmulator(emulator, options.state, emulator.credentials.zoneTokens));
+  const stop = (signal: string) => {
+    console.log(`\n${signal}: stopping the emulator`);
+    emulator.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
+}
+
+/** The `zoneguard` command line. */
+export function buildProgram(): Command {
+  const program = new Command('zoneguard').description('Page security, firewall rules and the WAF migration as code, with Pulumi');
+  program
+    .command('emulator')
+    .description('serve an emulator of the service API on loopback, seeded with a demo zone per plan')
+    .option('--port <n>', 'port to listen on (0 picks a free one)', portOption, DEFAULT_EMULATOR_PORT)
+    .option('--host <address>', 'address to listen on', '127.0.0.1')
+    .option('--seed <file>', 'JSON seed file (credentials and zones) instead of the demo')
+    .option('--state <file>', 'state file: loaded at start if present, written after every change')
+    .action(runEmulator);
+  return program;
+}
+
+if (require.main === module) {
+  buildProgram()
+    .parseAsync(process.argv)
+    .catch((error: unknown) => {
+      console.error(`zoneguard: ${error instanceof Error ? error.message : String(error)}`);
+      process.exit(1);
+    });
+}

@@ -1,0 +1,113 @@
+import type { RequestCounters, RequestLogEntry } from './context';
+import type { FaultSpec } from './faults';
+import type { ZoneSeed } from './seed';
+import type { Plan } from './state';
+
+/** A zone as the admin API describes it. */
+export interface AdminZone {
+  id: string;
+  name: string;
+  plan: Plan;
+  hosts: string[];
+  ruleQuota: number;
+  /** The token accepted for this zone only. */
+  token: string;
+  migrationDelayMs: number;
+}
+
+/** The credentials an emulator accepts. */
+export interface EmulatorCredentials {
+  apiToken: string;
+  apiEmail: string;
+  apiKey: string;
+  /** A token per zone, accepted for that zone only. */
+  zoneTokens: Record<string, string>;
+}
+
+/** An admin API failure: the status and the error envelope's messages. */
+export class EmulatorAdminError extends Error {
+  override readonly name = 'EmulatorAdminError';
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** HTTP client of the emulator's admin API (Node's fetch), usable against an emulator in another process. */
+export class EmulatorAdmin {
+  /** @param adminUrl the admin API's base, e.g. `http://127.0.0.1:8787/__admin`. */
+  constructor(readonly adminUrl: string) {}
+
+  private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const response = await fetch(`${this.adminUrl}${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const envelope = (await response.json()) as { success: boolean; result: T; errors: { message: string }[] };
+    if (!response.ok || !envelope.success) {
+      throw new EmulatorAdminError(response.status, `${method} ${path}: ${envelope.errors.map((e) => e.message).join('; ')}`);
+    }
+    return envelope.result;
+  }
+
+  /** The credentials accepted and the zones served. */
+  info(): Promise<{ credentials: EmulatorCredentials; zones: AdminZone[] }> {
+    return this.call('GET', '/info');
+  }
+
+  /** Back to the starting seed; faults, the request log and counters cleared. */
+  async reset(): Promise<void> {
+    await this.call('POST', '/reset');
+  }
+
+  /** Adds a zone, or replaces the zone with the same id. */
+  seedZone(spec: ZoneSeed): Promise<AdminZone> {
+    return this.call('POST', '/zones', spec);
+  }
+
+  /** Forgets a zone and everything in it. */
+  async removeZone(zoneId: string): Promise<void> {
+    await this.call('DELETE', `/zones/${zoneId}`);
+  }
+
+  /** The zones served. */
+  zones(): Promise<AdminZone[]> {
+    return this.call('GET', '/zones');
+  }
+
+  /** Replaces the injected faults (one spec, or several with their own `match`). */
+  async setFaults(spec: FaultSpec | FaultSpec[]): Promise<void> {
+    await this.call('PUT', '/faults', spec);
+  }
+
+  /** Removes every injected fault. */
+  async clearFaults(): Promise<void> {
+    await this.call('DELETE', '/faults');
+  }
+
+  /** The service requests received, oldest first (the last 10,000). */
+  requests(): Promise<RequestLogEntry[]> {
+    return this.call('GET', '/requests');
+  }
+
+  /** Empties the request log and the counters. */
+  async clearRequests(): Promise<void> {
+    await this.call('DELETE', '/requests');
+  }
+
+  /** Service requests counted by route template and by status. */
+  counters(): Promise<RequestCounters> {
+    return this.call('GET', '/counters');
+  }
+
+  /** Everything stored for a zone. */
+  inventory(zoneId: string): Promise<ZoneInventory> {
+    return this.call('GET', `/zones/${zoneId}/inventory`);
+  }
+}
+
+/** What `inventory` answers (see admin.ts). */
+export type ZoneInventory = ReturnType<typeof import('./admin').inventory>;

@@ -1,0 +1,110 @@
+import type { FastifyInstance } from 'fastify';
+import { ZoneIdSchema } from '../schemas';
+import { params, parseBody, type EmulatorContext } from './context';
+import { ErrorCode, Messages, ServiceError, okEnvelope } from './errors';
+import { FaultsBodySchema } from './faults';
+import { filterToWire, ruleToWire } from './firewall';
+import { applyZoneSeed, ZoneSeedSchema } from './seed';
+import type { EmulatorState, ZoneRecord } from './state';
+import { wafStatus } from './waf';
+
+/** A zone as the admin API describes it. */
+export function describeZone(zone: ZoneRecord) {
+  return { id: zone.id, name: zone.name, plan: zone.plan, hosts: zone.hosts, ruleQuota: zone.ruleQuota, token: zone.token, migrationDelayMs: zone.migrationDelayMs };
+}
+
+/** The credentials the emulator accepts: the account's, and one token per zone. */
+export function describeCredentials(state: EmulatorState) {
+  return {
+    ...state.credentials,
+    zoneTokens: Object.fromEntries([...state.zones.values()].map((zone) => [zone.id, zone.token])),
+  };
+}
+
+/** Everything stored for one zone, in wire shapes where there is one. */
+export function inventory(context: EmulatorContext, zone: ZoneRecord) {
+  const { state } = context;
+  const waf = state.waf.get(zone.id);
+  return {
+    zone: describeZone(zone),
+    settings: state.settings.get(zone.id),
+    counts: {
+      scripts: state.scripts.count(zone.id),
+      connections: state.connections.count(zone.id),
+      cookies: state.cookies.count(zone.id),
+      policies: state.policies.count(zone.id),
+      filters: state.filters.count(zone.id),
+      firewallRules: state.rules.count(zone.id),
+      wafOverrides: state.wafOverrides.count(zone.id),
+      wafPackages: state.wafPackages.count(zone.id),
+    },
+    policies: state.policies.list(zone.id),
+    filters: state.filters.list(zone.id).map((filter) => ({ ...filterToWire(filter), ownerRuleId: filter.ownerRuleId ?? null })),
+    firewallRules: state.rules.list(zone.id).map((rule) => ruleToWire(state, zone.id, rule)),
+    wafOverrides: state.wafOverrides.list(zone.id),
+    wafPackages: state.wafPackages.list(zone.id),
+    waf: waf
+      ? { ...wafStatus(waf, context.now()), previousWafEnabled: waf.previousWafEnabled, groupOverrides: waf.groupOverrides, ruleOverrides: waf.ruleOverrides, entrypoint: waf.entrypoint ?? null }
+      : null,
+  };
+}
+
+/** The admin API (under /__admin): seeding, faults, the request log and counters, reset. No credentials. */
+export function registerAdminRoutes(admin: FastifyInstance, context: EmulatorContext): void {
+  const { state } = context;
+  const zoneParam = (raw: string | undefined): ZoneRecord => {
+    const id = raw ?? '';
+    if (!ZoneIdSchema.safeParse(id).success) throw ServiceError.of(400, ErrorCode.invalidId, Messages.invalidId(`/zones/${id}`));
+    const zone = state.zones.get(id);
+    if (!zone) throw ServiceError.of(404, ErrorCode.notFound, Messages.zoneNotFound(id));
+    return zone;
+  };
+
+  admin.get('/info', async () =>
+    okEnvelope({ credentials: describeCredentials(state), zones: [...state.zones.values()].map(describeZone) }),
+  );
+
+  admin.post('/reset', async () => {
+    context.reseed();
+    context.faults.clear();
+    context.clearLog();
+    state.dirty = true;
+    return okEnvelope({ zones: [...state.zones.values()].map(describeZone) });
+  });
+
+  admin.get('/zones', async () => okEnvelope([...state.zones.values()].map(describeZone)));
+
+  admin.post('/zones', async (request) => {
+    const seed = parseBody(ZoneSeedSchema, request.body);
+    return okEnvelope(describeZone(applyZoneSeed(state, seed)));
+  });
+
+  admin.delete('/zones/:zone_id', async (request) => {
+    const zone = zoneParam(params(request).zone_id);
+    state.removeZone(zone.id);
+    return okEnvelope({ id: zone.id });
+  });
+
+  admin.get('/zones/:zone_id/inventory', async (request) => okEnvelope(inventory(context, zoneParam(params(request).zone_id))));
+
+  admin.get('/faults', async () => okEnvelope(context.faults.describe()));
+
+  admin.put('/faults', async (request) => {
+    context.faults.set(parseBody(FaultsBodySchema, request.body));
+    return okEnvelope(context.faults.describe());
+  });
+
+  admin.delete('/faults', async () => {
+    context.faults.clear();
+    return okEnvelope([]);
+  });
+
+  admin.get('/requests', async () => okEnvelope(context.log));
+
+  admin.delete('/requests', async () => {
+    context.clearLog();
+    return okEnvelope([]);
+  });
+
+  admin.get('/counters', async () => okEnvelope(context.counters));
+}

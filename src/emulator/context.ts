@@ -1,0 +1,155 @@
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { HexIdSchema } from '../schemas';
+import { ErrorCode, Messages, ServiceError } from './errors';
+import { FaultEngine } from './faults';
+import { saveStateFile, type EmulatorState, type ZoneRecord } from './state';
+
+/** The path every service route lives under. */
+export const API_PREFIX = '/client/v4';
+/** The path the admin API lives under. */
+export const ADMIN_PREFIX = '/__admin';
+/** Request log entries kept (the oldest are dropped past it, so a long benchmark does not grow without end). */
+export const REQUEST_LOG_LIMIT = 10_000;
+
+/** One service request as the admin API reports it. */
+export interface RequestLogEntry {
+  method: string;
+  /** The full path, without the query. */
+  path: string;
+  query: Record<string, unknown>;
+  /** The status answered; 0 when the connection was reset by a fault. */
+  status: number;
+  zoneId?: string;
+  /** ISO timestamp of the request's arrival. */
+  at: string;
+  /** The fault that answered instead of the service, if any. */
+  fault?: string;
+}
+
+/** Counters of service requests. */
+export interface RequestCounters {
+  total: number;
+  /** By `METHOD path-template`, the template relative to the base URL (`POST /zones/:zone_id/firewall/rules`). */
+  byRoute: Record<string, number>;
+  /** By status answered ("0" for reset connections). */
+  byStatus: Record<string, number>;
+}
+
+/** What every route and hook shares. */
+export class EmulatorContext {
+  readonly faults = new FaultEngine();
+  log: RequestLogEntry[] = [];
+  counters: RequestCounters = { total: 0, byRoute: {}, byStatus: {} };
+
+  constructor(
+    readonly state: EmulatorState,
+    /** Restores the starting state (the seed given at start). */
+    readonly reseed: () => void,
+    readonly statePath?: string,
+    /** The clock; tests of the state machine may replace it. */
+    readonly now: () => Date = () => new Date(),
+  ) {}
+
+  record(entry: RequestLogEntry, routeKey: string): void {
+    this.log.push(entry);
+    if (this.log.length > REQUEST_LOG_LIMIT) this.log.splice(0, this.log.length - REQUEST_LOG_LIMIT);
+    this.counters.total++;
+    this.counters.byRoute[routeKey] = (this.counters.byRoute[routeKey] ?? 0) + 1;
+    const status = String(entry.status);
+    this.counters.byStatus[status] = (this.counters.byStatus[status] ?? 0) + 1;
+  }
+
+  clearLog(): void {
+    this.log = [];
+    this.counters = { total: 0, byRoute: {}, byStatus: {} };
+  }
+
+  /** Writes the state file if anything changed since the last write. */
+  persist(): void {
+    if (!this.state.dirty) return;
+    if (this.statePath !== undefined) saveStateFile(this.statePath, this.state.snapshot());
+    this.state.dirty = false;
+  }
+}
+
+/** The request's path relative to the base URL, without the query (`/zones/.../firewall/rules`). */
+export function apiPath(request: FastifyRequest): string {
+  const path = request.url.split('?')[0] ?? '';
+  return path.startsWith(API_PREFIX) ? path.slice(API_PREFIX.length) : path;
+}
+
+/** The path parameters of a request. */
+export function params(request: FastifyRequest): Record<string, string> {
+  return request.params as Record<string, string>;
+}
+
+/** The query of a request, as fastify parsed it (repeated keys become arrays). */
+export function query(request: FastifyRequest): Record<string, string | string[] | undefined> {
+  return request.query as Record<string, string | string[] | undefined>;
+}
+
+/** The zone a request addresses; the hooks already checked its id, the credentials and its existence. */
+export function zoneOf(context: EmulatorContext, request: FastifyRequest): ZoneRecord {
+  const zoneId = params(request).zone_id ?? '';
+  const zone = context.state.zones.get(zoneId);
+  if (!zone) throw ServiceError.of(404, ErrorCode.notFound, Messages.zoneNotFound(zoneId));
+  return zone;
+}
+
+/** Whether a path parameter is a well-formed identifier. */
+export function isHexId(value: string): boolean {
+  return HexIdSchema.safeParse(value).success;
+}
+
+/** Parses a body with a schema; a missing body or a failing field becomes a 400 with `path: message` lines. */
+export function parseBody<S extends z.ZodType>(schema: S, body: unknown, prefix = ''): z.output<S> {
+  if (body === undefined) throw ServiceError.of(400, ErrorCode.validation, Messages.bodyRequired);
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) throw ServiceError.fromZod(parsed.error, prefix);
+  return parsed.data;
+}
+
+/** Parses a query with a schema; messages that already start with the field's name are not prefixed again. */
+export function parseQuery<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  throw new ServiceError(
+    400,
+    parsed.error.issues.map((issue) => {
+      const path = issue.path.map(String).join('.');
+      const message = path === '' || issue.message.startsWith(`${path} `) ? issue.message : `${path}: ${issue.message}`;
+      return { code: ErrorCode.validation, message };
+    }),
+  );
+}
+
+/** A single query value: the first of repeated ones. */
+export function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** A `true`/`false` query flag; anything else is a 400 naming the field. */
+export function booleanQuery(field: string, value: string | string[] | undefined): boolean | undefined {
+  const text = single(value);
+  if (text === undefined) return undefined;
+  if (text === 'true') return true;
+  if (text === 'false') return false;
+  throw ServiceError.of(400, ErrorCode.validation, Messages.booleanQuery(field));
+}
+
+/** Paging of the lists outside area A (firewall rules, filters, previous-WAF objects): public API bounds. */
+export function pageOf<T>(items: T[], q: Record<string, string | string[] | undefined>, defaults: { perPage: number; minPerPage?: number }): T[] {
+  const page = parseQuery(QueryInt('page', 1, Number.MAX_SAFE_INTEGER).optional(), single(q.page)) ?? 1;
+  const perPage = parseQuery(QueryInt('per_page', defaults.minPerPage ?? 1, 100).optional(), single(q.per_page)) ?? defaults.perPage;
+  return items.slice((page - 1) * perPage, page * perPage);
+}
+
+/** A whole number in a query string, within bounds, with messages naming the field. */
+export function QueryInt(field: string, min: number, max: number) {
+  return z
+    .string()
+    .regex(/^\d+$/, `${field} must be a whole number`)
+    .transform(Number)
+    .pipe(z.number().int().min(min, `${field} must be at least ${min}`).max(max, `${field} must be at most ${max}`));
+}

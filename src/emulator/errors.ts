@@ -1,0 +1,135 @@
+import type { z } from 'zod';
+import { formatZodIssues, type ErrorItem } from '../schemas';
+
+/**
+ * Error codes the emulator answers, with the HTTP status each goes with. The service's codes where they are
+ * known (10000, 7000, 7003, 971, 10102, 10202); the rest are this project's, listed in docs/CONTRACTS.md.
+ */
+export const ErrorCode = {
+  /** 400: the body is not JSON, or not JSON at all (wrong Content-Type). */
+  malformedBody: 1001,
+  /** 400: a field of the body or the query fails validation; the message is `path: problem`. */
+  validation: 1004,
+  /** 403: missing, wrong or out-of-scope credentials. */
+  authentication: 10000,
+  /** 404: no route for that method and path. */
+  noRoute: 7000,
+  /** 400: an identifier in the path is malformed. */
+  invalidId: 7003,
+  /** 404: the zone or the object does not exist. */
+  notFound: 10013,
+  /** 409: the object's state forbids the change (locked filter, filter in use, migration already done). */
+  conflict: 10027,
+  /** 400: a filter with the same expression already exists in the zone. */
+  duplicateFilter: 10102,
+  /** 400: two filters of one request body have the same expression. */
+  duplicateInRequest: 10202,
+  /** 400: the zone's firewall rule quota would be exceeded. */
+  ruleQuotaExceeded: 10030,
+  /** 409: the zone has URI-based WAF overrides, so it cannot migrate. */
+  migrationIncompatible: 10031,
+  /** 400: the migration is past the limits the caller may migrate alone; support must be contacted. */
+  migrationNeedsSupport: 10032,
+  /** 400: validation mode asked for on a plan other than Enterprise. */
+  migrationPlan: 10033,
+  /** 410: the previous WAF managed rules API is withdrawn for a zone that migrated. */
+  previousWafWithdrawn: 10034,
+  /** 429: the service's rate limit (or an injected 429). */
+  rateLimited: 971,
+  /** 5xx: an injected server fault, or a bug of the emulator. */
+  internal: 10001,
+} as const;
+
+/** A domain error: thrown anywhere in a handler, turned into the service's error envelope by one wrapper. */
+export class ServiceError extends Error {
+  override readonly name = 'ServiceError';
+
+  constructor(
+    readonly status: number,
+    readonly errors: ErrorItem[],
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(errors.map((e) => e.message).join('; '));
+  }
+
+  /** One error item. */
+  static of(status: number, code: number, message: string, headers?: Record<string, string>): ServiceError {
+    return new ServiceError(status, [{ code, message }], headers);
+  }
+
+  /** A zod failure: one error item per issue, `path: message`, the path prefixed where the value sits. */
+  static fromZod(error: z.ZodError, prefix = '', code: number = ErrorCode.validation): ServiceError {
+    return new ServiceError(
+      400,
+      formatZodIssues(error, prefix).map((message) => ({ code, message })),
+    );
+  }
+}
+
+/** The message templates, in one place so tests can assert them verbatim. */
+export const Messages = {
+  noCredentials: 'Authentication error: send Authorization: Bearer <token>, or X-Auth-Email and X-Auth-Key',
+  badToken: 'Authentication error: invalid API token',
+  badKey: 'Authentication error: invalid X-Auth-Email or X-Auth-Key',
+  tokenNotForZone: (zoneId: string) => `Authentication error: the API token is not valid for zone ${zoneId}`,
+  noRoute: 'No route for that URI',
+  invalidId: (path: string) => `Could not route to ${path}, perhaps your object identifier is invalid?`,
+  zoneNotFound: (zoneId: string) => `zone ${zoneId} not found`,
+  notFound: (kind: string, id: string) => `${kind} ${id} not found`,
+  malformedJson: (detail: string) => `Malformed JSON in request body: ${detail}`,
+  unsupportedType: (type: string) => `Content-Type must be application/json, got ${type}`,
+  bodyTooLarge: (limit: number) => `Request body is larger than ${limit} bytes`,
+  bodyRequired: 'request body: required (a JSON document)',
+  rateLimited: 'Rate limited. Please wait and consider throttling your request speed',
+  injectedServerError: (status: number) => `Internal server error (injected fault, HTTP ${status})`,
+  internal: (detail: string) => `Internal server error: ${detail}`,
+  duplicateFilter: (field: string, existingId: string) =>
+    `${field}: config duplicates an already existing config (filter ${existingId} has this expression)`,
+  duplicateInRequest: (field: string, firstIndex: number) =>
+    `${field}: duplicates the expression of the filter at index ${firstIndex} of this request`,
+  filterLocked: (filterId: string, ruleId: string) =>
+    `filter ${filterId} was created together with firewall rule ${ruleId} in one call and cannot be changed or deleted on its own; change or delete the rule`,
+  filterInUse: (filterId: string, ruleIds: string[]) =>
+    `filter ${filterId} is referenced by firewall rule ${ruleIds.join(', ')}; delete or repoint the rule first`,
+  ruleQuotaExceeded: (zoneId: string, plan: string, quota: number, existing: number, filterIds: string[]) =>
+    `firewall rule quota exceeded: zone ${zoneId} (${plan} plan) allows ${quota} rules and has ${existing}; no rule was created` +
+    (filterIds.length > 0
+      ? `, but filter ${filterIds.join(', ')} was created: reference it by id once the quota allows`
+      : ''),
+  productsRequired: (field: string) => `${field}: required when action is bypass`,
+  productsRefused: (field: string) => `${field}: allowed only when action is bypass`,
+  idMismatch: (bodyId: string, pathId: string) => `id: ${bodyId} does not match the identifier in the path (${pathId})`,
+  filterReference: (field: string, filterId: string) => `${field}: filter ${filterId} not found`,
+  statusValue: (value: string) => `status: ${value} is not a status; use active, infrequent or inactive`,
+  pageValue: 'page: page must be a whole number of at least 1, or all',
+  booleanQuery: (field: string) => `${field}: must be true or false`,
+  phaseTwoRequired: 'phase_two: must be 1 (the second phase of the migration): add ?phase_two=1',
+  wafMigrationRequired: 'waf_migration: required: pending (or 1) or validation (or 2)',
+  migrationIncompatible: (zoneId: string, count: number) =>
+    `zone ${zoneId} cannot migrate: it has ${count} URI-based WAF override${count === 1 ? '' : 's'}; delete ${count === 1 ? 'it' : 'them'} with DELETE /zones/${zoneId}/firewall/waf/overrides/{id}, then migrate`,
+  migrationTooManyRules: (count: number, max: number) =>
+    `the migration cannot be completed: the zone has ${count} firewall rules to migrate, more than ${max}; contact support to migrate this zone`,
+  migrationExpressionTooLong: (ruleId: string, bytes: number, max: number) =>
+    `the migration cannot be completed: firewall rule ${ruleId} has an expression of ${bytes} bytes, more than ${max}; contact support to migrate this zone`,
+  validationNeedsEnterprise: (zoneId: string, plan: string) =>
+    `waf_migration: validation mode is available to Enterprise zones only; zone ${zoneId} is on the ${plan} plan: use waf_migration=pending`,
+  migrationDone: (zoneId: string, state: string) =>
+    `zone ${zoneId} has already migrated to the new WAF managed rules (migration_state ${state}); the migration cannot be repeated or undone`,
+  unknownManagedRuleset: (field: string, id: string, known: string) =>
+    `${field}: ${id} is not a managed ruleset; use ${known}`,
+  previousWafWithdrawn: (zoneId: string) =>
+    `the previous WAF managed rules API is not available for zone ${zoneId}: the zone migrated to the new WAF managed rules; use the rulesets API`,
+  entrypointNotFound: (zoneId: string) => `zone ${zoneId} has no http_request_firewall_managed entry point ruleset`,
+} as const;
+
+/** The failure envelope every error answers with. */
+export function errorEnvelope(errors: ErrorItem[]) {
+  return { success: false, errors, messages: [], result: null };
+}
+
+/** The success envelope; `result_info` only where given (area A lists). */
+export function okEnvelope(result: unknown, resultInfo?: unknown) {
+  return resultInfo === undefined
+    ? { success: true, errors: [], messages: [], result }
+    : { success: true, errors: [], messages: [], result, result_info: resultInfo };
+}

@@ -1,0 +1,127 @@
+import { z } from 'zod';
+import { ErrorCode, Messages } from './errors';
+
+/** Which requests a fault applies to: a method and/or a path prefix (relative to the base URL, or absolute). */
+export const FaultMatchSchema = z.object({
+  method: z.string().min(1).optional(),
+  pathPrefix: z.string().min(1).optional(),
+});
+
+/** One set of faults, all restricted by the same optional `match`. */
+export const FaultSpecSchema = z.object({
+  /** Delay before every matching request is handled. */
+  latencyMs: z.number().int().min(0).optional(),
+  /** Share (0-1) of matching requests answered 500, 502 or 503 at random. */
+  serverErrorRate: z.number().min(0).max(1).optional(),
+  /** The next N matching requests answer `serverErrorStatus`. */
+  serverErrors: z.number().int().min(0).optional(),
+  /** Status of `serverErrors`; defaults to 500. */
+  serverErrorStatus: z.number().int().min(500).max(599).optional(),
+  /** The next `count` matching requests answer 429 code 971 with `Retry-After: retryAfterSeconds`. */
+  tooManyRequests: z.object({ count: z.number().int().min(0), retryAfterSeconds: z.number().int().min(0).default(1) }).optional(),
+  /** The next N matching requests have their connection destroyed before any answer. */
+  resetConnections: z.number().int().min(0).optional(),
+  /** The service's own limit: at most `requests` per fixed window of `windowMs`, then 429 code 971 until it ends. */
+  rateLimit: z.object({ requests: z.number().int().min(1), windowMs: z.number().int().min(1) }).optional(),
+  match: FaultMatchSchema.optional(),
+});
+export type FaultSpec = z.input<typeof FaultSpecSchema>;
+
+/** Body of PUT /__admin/faults: one spec, or several with their own `match`. */
+export const FaultsBodySchema = z.union([FaultSpecSchema, z.array(FaultSpecSchema)]);
+
+/** What the fault layer does to a request. */
+export type FaultOutcome =
+  | { kind: 'reset'; fault: string }
+  | { kind: 'answer'; fault: string; status: number; code: number; message: string; retryAfterSeconds?: number };
+
+interface ActiveFault {
+  spec: z.output<typeof FaultSpecSchema>;
+  serverErrorsLeft: number;
+  tooManyLeft: number;
+  resetsLeft: number;
+  windowStart: number;
+  windowCount: number;
+}
+
+const RANDOM_STATUSES = [500, 502, 503] as const;
+
+/** The injected faults and their counters; `decide` is called once per API request. */
+export class FaultEngine {
+  private active: ActiveFault[] = [];
+
+  set(body: z.input<typeof FaultsBodySchema>): void {
+    const specs = FaultsBodySchema.parse(body);
+    this.active = (Array.isArray(specs) ? specs : [specs]).map((spec) => ({
+      spec,
+      serverErrorsLeft: spec.serverErrors ?? 0,
+      tooManyLeft: spec.tooManyRequests?.count ?? 0,
+      resetsLeft: spec.resetConnections ?? 0,
+      windowStart: 0,
+      windowCount: 0,
+    }));
+  }
+
+  clear(): void {
+    this.active = [];
+  }
+
+  /** The faults as set, with what is left of their counts. */
+  describe() {
+    return this.active.map((a) => ({
+      ...a.spec,
+      remaining: { serverErrors: a.serverErrorsLeft, tooManyRequests: a.tooManyLeft, resetConnections: a.resetsLeft },
+    }));
+  }
+
+  /** The delay and the outcome for a request; `apiPath` is the path after the base URL. */
+  decide(method: string, apiPath: string, fullPath: string, now: number, random: () => number = Math.random): { latencyMs: number; outcome?: FaultOutcome } {
+    let latencyMs = 0;
+    let outcome: FaultOutcome | undefined;
+    for (const fault of this.active) {
+      const { spec } = fault;
+      if (spec.match?.method !== undefined && spec.match.method.toUpperCase() !== method.toUpperCase()) continue;
+      const prefix = spec.match?.pathPrefix;
+      if (prefix !== undefined && !apiPath.startsWith(prefix) && !fullPath.startsWith(prefix)) continue;
+      latencyMs = Math.max(latencyMs, spec.latencyMs ?? 0);
+      if (outcome) continue;
+      // Every matching request counts in the rate-limit window, whatever else happens to it.
+      const retryAfterSeconds = spec.rateLimit ? this.countInWindow(fault, spec.rateLimit, now) : undefined;
+      if (fault.resetsLeft > 0) {
+        fault.resetsLeft--;
+        outcome = { kind: 'reset', fault: 'resetConnections' };
+      } else if (retryAfterSeconds !== undefined) {
+        outcome = { kind: 'answer', fault: 'rateLimit', status: 429, code: ErrorCode.rateLimited, message: Messages.rateLimited, retryAfterSeconds };
+      } else if (fault.tooManyLeft > 0) {
+        fault.tooManyLeft--;
+        outcome = {
+          kind: 'answer',
+          fault: 'tooManyRequests',
+          status: 429,
+          code: ErrorCode.rateLimited,
+          message: Messages.rateLimited,
+          retryAfterSeconds: spec.tooManyRequests?.retryAfterSeconds ?? 1,
+        };
+      } else if (fault.serverErrorsLeft > 0) {
+        fault.serverErrorsLeft--;
+        const status = spec.serverErrorStatus ?? 500;
+        outcome = { kind: 'answer', fault: 'serverErrors', status, code: ErrorCode.internal, message: Messages.injectedServerError(status) };
+      } else if (spec.serverErrorRate !== undefined && random() < spec.serverErrorRate) {
+        const status = RANDOM_STATUSES[Math.floor(random() * RANDOM_STATUSES.length)] ?? 500;
+        outcome = { kind: 'answer', fault: 'serverErrorRate', status, code: ErrorCode.internal, message: Messages.injectedServerError(status) };
+      }
+    }
+    return outcome ? { latencyMs, outcome } : { latencyMs };
+  }
+
+  /** Counts the request in its fixed window; answers the seconds until the window ends when over the limit. */
+  private countInWindow(fault: ActiveFault, limit: { requests: number; windowMs: number }, now: number): number | undefined {
+    if (now - fault.windowStart >= limit.windowMs) {
+      fault.windowStart = now;
+      fault.windowCount = 0;
+    }
+    fault.windowCount++;
+    if (fault.windowCount <= limit.requests) return undefined;
+    return Math.max(1, Math.ceil((fault.windowStart + limit.windowMs - now) / 1000));
+  }
+}

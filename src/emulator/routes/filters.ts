@@ -1,0 +1,99 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { FilterCreateSchema, FilterUpdateSchema, HexIdSchema } from '../../schemas';
+import { booleanQuery, pageOf, params, parseBody, query, single, zoneOf, type EmulatorContext } from '../context';
+import { ErrorCode, Messages, ServiceError, okEnvelope } from '../errors';
+import { expressionProblems, filterToWire, lockingRule, rulesUsing } from '../firewall';
+import { newId } from '../ids';
+import type { FilterRecord } from '../state';
+
+const FilterCreateBodySchema = z.array(FilterCreateSchema).min(1, 'must hold at least one filter');
+
+/** /zones/{zone_id}/filters: the standalone filters API of the recommended two-call flow. */
+export function registerFilterRoutes(api: FastifyInstance, context: EmulatorContext): void {
+  const { state } = context;
+  const find = (zoneId: string, id: string): FilterRecord => {
+    const filter = state.filters.get(zoneId, id);
+    if (!filter) throw ServiceError.of(404, ErrorCode.notFound, Messages.notFound('filter', id));
+    return filter;
+  };
+  /** Throws unless the filter may be changed or deleted on its own. */
+  const assertFree = (zoneId: string, filter: FilterRecord, deleting: boolean): void => {
+    const owner = lockingRule(state, zoneId, filter);
+    if (owner) throw ServiceError.of(409, ErrorCode.conflict, Messages.filterLocked(filter.id, owner.id));
+    const users = rulesUsing(state, zoneId, filter.id);
+    if (deleting && users.length > 0) throw ServiceError.of(409, ErrorCode.conflict, Messages.filterInUse(filter.id, users.map((r) => r.id)));
+  };
+
+  api.get('/zones/:zone_id/filters', async (request) => {
+    const zone = zoneOf(context, request);
+    const q = query(request);
+    const id = single(q.id);
+    const expression = single(q.expression);
+    const description = single(q.description);
+    const ref = single(q.ref);
+    const paused = booleanQuery('paused', q.paused);
+    const filters = state.filters
+      .list(zone.id)
+      .filter((f) => (id === undefined || f.id === id) && (ref === undefined || f.ref === ref) && (paused === undefined || f.paused === paused))
+      .filter((f) => (expression === undefined || f.expression.includes(expression)) && (description === undefined || (f.description ?? '').includes(description)));
+    return okEnvelope(pageOf(filters, q, { perPage: 25 }).map(filterToWire));
+  });
+
+  api.get('/zones/:zone_id/filters/:filter_id', async (request) => {
+    const zone = zoneOf(context, request);
+    return okEnvelope(filterToWire(find(zone.id, params(request).filter_id ?? '')));
+  });
+
+  api.post('/zones/:zone_id/filters', async (request) => {
+    const zone = zoneOf(context, request);
+    if (request.body !== undefined && !Array.isArray(request.body)) {
+      throw ServiceError.of(400, ErrorCode.validation, 'request body: must be a JSON array of filters, even for one filter');
+    }
+    const items = parseBody(FilterCreateBodySchema, request.body);
+    const problems = expressionProblems(state, zone.id, items.map((f, index) => ({ index, expression: f.expression })), (i) => `${i}.expression`);
+    if (problems.length > 0) throw new ServiceError(400, problems);
+    const created = items.map((item) => state.filters.set(zone.id, { ...item, id: newId(), paused: item.paused ?? false }));
+    state.dirty = true;
+    return okEnvelope(created.map(filterToWire));
+  });
+
+  api.put('/zones/:zone_id/filters/:filter_id', async (request) => {
+    const zone = zoneOf(context, request);
+    const current = find(zone.id, params(request).filter_id ?? '');
+    const body = parseBody(FilterUpdateSchema, request.body);
+    if (body.id !== undefined && body.id !== current.id) throw ServiceError.of(400, ErrorCode.validation, Messages.idMismatch(body.id, current.id));
+    assertFree(zone.id, current, false);
+    const problems = expressionProblems(state, zone.id, [{ index: 0, expression: body.expression, exceptFilterId: current.id }], () => 'expression');
+    if (problems.length > 0) throw new ServiceError(400, problems);
+    const { id: _id, ...fields } = body;
+    const next = state.filters.set(zone.id, { ...current, ...fields, paused: body.paused ?? current.paused, id: current.id });
+    state.dirty = true;
+    return okEnvelope(filterToWire(next));
+  });
+
+  api.delete('/zones/:zone_id/filters/:filter_id', async (request) => {
+    const zone = zoneOf(context, request);
+    const filter = find(zone.id, params(request).filter_id ?? '');
+    assertFree(zone.id, filter, true);
+    state.filters.delete(zone.id, filter.id);
+    state.dirty = true;
+    return okEnvelope({ id: filter.id });
+  });
+
+  // Several filters at once by repeated ?id=: all of them or none.
+  api.delete('/zones/:zone_id/filters', async (request) => {
+    const zone = zoneOf(context, request);
+    const raw = query(request).id;
+    const ids = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
+    if (ids.length === 0) throw ServiceError.of(400, ErrorCode.validation, 'id: required: one ?id= per filter to delete');
+    const filters = ids.map((id) => {
+      if (!HexIdSchema.safeParse(id).success) throw ServiceError.of(400, ErrorCode.validation, `id: ${id} must be an identifier: 32 lowercase hexadecimal characters`);
+      return find(zone.id, id);
+    });
+    for (const filter of filters) assertFree(zone.id, filter, true);
+    for (const filter of filters) state.filters.delete(zone.id, filter.id);
+    state.dirty = true;
+    return okEnvelope(filters.map((f) => ({ id: f.id })));
+  });
+}

@@ -1,0 +1,146 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import {
+  FirewallActionSchema,
+  FirewallRuleCreateBodySchema,
+  FirewallRuleUpdateSchema,
+  type ErrorItem,
+  type FirewallRuleDeleteResult,
+} from '../../schemas';
+import { booleanQuery, pageOf, params, parseBody, query, single, zoneOf, type EmulatorContext } from '../context';
+import { ErrorCode, Messages, ServiceError, okEnvelope } from '../errors';
+import { expressionProblems, ruleToWire, rulesUsing } from '../firewall';
+import { newId } from '../ids';
+import type { FilterRecord, RuleRecord } from '../state';
+
+/** `products` goes with bypass and only with it (public API). */
+function productsProblem(field: string, action: string, products: unknown[] | undefined): ErrorItem | undefined {
+  if (action === 'bypass' && (products === undefined || products.length === 0)) {
+    return { code: ErrorCode.validation, message: Messages.productsRequired(field) };
+  }
+  if (action !== 'bypass' && products !== undefined) return { code: ErrorCode.validation, message: Messages.productsRefused(field) };
+  return undefined;
+}
+
+const DeleteBodySchema = z.object({ delete_filter_if_unused: z.boolean().optional() });
+
+/** /zones/{zone_id}/firewall/rules: the single-call create, list, and get/update/delete of one rule. */
+export function registerFirewallRuleRoutes(api: FastifyInstance, context: EmulatorContext): void {
+  const { state } = context;
+  const find = (zoneId: string, id: string): RuleRecord => {
+    const rule = state.rules.get(zoneId, id);
+    if (!rule) throw ServiceError.of(404, ErrorCode.notFound, Messages.notFound('firewall rule', id));
+    return rule;
+  };
+
+  api.get('/zones/:zone_id/firewall/rules', async (request) => {
+    const zone = zoneOf(context, request);
+    const q = query(request);
+    const id = single(q.id);
+    const action = single(q.action);
+    const description = single(q.description);
+    const paused = booleanQuery('paused', q.paused);
+    if (action !== undefined && !FirewallActionSchema.safeParse(action).success) {
+      throw ServiceError.of(400, ErrorCode.validation, `action: must be one of ${FirewallActionSchema.options.join(', ')}`);
+    }
+    const rules = state.rules
+      .list(zone.id)
+      .filter((r) => (id === undefined || r.id === id) && (action === undefined || r.action === action))
+      .filter((r) => (paused === undefined || r.paused === paused) && (description === undefined || (r.description ?? '').includes(description)));
+    return okEnvelope(pageOf(rules, q, { perPage: 25 }).map((rule) => ruleToWire(state, zone.id, rule)));
+  });
+
+  api.get('/zones/:zone_id/firewall/rules/:rule_id', async (request) => {
+    const zone = zoneOf(context, request);
+    return okEnvelope(ruleToWire(state, zone.id, find(zone.id, params(request).rule_id ?? '')));
+  });
+
+  // The single-call form and the second call of the two-call form. Everything is checked before anything is
+  // created, so an invalid item anywhere creates nothing; only the rule quota can leave filters without rules.
+  api.post('/zones/:zone_id/firewall/rules', async (request) => {
+    const zone = zoneOf(context, request);
+    if (request.body !== undefined && !Array.isArray(request.body)) {
+      throw ServiceError.of(400, ErrorCode.validation, 'request body: must be a JSON array of rules, even for one rule');
+    }
+    const items = parseBody(FirewallRuleCreateBodySchema, request.body);
+    const problems: ErrorItem[] = [];
+    const newExpressions: { index: number; expression: string }[] = [];
+    items.forEach((item, index) => {
+      const products = productsProblem(`${index}.products`, item.action, item.products);
+      if (products) problems.push(products);
+      if ('expression' in item.filter) newExpressions.push({ index, expression: item.filter.expression });
+      else if (!state.filters.get(zone.id, item.filter.id)) {
+        problems.push({ code: ErrorCode.validation, message: Messages.filterReference(`${index}.filter.id`, item.filter.id) });
+      }
+    });
+    problems.push(...expressionProblems(state, zone.id, newExpressions, (i) => `${i}.filter.expression`));
+    if (problems.length > 0) throw new ServiceError(400, problems);
+
+    const existing = state.rules.count(zone.id);
+    const overQuota = existing + items.length > zone.ruleQuota;
+    const created = items.map((item) => {
+      const ruleId = newId();
+      let filterId: string;
+      if ('expression' in item.filter) {
+        const filter: FilterRecord = {
+          id: newId(),
+          expression: item.filter.expression,
+          paused: item.filter.paused ?? false,
+          ...(item.filter.description !== undefined ? { description: item.filter.description } : {}),
+          ...(item.filter.ref !== undefined ? { ref: item.filter.ref } : {}),
+          // A filter whose rule is refused by the quota belongs to no rule: it can be referenced or deleted later.
+          ...(overQuota ? {} : { ownerRuleId: ruleId }),
+        };
+        state.filters.set(zone.id, filter);
+        state.dirty = true;
+        filterId = filter.id;
+      } else {
+        filterId = item.filter.id;
+      }
+      const { filter: _filter, ...fields } = item;
+      return { ...fields, id: ruleId, paused: item.paused ?? false, priority: item.priority ?? null, filterId } satisfies RuleRecord;
+    });
+    if (overQuota) {
+      const filterIds = created.filter((_, i) => 'expression' in (items[i]?.filter ?? {})).map((rule) => rule.filterId);
+      throw ServiceError.of(400, ErrorCode.ruleQuotaExceeded, Messages.ruleQuotaExceeded(zone.id, zone.plan, zone.ruleQuota, existing, filterIds));
+    }
+    for (const rule of created) state.rules.set(zone.id, rule);
+    state.dirty = true;
+    return okEnvelope(created.map((rule) => ruleToWire(state, zone.id, rule)));
+  });
+
+  api.put('/zones/:zone_id/firewall/rules/:rule_id', async (request) => {
+    const zone = zoneOf(context, request);
+    const current = find(zone.id, params(request).rule_id ?? '');
+    const body = parseBody(FirewallRuleUpdateSchema, request.body);
+    if (body.id !== undefined && body.id !== current.id) throw ServiceError.of(400, ErrorCode.validation, Messages.idMismatch(body.id, current.id));
+    const problem = productsProblem('products', body.action, body.products ?? (body.action === 'bypass' ? current.products : undefined));
+    if (problem) throw new ServiceError(400, [problem]);
+    if (!state.filters.get(zone.id, body.filter.id)) {
+      throw ServiceError.of(400, ErrorCode.validation, Messages.filterReference('filter.id', body.filter.id));
+    }
+    const { filter, id: _id, products, ...fields } = body;
+    const defined = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+    const next: RuleRecord = { ...current, ...defined, id: current.id, filterId: filter.id };
+    if (body.action === 'bypass') next.products = products ?? current.products;
+    else delete next.products;
+    state.rules.set(zone.id, next);
+    state.dirty = true;
+    return okEnvelope(ruleToWire(state, zone.id, next));
+  });
+
+  api.delete('/zones/:zone_id/firewall/rules/:rule_id', async (request) => {
+    const zone = zoneOf(context, request);
+    const rule = find(zone.id, params(request).rule_id ?? '');
+    // Older clients send the flag in the query, newer ones in the body: both are read, the body winning.
+    const fromQuery = booleanQuery('delete_filter_if_unused', query(request).delete_filter_if_unused);
+    const fromBody = request.body === undefined ? undefined : parseBody(DeleteBodySchema, request.body).delete_filter_if_unused;
+    const deleteFilter = fromBody ?? fromQuery ?? false;
+    state.rules.delete(zone.id, rule.id);
+    const unused = rulesUsing(state, zone.id, rule.filterId).length === 0;
+    const filterDeleted = deleteFilter && unused && state.filters.delete(zone.id, rule.filterId);
+    state.dirty = true;
+    const result: FirewallRuleDeleteResult = { id: rule.id, filter: { id: rule.filterId, deleted: filterDeleted } };
+    return okEnvelope(result);
+  });
+}

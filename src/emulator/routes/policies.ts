@@ -1,0 +1,68 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { CspPolicyCreateSchema, CspPolicyUpdateSchema, cspEnabledToWire, type CspPolicy } from '../../schemas';
+import { params, parseBody, zoneOf, type EmulatorContext } from '../context';
+import { ErrorCode, Messages, ServiceError, okEnvelope } from '../errors';
+import { validateExpression } from '../expression';
+import { newId } from '../ids';
+
+/** A policy on the wire: `enabled` in the text form the spec shows. */
+function toWire(policy: CspPolicy) {
+  return { ...policy, enabled: cspEnabledToWire(policy.enabled) };
+}
+
+function checkExpression(expression: string | undefined): void {
+  if (expression === undefined) return;
+  const problem = validateExpression(expression);
+  if (problem !== undefined) throw ServiceError.of(400, ErrorCode.validation, `expression: ${problem}`);
+}
+
+/** CRUD of /zones/{zone_id}/page_guard/policies: ids assigned here, PUT a partial update, DELETE 204. */
+export function registerPolicyRoutes(api: FastifyInstance, context: EmulatorContext): void {
+  const find = (zoneId: string, id: string): CspPolicy => {
+    const policy = context.state.policies.get(zoneId, id);
+    if (!policy) throw ServiceError.of(404, ErrorCode.notFound, Messages.notFound('policy', id));
+    return policy;
+  };
+
+  api.get('/zones/:zone_id/page_guard/policies', async (request) => {
+    const zone = zoneOf(context, request);
+    const policies = context.state.policies.list(zone.id).map(toWire);
+    const total = policies.length;
+    // The list takes no paging parameters (none shown): one page holding every policy.
+    return okEnvelope(policies, { page: 1, per_page: total, count: total, total_count: total, total_pages: total === 0 ? 0 : 1 });
+  });
+
+  api.get('/zones/:zone_id/page_guard/policies/:policy_id', async (request) => {
+    const zone = zoneOf(context, request);
+    return okEnvelope(toWire(find(zone.id, params(request).policy_id ?? '')));
+  });
+
+  api.post('/zones/:zone_id/page_guard/policies', async (request) => {
+    const zone = zoneOf(context, request);
+    const body = parseBody(CspPolicyCreateSchema, request.body);
+    checkExpression(body.expression);
+    const policy = context.state.policies.set(zone.id, { id: newId(), ...body });
+    context.state.dirty = true;
+    return okEnvelope(toWire(policy));
+  });
+
+  api.put('/zones/:zone_id/page_guard/policies/:policy_id', async (request) => {
+    const zone = zoneOf(context, request);
+    const current = find(zone.id, params(request).policy_id ?? '');
+    const body = parseBody(CspPolicyUpdateSchema, request.body);
+    checkExpression(body.expression);
+    const defined = Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
+    const policy = context.state.policies.set(zone.id, { ...current, ...defined, id: current.id });
+    context.state.dirty = true;
+    return okEnvelope(toWire(policy));
+  });
+
+  api.delete('/zones/:zone_id/page_guard/policies/:policy_id', async (request, reply: FastifyReply) => {
+    const zone = zoneOf(context, request);
+    const policy = find(zone.id, params(request).policy_id ?? '');
+    context.state.policies.delete(zone.id, policy.id);
+    context.state.dirty = true;
+    // The public API answers 204 with no body.
+    return reply.code(204).send();
+  });
+}

@@ -1,0 +1,35 @@
+import type { FastifyInstance } from 'fastify';
+import { pageOf, params, query, zoneOf, type EmulatorContext } from '../context';
+import { ErrorCode, Messages, ServiceError, okEnvelope } from '../errors';
+import { assertPreviousWafAvailable } from '../waf';
+
+/** /zones/{zone_id}/firewall/waf/overrides: the previous WAF's URI-based overrides (list, get, delete). */
+export function registerWafOverrideRoutes(api: FastifyInstance, context: EmulatorContext): void {
+  const { state } = context;
+  const available = (zoneId: string) => assertPreviousWafAvailable(state.waf.get(zoneId), zoneId, context.now());
+
+  api.get('/zones/:zone_id/firewall/waf/overrides', async (request) => {
+    const zone = zoneOf(context, request);
+    available(zone.id);
+    return okEnvelope(pageOf(state.wafOverrides.list(zone.id), query(request), { perPage: 50, minPerPage: 5 }));
+  });
+
+  api.get('/zones/:zone_id/firewall/waf/overrides/:override_id', async (request) => {
+    const zone = zoneOf(context, request);
+    available(zone.id);
+    const id = params(request).override_id ?? '';
+    const override = state.wafOverrides.get(zone.id, id);
+    if (!override) throw ServiceError.of(404, ErrorCode.notFound, Messages.notFound('WAF override', id));
+    return okEnvelope(override);
+  });
+
+  // Deleting the URI-based overrides is what makes a zone compatible with the migration.
+  api.delete('/zones/:zone_id/firewall/waf/overrides/:override_id', async (request) => {
+    const zone = zoneOf(context, request);
+    available(zone.id);
+    const id = params(request).override_id ?? '';
+    if (!state.wafOverrides.delete(zone.id, id)) throw ServiceError.of(404, ErrorCode.notFound, Messages.notFound('WAF override', id));
+    state.dirty = true;
+    return okEnvelope({ id });
+  });
+}

@@ -1,0 +1,470 @@
+import { z } from 'zod';
+import {
+  ConnectionSchema,
+  CookieSchema,
+  CspPolicyCreateSchema,
+  FirewallActionSchema,
+  FirewallProductSchema,
+  HexIdSchema,
+  PageGuardSettingsSchema,
+  ScriptDetailSchema,
+  WafActionModeSchema,
+  WafOverrideSchema,
+  WafSensitivitySchema,
+  ZoneIdSchema,
+  FilterExpressionSchema,
+  type Connection,
+  type Cookie,
+  type ScriptDetail,
+} from '../schemas';
+import { seededRandom, stableHash, stableId, stableToken } from './ids';
+import { DEFAULT_RULE_QUOTA, PLANS, type AccountCredentials, type EmulatorState, type Plan, type ZoneRecord } from './state';
+import { OWASP_PACKAGE_NAME } from './waf';
+
+/** The previous WAF of a seeded zone: on/off, the core rule set's sensitivity and action, its overrides. */
+export const PreviousWafSeedSchema = z.object({
+  enabled: z.boolean().default(true),
+  sensitivity: WafSensitivitySchema.default('default'),
+  actionMode: WafActionModeSchema.default('block'),
+  /** Group overrides of the core rule set (group id to mode); the migration drops them. */
+  groupOverrides: z.record(z.string(), z.string()).default({}),
+  /** Rule overrides of the core rule set (rule id to action); the migration drops them. */
+  ruleOverrides: z.record(z.string(), z.string()).default({}),
+});
+
+/** A firewall rule created with its filter when a zone is seeded (no quota applies to seeding). */
+export const FirewallRuleSeedSchema = z.object({
+  id: HexIdSchema.optional(),
+  expression: FilterExpressionSchema,
+  action: FirewallActionSchema,
+  paused: z.boolean().default(false),
+  description: z.string().optional(),
+  priority: z.number().int().nullable().optional(),
+  products: z.array(FirewallProductSchema).optional(),
+});
+
+/** One zone of a seed: everything but name and plan is optional. Seeding an existing id replaces that zone. */
+export const ZoneSeedSchema = z.object({
+  id: ZoneIdSchema.optional(),
+  name: z.string().min(1, 'must not be empty'),
+  plan: z.enum(PLANS),
+  /** Firewall rules the zone may hold; defaults to the plan's quota. */
+  ruleQuota: z.number().int().min(0).optional(),
+  hosts: z.array(z.string().min(1)).optional(),
+  /** The zone-scoped API token; derived from the zone id when absent. */
+  token: z.string().min(1).optional(),
+  /** How long an entry point update with waf_migration=pending stays pending; defaults to 0. */
+  migrationDelayMs: z.number().int().min(0).optional(),
+  pageGuard: PageGuardSettingsSchema.partial().optional(),
+  scripts: z.array(ScriptDetailSchema.partial({ id: true })).optional(),
+  connections: z.array(ConnectionSchema.partial({ id: true })).optional(),
+  cookies: z.array(CookieSchema.partial({ id: true })).optional(),
+  policies: z.array(CspPolicyCreateSchema.extend({ id: HexIdSchema.optional() })).optional(),
+  /** The previous WAF; absent means the zone has none (no packages, nothing to convert). */
+  previousWaf: PreviousWafSeedSchema.optional(),
+  /** URI-based overrides of the previous WAF: while any exists the zone cannot migrate. */
+  wafOverrides: z.array(WafOverrideSchema.partial({ id: true })).optional(),
+  firewallRules: z.array(FirewallRuleSeedSchema).optional(),
+});
+export type ZoneSeed = z.input<typeof ZoneSeedSchema>;
+
+/** A seed file (`--seed FILE`): account credentials and zones. */
+export const SeedFileSchema = z.object({
+  credentials: z
+    .object({ apiToken: z.string().min(1), apiEmail: z.string().min(1), apiKey: z.string().min(1) })
+    .partial()
+    .optional(),
+  zones: z.array(ZoneSeedSchema),
+});
+export type SeedFile = z.input<typeof SeedFileSchema>;
+
+/** The account credentials when a seed names none: fixed, so that a restarted emulator accepts the same ones. */
+export const DEFAULT_CREDENTIALS: AccountCredentials = {
+  apiToken: stableToken('zg_', 40, 'zoneguard emulator account token'),
+  apiEmail: 'admin@acme.example',
+  apiKey: stableHash('zoneguard emulator global key').slice(0, 37),
+};
+
+/** The zone-scoped token of a zone when its seed names none. */
+export function defaultZoneToken(zoneId: string): string {
+  return stableToken('zgz_', 40, 'zoneguard emulator zone token', zoneId);
+}
+
+/** When seeded objects were first seen: a fixed date, so the demo is the same on every run. */
+const SEED_EPOCH = Date.parse('2026-09-01T08:00:00Z');
+const seedTime = (hoursAfterEpoch: number, fractional = false): string => {
+  const iso = new Date(SEED_EPOCH + Math.round(hoursAfterEpoch * 3600_000)).toISOString();
+  return fractional ? iso : iso.replace(/\.\d{3}Z$/, 'Z');
+};
+
+/** Puts a seeded zone in the state, replacing any zone with the same id, and answers its record. */
+export function applyZoneSeed(state: EmulatorState, input: ZoneSeed): ZoneRecord {
+  const seed = ZoneSeedSchema.parse(input);
+  const id = seed.id ?? stableId('zone', seed.name);
+  state.removeZone(id);
+  const zone: ZoneRecord = {
+    id,
+    name: seed.name,
+    plan: seed.plan,
+    ruleQuota: seed.ruleQuota ?? DEFAULT_RULE_QUOTA[seed.plan],
+    hosts: seed.hosts ?? [seed.name, `www.${seed.name}`],
+    token: seed.token ?? defaultZoneToken(id),
+    migrationDelayMs: seed.migrationDelayMs ?? 0,
+  };
+  state.zones.set(id, zone);
+  state.settings.set(id, {
+    enabled: seed.pageGuard?.enabled ?? false,
+    updated_at: seed.pageGuard?.updated_at ?? seedTime(0, true),
+    use_vendor_reporting_endpoint: seed.pageGuard?.use_vendor_reporting_endpoint ?? true,
+    use_connection_url_path: seed.pageGuard?.use_connection_url_path ?? false,
+  });
+  (seed.scripts ?? []).forEach((s, i) => state.scripts.set(id, { ...s, id: s.id ?? stableId(id, 'script', i, s.url) }));
+  (seed.connections ?? []).forEach((c, i) =>
+    state.connections.set(id, { ...c, id: c.id ?? stableId(id, 'connection', i, c.url) }),
+  );
+  (seed.cookies ?? []).forEach((c, i) =>
+    state.cookies.set(id, { ...c, id: c.id ?? stableId(id, 'cookie', i, c.name, c.host) }),
+  );
+  (seed.policies ?? []).forEach((p, i) => state.policies.set(id, { ...p, id: p.id ?? stableId(id, 'policy', i) }));
+  (seed.firewallRules ?? []).forEach((r, i) => {
+    const ruleId = r.id ?? stableId(id, 'rule', i);
+    const filterId = stableId(id, 'filter', i, r.expression);
+    state.filters.set(id, { id: filterId, expression: r.expression, paused: false, ownerRuleId: ruleId });
+    state.rules.set(id, {
+      id: ruleId,
+      paused: r.paused,
+      action: r.action,
+      priority: r.priority ?? null,
+      ...(r.description !== undefined ? { description: r.description } : {}),
+      ...(r.products !== undefined ? { products: r.products } : {}),
+      filterId,
+    });
+  });
+  (seed.wafOverrides ?? []).forEach((o, i) =>
+    state.wafOverrides.set(id, { ...o, id: o.id ?? stableId(id, 'waf-override', i) }),
+  );
+  if (seed.previousWaf) {
+    state.wafPackages.set(id, {
+      id: stableId(id, 'waf-package', 'vendor'),
+      name: 'CloudFlare',
+      description: null,
+      zone_id: id,
+      detection_mode: 'traditional',
+      status: 'active',
+    });
+    state.wafPackages.set(id, {
+      id: stableId(id, 'waf-package', 'owasp'),
+      name: OWASP_PACKAGE_NAME,
+      description: 'Covers OWASP Top 10 vulnerabilities, and more.',
+      zone_id: id,
+      detection_mode: 'anomaly',
+      status: 'active',
+      sensitivity: seed.previousWaf.sensitivity,
+      action_mode: seed.previousWaf.actionMode,
+    });
+  }
+  state.waf.set(id, {
+    previousWafEnabled: seed.previousWaf?.enabled ?? false,
+    groupOverrides: seed.previousWaf?.groupOverrides ?? {},
+    ruleOverrides: seed.previousWaf?.ruleOverrides ?? {},
+    migrationState: 'start',
+  });
+  state.dirty = true;
+  return zone;
+}
+
+/** Replaces the whole state by a seed: its credentials (or the defaults) and its zones. */
+export function applySeedFile(state: EmulatorState, input: SeedFile): void {
+  const seed = SeedFileSchema.parse(input);
+  state.clear();
+  state.credentials = { ...DEFAULT_CREDENTIALS, ...seed.credentials };
+  for (const zone of seed.zones) applyZoneSeed(state, zone);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The demo seed: one zone per plan, looking like a real site.
+
+interface ScriptSource {
+  url: string;
+  /** Below 50 means malicious (spec). */
+  score?: number;
+  domainCategories?: string[];
+  urlCategories?: string[];
+}
+
+/** Third-party scripts a shop or a bank typically loads, and a few bad ones. */
+const THIRD_PARTY_SCRIPTS: ScriptSource[] = [
+  { url: 'https://www.googletagmanager.com/gtag/js?id=G-7XK2Q9PLMB' },
+  { url: 'https://www.google-analytics.com/analytics.js' },
+  { url: 'https://connect.facebook.net/en_US/fbevents.js' },
+  { url: 'https://js.stripe.com/v3/' },
+  { url: 'https://cdn.jsdelivr.net/npm/jquery@3.7.1/dist/jquery.min.js' },
+  { url: 'https://cdnjs.cloudflare.com/ajax/libs/lodash.js/4.17.21/lodash.min.js' },
+  { url: 'https://static.hotjar.com/c/hotjar-3481920.js?sv=6' },
+  { url: 'https://js.hs-scripts.com/21734655.js' },
+  { url: 'https://widget.intercom.io/widget/k7x2m9qa' },
+  { url: 'https://cdn.segment.com/analytics.js/v1/Q3vW8pLmN2/analytics.min.js' },
+  { url: 'https://www.recaptcha.net/recaptcha/api.js' },
+  { url: 'https://challenges.cloudflare.com/turnstile/v0/api.js' },
+  { url: 'https://cdn.cookielaw.org/scripttemplates/otSDKStub.js' },
+  { url: 'https://snap.licdn.com/li.lms-analytics/insight.min.js' },
+  { url: 'https://static.klaviyo.com/onsite/js/klaviyo.js?company_id=XyZ123' },
+  { url: 'https://cdn.optimizely.com/js/24510730086.js' },
+  { url: 'https://browser.sentry-cdn.com/7.114.0/bundle.tracing.min.js' },
+  { url: 'https://unpkg.com/react@18.3.1/umd/react.production.min.js' },
+  { url: 'https://polyfill.io/v3/polyfill.min.js?features=default', score: 12, domainCategories: ['Malware'] },
+  { url: 'https://cdn.jsdelivr-analytics.com/metrics.js', score: 8, domainCategories: ['Malware', 'Phishing'], urlCategories: ['Malware'] },
+  { url: 'https://googletagmanager-stats.top/gtm.js', score: 21, urlCategories: ['Cryptomining'] },
+  { url: 'https://cdn.skimlinks-partner.net/js/track.js', score: 37 },
+  { url: 'https://assets.adobedtm.com/launch-EN4f8a2b.min.js', score: 44 },
+];
+
+/** First-party paths, repeated on each host of the zone. */
+const FIRST_PARTY_PATHS = [
+  '/assets/js/app.3f9c2d1a.js',
+  '/assets/js/vendor.81be04c7.js',
+  '/static/js/runtime.5a7e9b02.js',
+  '/checkout/payment.js',
+  '/cdn-cgi/challenge-platform/scripts/jsd/main.js',
+  '/wp-includes/js/jquery/jquery.min.js?ver=3.7.1',
+];
+
+const CONNECTION_URLS: ScriptSource[] = [
+  { url: 'https://api.stripe.com/v1/tokens' },
+  { url: 'https://m.stripe.network/inner.html' },
+  { url: 'https://www.google-analytics.com/g/collect' },
+  { url: 'https://region1.google-analytics.com/g/collect' },
+  { url: 'https://o450123.ingest.sentry.io/api/5012345/envelope/' },
+  { url: 'https://api.hubapi.com/livechat-public/v1/message/public' },
+  { url: 'https://api-iam.intercom.io/messenger/web/ping' },
+  { url: 'https://api.segment.io/v1/t' },
+  { url: 'https://vc.hotjar.io/sessions/3481920' },
+  { url: 'https://www.facebook.com/tr/' },
+  { url: 'https://px.ads.linkedin.com/collect' },
+  { url: 'https://logx.optimizely.com/v1/events' },
+  { url: 'https://geolocation.onetrust.com/cookieconsentpub/v1/geo/location' },
+  { url: 'https://a.klaviyo.com/onsite/track-analytics' },
+  { url: 'https://collect.polyfill.io/v1/beacon', domainCategories: ['Malware'], urlCategories: [] },
+  { url: 'https://exfil-metrics.top/c', domainCategories: ['Command and Control & Botnet'], urlCategories: ['Malware'] },
+];
+
+const COOKIE_NAMES: { name: string; sameSite: string; httpOnly: boolean; maxAge: number | null; thirdPartyHost?: boolean }[] = [
+  { name: '__cf_bm', sameSite: 'none', httpOnly: true, maxAge: 1800 },
+  { name: 'cf_clearance', sameSite: 'none', httpOnly: true, maxAge: 31536000 },
+  { name: 'session_id', sameSite: 'strict', httpOnly: true, maxAge: null },
+  { name: 'csrftoken', sameSite: 'strict', httpOnly: false, maxAge: 31449600 },
+  { name: '_ga', sameSite: 'lax', httpOnly: false, maxAge: 63072000 },
+  { name: '_gid', sameSite: 'lax', httpOnly: false, maxAge: 86400 },
+  { name: '_fbp', sameSite: 'lax', httpOnly: false, maxAge: 7776000 },
+  { name: '__stripe_mid', sameSite: 'strict', httpOnly: false, maxAge: 31536000 },
+  { name: '__stripe_sid', sameSite: 'strict', httpOnly: false, maxAge: 1800 },
+  { name: '_hjSessionUser_3481920', sameSite: 'lax', httpOnly: false, maxAge: 31536000 },
+  { name: 'OptanonConsent', sameSite: 'lax', httpOnly: false, maxAge: 31536000 },
+  { name: 'cart', sameSite: 'strict', httpOnly: true, maxAge: 604800 },
+  { name: 'ajs_anonymous_id', sameSite: 'lax', httpOnly: false, maxAge: 31536000 },
+  { name: 'intercom-id-k7x2m9qa', sameSite: 'lax', httpOnly: false, maxAge: 23328000 },
+  { name: '_gcl_au', sameSite: 'lax', httpOnly: false, maxAge: 7776000 },
+  { name: 'XSRF-TOKEN', sameSite: 'strict', httpOnly: false, maxAge: 7200 },
+  { name: 'locale', sameSite: 'lax', httpOnly: false, maxAge: 31536000 },
+  { name: 'li_sugr', sameSite: 'none', httpOnly: false, maxAge: 7776000 },
+];
+
+const PAGES = ['/', '/products', '/checkout', '/account/login', '/blog/spring-sale', '/support'];
+
+/** Plans whose zones get the script analysis (hash, scores, malicious reports); the others see URLs only. */
+const ANALYSED_PLANS: Plan[] = ['business', 'enterprise'];
+
+function statusFor(index: number, count: number): string {
+  // The last items of each zone are infrequent or inactive, so that the status filter has something to show.
+  if (index >= count - 2) return 'inactive';
+  if (index >= count - 6) return 'infrequent';
+  return 'active';
+}
+
+function demoScripts(zoneName: string, plan: Plan, hosts: string[], count: number): ScriptDetail[] {
+  const random = seededRandom(`scripts:${zoneName}`);
+  const sources: ScriptSource[] = [];
+  for (const path of FIRST_PARTY_PATHS) for (const host of hosts) sources.push({ url: `https://${host}${path}` });
+  // Interleave third-party and first-party scripts so each page of the list mixes both.
+  const mixed: ScriptSource[] = [];
+  for (let i = 0; mixed.length < count && i < Math.max(THIRD_PARTY_SCRIPTS.length, sources.length); i++) {
+    const third = THIRD_PARTY_SCRIPTS[i];
+    if (third) mixed.push(third);
+    const first = sources[i];
+    if (first && mixed.length < count) mixed.push(first);
+  }
+  const analysed = ANALYSED_PLANS.includes(plan);
+  return mixed.slice(0, count).map((source, i): ScriptDetail => {
+    const host = hosts[i % hosts.length] ?? zoneName;
+    const firstSeen = 24 * i + Math.floor(random() * 20);
+    const pageUrls = PAGES.slice(0, 1 + Math.floor(random() * PAGES.length)).map((p) => `https://${host}${p}`);
+    const script: ScriptDetail = {
+      id: stableId(zoneName, 'script', source.url, i),
+      url: source.url,
+      added_at: seedTime(firstSeen, true),
+      first_seen_at: seedTime(firstSeen),
+      last_seen_at: seedTime(firstSeen + 200 + Math.floor(random() * 300)),
+      host,
+      first_page_url: pageUrls[0] ?? `https://${host}/`,
+      status: statusFor(i, count),
+      url_contains_cdn_cgi_path: source.url.includes('/cdn-cgi/'),
+      page_urls: pageUrls,
+    };
+    if (!analysed) return script;
+    const score = source.score ?? 60 + Math.floor(random() * 39);
+    const hash = stableHash(source.url, 'v2');
+    const fetchedAt = seedTime(firstSeen + 150);
+    return {
+      ...script,
+      domain_reported_malicious: source.domainCategories !== undefined,
+      url_reported_malicious: source.urlCategories !== undefined,
+      ...(source.domainCategories ? { malicious_domain_categories: source.domainCategories } : {}),
+      ...(source.urlCategories ? { malicious_url_categories: source.urlCategories } : {}),
+      hash,
+      js_integrity_score: score,
+      obfuscation_score: source.score !== undefined ? 5 + Math.floor(random() * 20) : 70 + Math.floor(random() * 29),
+      dataflow_score: source.score !== undefined ? 3 + Math.floor(random() * 30) : 65 + Math.floor(random() * 34),
+      fetched_at: fetchedAt,
+      versions: [
+        { hash, js_integrity_score: score, fetched_at: fetchedAt },
+        { hash: stableHash(source.url, 'v1'), js_integrity_score: Math.min(99, score + 3), fetched_at: seedTime(firstSeen + 2) },
+      ],
+    };
+  });
+}
+
+function demoConnections(zoneName: string, plan: Plan, hosts: string[], count: number): Connection[] {
+  const random = seededRandom(`connections:${zoneName}`);
+  const analysed = ANALYSED_PLANS.includes(plan);
+  const urls: ScriptSource[] = [...CONNECTION_URLS];
+  for (const host of hosts) urls.push({ url: `https://${host}/api/v2/events` }, { url: `https://${host}/graphql` });
+  return urls.slice(0, count).map((source, i): Connection => {
+    const host = hosts[i % hosts.length] ?? zoneName;
+    const firstSeen = 30 * i + Math.floor(random() * 20);
+    const connection: Connection = {
+      id: stableId(zoneName, 'connection', source.url, i),
+      url: source.url,
+      added_at: seedTime(firstSeen, true),
+      first_seen_at: seedTime(firstSeen),
+      last_seen_at: seedTime(firstSeen + 100 + Math.floor(random() * 400)),
+      host,
+      first_page_url: `https://${host}${PAGES[i % PAGES.length] ?? '/'}`,
+      status: statusFor(i, count),
+      url_contains_cdn_cgi_path: false,
+    };
+    if (!analysed) return connection;
+    return {
+      ...connection,
+      domain_reported_malicious: source.domainCategories !== undefined,
+      malicious_domain_categories: source.domainCategories ?? [],
+      url_reported_malicious: (source.urlCategories?.length ?? 0) > 0,
+      malicious_url_categories: source.urlCategories ?? [],
+    };
+  });
+}
+
+function demoCookies(zoneName: string, hosts: string[], count: number): Cookie[] {
+  const random = seededRandom(`cookies:${zoneName}`);
+  return COOKIE_NAMES.slice(0, count).map((cookie, i): Cookie => {
+    const host = hosts[i % hosts.length] ?? zoneName;
+    const firstSeen = 36 * i + Math.floor(random() * 20);
+    const pages = PAGES.slice(0, 1 + (i % 3)).map((p) => `${host}${p}`);
+    return {
+      id: stableId(zoneName, 'cookie', cookie.name, host),
+      type: 'first_party',
+      name: cookie.name,
+      host,
+      domain_attribute: `.${zoneName}`,
+      expires_attribute: seedTime(firstSeen + 24 * 365),
+      http_only_attribute: cookie.httpOnly,
+      max_age_attribute: cookie.maxAge,
+      path_attribute: '/',
+      same_site_attribute: cookie.sameSite,
+      secure_attribute: true,
+      first_seen_at: seedTime(firstSeen),
+      last_seen_at: seedTime(firstSeen + 300 + Math.floor(random() * 200)),
+      first_page_url: pages[0] ?? host,
+      page_urls: pages,
+      status: statusFor(i, count),
+    };
+  });
+}
+
+function demoZone(name: string, plan: Plan, hostPrefixes: string[], sizes: { scripts: number; connections: number; cookies: number }): ZoneSeed {
+  const hosts = [name, ...hostPrefixes.map((p) => `${p}.${name}`)];
+  return {
+    id: stableId('demo zone', name),
+    name,
+    plan,
+    hosts,
+    pageGuard: { enabled: plan !== 'free', use_vendor_reporting_endpoint: true, use_connection_url_path: plan === 'enterprise' },
+    scripts: demoScripts(name, plan, hosts, sizes.scripts),
+    connections: demoConnections(name, plan, hosts, sizes.connections),
+    cookies: demoCookies(name, hosts, sizes.cookies),
+  };
+}
+
+/** The built-in demo: one zone per plan, several hosts each, detected items over several pages. */
+export function demoSeed(): SeedFile {
+  const free = demoZone('acme-blog.example', 'free', ['www'], { scripts: 8, connections: 5, cookies: 4 });
+  const pro: ZoneSeed = {
+    ...demoZone('acme-store.example', 'pro', ['www', 'shop', 'cdn'], { scripts: 22, connections: 12, cookies: 10 }),
+    previousWaf: { enabled: true, sensitivity: 'medium', actionMode: 'simulate' },
+    firewallRules: [
+      { expression: '(http.request.uri.path contains "/wp-login.php")', action: 'block', description: 'No WordPress here' },
+      { expression: '(ip.src in {203.0.113.0/24})', action: 'managed_challenge', description: 'Suspicious range from incident 2026-08' },
+    ],
+  };
+  const business: ZoneSeed = {
+    ...demoZone('acme-media.example', 'business', ['www', 'video', 'api', 'static'], { scripts: 30, connections: 18, cookies: 14 }),
+    previousWaf: { enabled: true, sensitivity: 'low', actionMode: 'challenge', groupOverrides: { de677e5818985db1285d0e80225f06e5: 'off' } },
+    // The URI-based override keeps this zone from migrating until it is deleted.
+    wafOverrides: [
+      {
+        id: stableId('demo zone', 'acme-media.example', 'override'),
+        description: 'Relax the core rule set on the video upload API',
+        urls: ['api.acme-media.example/upload/*'],
+        paused: false,
+        priority: 1,
+        rules: { '100015': 'disable', '100016': 'simulate' },
+      },
+    ],
+    firewallRules: [
+      { expression: '(http.request.uri.path eq "/health" and ip.src in {198.51.100.10 198.51.100.11})', action: 'bypass', products: ['waf'], description: 'Monitoring bypasses the WAF' },
+      { expression: '(cf.threat_score gt 30)', action: 'js_challenge', description: 'Challenge poor reputation' },
+    ],
+  };
+  const enterprise: ZoneSeed = {
+    ...demoZone('acme-bank.example', 'enterprise', ['www', 'login', 'shop', 'api'], { scripts: 46, connections: 24, cookies: 18 }),
+    previousWaf: {
+      enabled: true,
+      sensitivity: 'high',
+      actionMode: 'block',
+      groupOverrides: { '2f4dd1c4a0b3c7e9d2f1a6b5c4d3e2f1': 'off' },
+      ruleOverrides: { '981176': 'simulate', '960024': 'disable' },
+    },
+    policies: [
+      {
+        description: 'Report scripts outside the approved list',
+        action: 'log',
+        expression: 'http.host eq "www.acme-bank.example"',
+        enabled: 'true',
+        value: "script-src 'self' https://js.stripe.com https://www.googletagmanager.com",
+      },
+      {
+        description: 'Allow only first-party scripts on the login host',
+        action: 'allow',
+        expression: 'http.host eq "login.acme-bank.example"',
+        enabled: 'false',
+        value: "script-src 'self'",
+      },
+    ],
+    firewallRules: [
+      { expression: '(ip.src in {192.0.2.0/24} and http.request.uri.path contains "/api/internal")', action: 'bypass', products: ['waf', 'rateLimit'], description: 'Office network skips the WAF on internal APIs' },
+      { expression: '(http.user_agent contains "sqlmap")', action: 'block', description: 'Known scanner' },
+      { expression: '(ip.geoip.country in {"KP" "IR"} and http.request.uri.path contains "/login")', action: 'block', priority: 10, description: 'Sanctioned countries on login' },
+      { expression: '(http.request.method eq "POST" and http.request.uri.path eq "/api/transfer")', action: 'log', paused: true, description: 'Watch transfers' },
+    ],
+  };
+  return { zones: [free, pro, business, enterprise] };
+}

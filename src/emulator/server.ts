@@ -1,0 +1,152 @@
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { registerAdminRoutes } from './admin';
+import { authenticate, authorizeZone } from './auth';
+import { ADMIN_PREFIX, API_PREFIX, apiPath, isHexId, params, type EmulatorContext } from './context';
+import { ErrorCode, Messages, ServiceError, errorEnvelope } from './errors';
+import { registerConnectionRoutes } from './routes/connections';
+import { registerCookieRoutes } from './routes/cookies';
+import { registerFilterRoutes } from './routes/filters';
+import { registerFirewallRuleRoutes } from './routes/firewall-rules';
+import { registerPageGuardRoutes } from './routes/page-guard';
+import { registerPolicyRoutes } from './routes/policies';
+import { registerRulesetRoutes } from './routes/rulesets';
+import { registerScriptRoutes } from './routes/scripts';
+import { registerWafMigrationRoutes } from './routes/waf-migration';
+import { registerWafOverrideRoutes } from './routes/waf-overrides';
+import { registerWafPackageRoutes } from './routes/waf-packages';
+
+/** Largest request body accepted (fastify's default, written here because the error message names it). */
+const BODY_LIMIT = 1_048_576;
+
+/** The one wrapper that turns any thrown error into the service's error envelope. */
+function toServiceError(error: FastifyError | ServiceError | Error): ServiceError {
+  if (error instanceof ServiceError) return error;
+  const fastifyError = error as FastifyError;
+  switch (fastifyError.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return ServiceError.of(415, ErrorCode.malformedBody, Messages.unsupportedType(/'([^']*)'/.exec(error.message)?.[1] ?? 'none'));
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return ServiceError.of(413, ErrorCode.malformedBody, Messages.bodyTooLarge(BODY_LIMIT));
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return ServiceError.of(400, ErrorCode.malformedBody, error.message);
+  }
+  const status = fastifyError.statusCode;
+  if (status !== undefined && status >= 400 && status < 500) return ServiceError.of(status, ErrorCode.malformedBody, error.message);
+  return ServiceError.of(500, ErrorCode.internal, Messages.internal(error.message));
+}
+
+function sendError(reply: FastifyReply, error: ServiceError): FastifyReply {
+  return reply.code(error.status).headers(error.headers).send(errorEnvelope(error.errors));
+}
+
+/** The route template of a request relative to the base URL, for the counters. */
+function routeKey(request: FastifyRequest): string {
+  const template = request.routeOptions.url;
+  if (template === undefined) return `${request.method} (no route)`;
+  return `${request.method} ${template.startsWith(API_PREFIX) ? template.slice(API_PREFIX.length) : template}`;
+}
+
+/** Builds the emulator's HTTP server: the service API under /client/v4 and the admin API under /__admin. */
+export function buildServer(context: EmulatorContext, options: { logger?: boolean } = {}): FastifyInstance {
+  const app = Fastify({ logger: options.logger ?? false, bodyLimit: BODY_LIMIT, forceCloseConnections: true });
+
+  // Our own JSON parser: an empty body is no body (DELETE with Content-Type and nothing else), and a parse failure
+  // answers the service's envelope with what the parser found.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch (error) {
+      done(ServiceError.of(400, ErrorCode.malformedBody, Messages.malformedJson((error as Error).message)), undefined);
+    }
+  });
+
+  app.setErrorHandler((error: FastifyError, _request, reply) => sendError(reply, toServiceError(error)));
+  app.setNotFoundHandler((_request, reply) => sendError(reply, ServiceError.of(404, ErrorCode.noRoute, Messages.noRoute)));
+
+  // Faults come first: a faulty service answers before it looks at credentials.
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.url.startsWith(`${API_PREFIX}/`)) return;
+    const decision = context.faults.decide(request.method, apiPath(request), request.url.split('?')[0] ?? '', Date.now());
+    if (decision.latencyMs > 0) await sleep(decision.latencyMs);
+    const outcome = decision.outcome;
+    if (!outcome) return;
+    if (outcome.kind === 'reset') {
+      context.record(
+        { method: request.method, path: request.url.split('?')[0] ?? '', query: request.query as Record<string, unknown>, status: 0, at: new Date().toISOString(), fault: outcome.fault, ...zoneField(request) },
+        routeKey(request),
+      );
+      reply.hijack();
+      request.raw.socket.destroy();
+      return;
+    }
+    (request as FastifyRequest & { fault?: string }).fault = outcome.fault;
+    const headers: Record<string, string> = outcome.retryAfterSeconds !== undefined ? { 'retry-after': String(outcome.retryAfterSeconds) } : {};
+    throw ServiceError.of(outcome.status, outcome.code, outcome.message, headers);
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    if (!request.url.startsWith(`${API_PREFIX}/`)) return;
+    const fault = (request as FastifyRequest & { fault?: string }).fault;
+    context.record(
+      {
+        method: request.method,
+        path: request.url.split('?')[0] ?? '',
+        query: request.query as Record<string, unknown>,
+        status: reply.statusCode,
+        at: new Date(Date.now() - reply.elapsedTime).toISOString(),
+        ...zoneField(request),
+        ...(fault !== undefined ? { fault } : {}),
+      },
+      routeKey(request),
+    );
+  });
+
+  // The state file is written before the answer leaves, so a client that saw a success finds it after a restart.
+  app.addHook('onSend', async (_request, _reply, payload) => {
+    context.persist();
+    return payload;
+  });
+
+  app.register(
+    async (api) => {
+      api.addHook('onRequest', async (request) => {
+        const principal = authenticate(request.headers, context.state);
+        const path = params(request);
+        const zoneId = path.zone_id;
+        if (zoneId === undefined) return;
+        if (!isHexId(zoneId)) throw ServiceError.of(400, ErrorCode.invalidId, Messages.invalidId(apiPath(request)));
+        authorizeZone(principal, zoneId);
+        if (!context.state.zones.has(zoneId)) throw ServiceError.of(404, ErrorCode.notFound, Messages.zoneNotFound(zoneId));
+        for (const [name, value] of Object.entries(path)) {
+          if (name !== 'zone_id' && name.endsWith('_id') && !isHexId(value)) {
+            throw ServiceError.of(400, ErrorCode.invalidId, Messages.invalidId(apiPath(request)));
+          }
+        }
+      });
+      registerPageGuardRoutes(api, context);
+      registerScriptRoutes(api, context);
+      registerConnectionRoutes(api, context);
+      registerCookieRoutes(api, context);
+      registerPolicyRoutes(api, context);
+      registerFirewallRuleRoutes(api, context);
+      registerFilterRoutes(api, context);
+      registerWafOverrideRoutes(api, context);
+      registerWafPackageRoutes(api, context);
+      registerWafMigrationRoutes(api, context);
+      registerRulesetRoutes(api, context);
+    },
+    { prefix: API_PREFIX },
+  );
+
+  app.register(async (admin) => registerAdminRoutes(admin, context), { prefix: ADMIN_PREFIX });
+  return app;
+}
+
+function zoneField(request: FastifyRequest): { zoneId?: string } {
+  const zoneId = (request.params as Record<string, string> | undefined)?.zone_id;
+  return zoneId !== undefined ? { zoneId } : {};
+}

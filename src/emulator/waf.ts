@@ -1,0 +1,163 @@
+import {
+  MANAGED_PHASE,
+  WAF_MIGRATION_LIMITS,
+  type EntrypointRuleset,
+  type MigrationState,
+  type RulesetRule,
+  type WafActionMode,
+  type WafPackage,
+  type WafSensitivity,
+  type WafStatus,
+} from '../schemas';
+import { ErrorCode, Messages, ServiceError } from './errors';
+import type { FilterRecord, RuleRecord, WafRecord } from './state';
+
+/** The managed ruleset the migrated configuration executes for the vendor's managed rules. */
+export const MANAGED_RULESET_ID = 'efb7b8c949ac4650a09736fc376e9aee';
+/** The managed ruleset the migrated configuration executes for the OWASP core rule set. */
+export const OWASP_RULESET_ID = '4814384a9e5d4991b9815dcfc25d2f1f';
+/** The OWASP ruleset's anomaly score rule: its override carries the score threshold and the action. */
+export const OWASP_ANOMALY_SCORE_RULE_ID = '6179ae15870a4bb7b2d480d4843b323c';
+/** The managed rulesets an entry point rule may execute, by id, with their names. */
+export const MANAGED_RULESETS: Record<string, string> = {
+  [MANAGED_RULESET_ID]: 'Cloudflare Managed Ruleset',
+  [OWASP_RULESET_ID]: 'Cloudflare OWASP Core Ruleset',
+};
+
+/** Name of the previous WAF's anomaly package (the OWASP core rule set). */
+export const OWASP_PACKAGE_NAME = 'OWASP ModSecurity Core Rule Set';
+
+/** The spec's conversion table: old sensitivity to paranoia level and score threshold of the new ruleset. */
+export const SENSITIVITY_CONVERSION: Record<Exclude<WafSensitivity, 'off'>, { paranoiaLevel: 1 | 2; scoreThreshold: number }> = {
+  high: { paranoiaLevel: 2, scoreThreshold: 40 },
+  medium: { paranoiaLevel: 1, scoreThreshold: 25 },
+  low: { paranoiaLevel: 1, scoreThreshold: 40 },
+  default: { paranoiaLevel: 2, scoreThreshold: 40 },
+};
+
+/** The previous core rule set's action in the new ruleset: an almost direct mapping where Simulate becomes Log. */
+export const ACTION_CONVERSION: Record<WafActionMode, string> = { simulate: 'log', block: 'block', challenge: 'challenge' };
+
+/** The migration state a zone is in now: a pending migration becomes complete once its delay has passed. */
+export function effectiveMigrationState(record: WafRecord, now: Date): MigrationState {
+  if (record.migrationState === 'pending' && record.completeAt !== undefined && now.getTime() >= Date.parse(record.completeAt)) {
+    return 'complete';
+  }
+  return record.migrationState;
+}
+
+/** The status read of a zone's WAF: which of the two WAFs is on in each state of the migration. */
+export function wafStatus(record: WafRecord, now: Date): WafStatus {
+  const state = effectiveMigrationState(record, now);
+  const oldOn = state === 'complete' ? false : state === 'start' ? record.previousWafEnabled : true;
+  const status: WafStatus = {
+    migration_state: state,
+    old_waf_status: oldOn ? 'enabled' : 'disabled',
+    new_waf_status: state === 'start' ? 'disabled' : 'enabled',
+  };
+  if (record.startedAt !== undefined) {
+    status.created = record.startedAt;
+    status.source = 'api';
+  }
+  return status;
+}
+
+/** Paranoia levels above the one chosen are switched off by category (the new ruleset tags rules by level). */
+function paranoiaCategories(level: 1 | 2) {
+  const off = level === 1 ? [2, 3, 4] : [3, 4];
+  return off.map((n) => ({ category: `paranoia-level-${n}`, enabled: false }));
+}
+
+/**
+ * The new configuration equivalent to a zone's previous WAF (the configuration read). Firewall rules that
+ * bypass the WAF become skip rules placed first; the vendor package becomes an execute of the managed ruleset;
+ * the anomaly package becomes an execute of the OWASP ruleset converted by the spec's tables. The previous core
+ * rule set's group and rule overrides are dropped, as the spec says the migration does.
+ */
+export function convertPreviousWaf(
+  previousWafEnabled: boolean,
+  packages: WafPackage[],
+  rules: RuleRecord[],
+  filterOf: (id: string) => FilterRecord | undefined,
+): EntrypointRuleset {
+  const converted: RulesetRule[] = [];
+  for (const rule of rules) {
+    const filter = filterOf(rule.filterId);
+    if (rule.action !== 'bypass' || !rule.products?.includes('waf') || !filter) continue;
+    // A skip rule without action_parameters skips the rest of this entry point: the managed rulesets below.
+    converted.push({
+      id: '',
+      version: '',
+      action: 'skip',
+      expression: filter.expression,
+      description: `Migrated from firewall rule ${rule.id}`,
+      ref: '',
+      enabled: !rule.paused,
+    });
+  }
+  if (packages.some((p) => p.detection_mode === 'traditional')) {
+    converted.push({
+      id: '',
+      version: '',
+      action: 'execute',
+      expression: 'true',
+      description: MANAGED_RULESETS[MANAGED_RULESET_ID],
+      ref: '',
+      enabled: previousWafEnabled,
+      action_parameters: { id: MANAGED_RULESET_ID, overrides: { rules: [] } },
+    });
+  }
+  const owasp = packages.find((p) => p.detection_mode === 'anomaly');
+  if (owasp) {
+    const sensitivity = owasp.sensitivity ?? 'default';
+    const conversion = SENSITIVITY_CONVERSION[sensitivity === 'off' ? 'default' : sensitivity];
+    converted.push({
+      id: '',
+      version: '',
+      action: 'execute',
+      expression: 'true',
+      description: MANAGED_RULESETS[OWASP_RULESET_ID],
+      ref: '',
+      enabled: previousWafEnabled && sensitivity !== 'off',
+      action_parameters: {
+        id: OWASP_RULESET_ID,
+        overrides: {
+          categories: paranoiaCategories(conversion.paranoiaLevel),
+          rules: [
+            {
+              id: OWASP_ANOMALY_SCORE_RULE_ID,
+              action: ACTION_CONVERSION[owasp.action_mode ?? 'block'],
+              score_threshold: conversion.scoreThreshold,
+            },
+          ],
+        },
+      },
+    });
+  }
+  return { name: 'default', rules: converted };
+}
+
+/** Why a zone cannot be migrated by its owner (spec, Limits), or undefined when it can. */
+export function migrationLimitProblem(
+  rules: RuleRecord[],
+  filterOf: (id: string) => FilterRecord | undefined,
+): { kind: 'count'; count: number } | { kind: 'expression'; ruleId: string; bytes: number } | undefined {
+  if (rules.length > WAF_MIGRATION_LIMITS.maxFirewallRules) return { kind: 'count', count: rules.length };
+  for (const rule of rules) {
+    const expression = filterOf(rule.filterId)?.expression ?? '';
+    const bytes = Buffer.byteLength(expression, 'utf8');
+    if (bytes > WAF_MIGRATION_LIMITS.maxExpressionBytes) return { kind: 'expression', ruleId: rule.id, bytes };
+  }
+  return undefined;
+}
+
+/** The phase the migration writes, re-exported for the route. */
+export const MIGRATION_PHASE = MANAGED_PHASE;
+
+/** Throws 410 once a zone's migration is under way or done: the previous WAF managed rules API is withdrawn. */
+export function assertPreviousWafAvailable(record: WafRecord | undefined, zoneId: string, now: Date): void {
+  const state = record ? effectiveMigrationState(record, now) : 'start';
+  if (state === 'pending' || state === 'complete') {
+    throw ServiceError.of(410, ErrorCode.previousWafWithdrawn, Messages.previousWafWithdrawn(zoneId));
+  }
+}

@@ -1,0 +1,76 @@
+import { RateLimitedError } from '../../src/client';
+import { ZONE, clientOf, useEmulator } from './harness';
+
+// The client-side rate budget against the emulator's own limit (a fixed window that answers 429 code 971).
+
+const emulator = useEmulator();
+const WINDOW_MS = 1200;
+const N = 5;
+
+describe('rate budget', () => {
+  beforeEach(async () => {
+    await emulator().admin.setFaults({ rateLimit: { requests: N, windowMs: WINDOW_MS } });
+  });
+
+  it('makes request N+1 of a window of N wait instead of failing', async () => {
+    const throttled: Array<number | undefined> = [];
+    // Retries off: a single 429 would fail the test.
+    const client = clientOf(emulator(), {
+      retry: false,
+      rateBudget: { requests: N, windowMs: WINDOW_MS },
+      logger: { onThrottle: (e) => throttled.push(e.waitMs) },
+    });
+    const started = Date.now();
+    const done: number[] = [];
+    await Promise.all(
+      Array.from({ length: N + 1 }, () => client.pageGuard.get({ zoneId: ZONE }).then(() => done.push(Date.now() - started))),
+    );
+    done.sort((a, b) => a - b);
+    expect(done[N - 1]!).toBeLessThan(WINDOW_MS / 2);
+    expect(done[N]!).toBeGreaterThanOrEqual(WINDOW_MS);
+    expect(throttled).toHaveLength(1);
+    const log = await emulator().admin.requests();
+    expect(log.map((r) => r.status)).toEqual(Array(N + 1).fill(200));
+  });
+
+  it('is shared by every client of the process with the same credentials', async () => {
+    const budget = { requests: N, windowMs: WINDOW_MS };
+    const a = clientOf(emulator(), { retry: false, rateBudget: budget });
+    const b = clientOf(emulator(), { retry: false, rateBudget: budget });
+    await Promise.all([0, 1, 2].flatMap(() => [a.pageGuard.get({ zoneId: ZONE }), b.scripts.listPage({ zoneId: ZONE })]));
+    const log = await emulator().admin.requests();
+    expect(log).toHaveLength(N + 1);
+    expect(log.every((r) => r.status === 200)).toBe(true);
+  });
+
+  it('without it, request N+1 trips the service limit (the control)', async () => {
+    const client = clientOf(emulator(), { retry: false, rateBudget: false });
+    const results = await Promise.allSettled(Array.from({ length: N + 1 }, () => client.pageGuard.get({ zoneId: ZONE })));
+    const refused = results.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason);
+    expect(refused).toHaveLength(1);
+    expect(refused[0]).toBeInstanceOf(RateLimitedError);
+    expect((refused[0] as RateLimitedError).codes).toEqual([971]);
+  });
+
+  it('counts retries against the budget too', async () => {
+    await emulator().admin.setFaults([
+      { rateLimit: { requests: N, windowMs: WINDOW_MS } },
+      { serverErrors: 1, match: { method: 'PUT' } },
+    ]);
+    const client = clientOf(emulator(), { retry: { baseDelayMs: 1 }, rateBudget: { requests: N, windowMs: WINDOW_MS } });
+    // 4 GETs and a PUT that fails once: 6 attempts in a window of 5, so the last one waits for the window.
+    const gets = Array.from({ length: N - 1 }, () => client.pageGuard.get({ zoneId: ZONE }));
+    await Promise.all([...gets, client.pageGuard.update({ zoneId: ZONE, enabled: false })]);
+    const log = await emulator().admin.requests();
+    expect(log.filter((r) => r.status === 429)).toEqual([]);
+  });
+
+  it('without it but with retries, the 429 is sat out as Retry-After says', async () => {
+    const client = clientOf(emulator(), { rateBudget: false });
+    const started = Date.now();
+    await Promise.all(Array.from({ length: N + 1 }, () => client.pageGuard.get({ zoneId: ZONE })));
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    const log = await emulator().admin.requests();
+    expect(log.filter((r) => r.status === 429)).not.toEqual([]);
+  });
+});

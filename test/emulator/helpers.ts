@@ -1,0 +1,73 @@
+import { startEmulator, type StartEmulatorOptions, type StartedEmulator } from '../../src/emulator';
+
+/** How a test request authenticates: the account token (default), another token, the key pair, or nothing. */
+export type Auth = { token: string } | { email: string; key: string } | { headers: Record<string, string> } | 'none';
+
+/** An answer of the emulator: status, headers, and the body parsed as JSON (null when empty). */
+export interface Answer {
+  status: number;
+  headers: Headers;
+  // The tests read arbitrary fields of the envelope; their shapes are asserted with the schemas where it matters.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: any;
+  text: string;
+}
+
+/** A started emulator and a small fetch helper bound to it. */
+export interface Harness {
+  emulator: StartedEmulator;
+  call(method: string, path: string, options?: { body?: unknown; rawBody?: string; contentType?: string; auth?: Auth }): Promise<Answer>;
+  zoneOf(plan: string): string;
+}
+
+/** Sends one request to a base URL with Node's fetch. */
+export async function send(
+  baseUrl: string,
+  defaultToken: string,
+  method: string,
+  path: string,
+  options: { body?: unknown; rawBody?: string; contentType?: string; auth?: Auth } = {},
+): Promise<Answer> {
+  const headers: Record<string, string> = {};
+  const auth = options.auth ?? { token: defaultToken };
+  if (auth !== 'none') {
+    if ('token' in auth) headers.authorization = `Bearer ${auth.token}`;
+    else if ('email' in auth) Object.assign(headers, { 'x-auth-email': auth.email, 'x-auth-key': auth.key });
+    else Object.assign(headers, auth.headers);
+  }
+  let body: string | undefined;
+  if (options.rawBody !== undefined) body = options.rawBody;
+  else if (options.body !== undefined) body = JSON.stringify(options.body);
+  if (body !== undefined) headers['content-type'] = options.contentType ?? 'application/json';
+  const response = await fetch(`${baseUrl}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: text === '' ? null : JSON.parse(text), text };
+}
+
+/** Starts an emulator for one test file (demo seed unless told otherwise) and stops it after. */
+export function useEmulator(options: StartEmulatorOptions = {}): Harness {
+  const harness = {} as Harness;
+  beforeAll(async () => {
+    harness.emulator = await startEmulator({ port: 0, ...options });
+    harness.call = (method, path, callOptions) => send(harness.emulator.baseUrl, harness.emulator.credentials.apiToken, method, path, callOptions);
+    harness.zoneOf = (plan) => {
+      const zone = harness.emulator.zones.find((z) => z.plan === plan);
+      if (!zone) throw new Error(`no ${plan} zone`);
+      return zone.id;
+    };
+  });
+  afterAll(async () => {
+    await harness.emulator?.close();
+  });
+  return harness;
+}
+
+/** The error envelope the emulator answers, for exact comparison. */
+export function failure(...errors: [code: number, message: string][]) {
+  return { success: false, errors: errors.map(([code, message]) => ({ code, message })), messages: [], result: null };
+}
+
+/** A zone id that no seed uses. */
+export const UNKNOWN_ZONE = '0123456789abcdef0123456789abcdef';
+/** A well-formed object id that names nothing. */
+export const MISSING_ID = 'ffffffffffffffffffffffffffffffff';

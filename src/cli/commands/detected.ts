@@ -1,0 +1,141 @@
+import { Command, Option } from 'commander';
+import { PAGING, type DetectedStatus } from '../../schemas';
+import { summarizeByHost, type ClassifiedQuery, type Classification, type HostCount } from '../../insights';
+import {
+  HELP_FOOTER,
+  actionOf,
+  addConnectionOptions,
+  clientFrom,
+  jsonText,
+  parseHosts,
+  parsePositive,
+  parseStatus,
+  progressReporter,
+  wireCommand,
+  zoneOption,
+  type CliIo,
+  type ConnectionOptions,
+} from './common';
+import { renderTable, type Column } from './table';
+
+/** Flags of the scripts, connections and cookies commands. */
+export interface DetectedOptions extends ConnectionOptions {
+  zone: string;
+  hosts?: string[];
+  status?: DetectedStatus[] | 'all';
+  malicious?: boolean;
+  excludeCdnCgi?: boolean;
+  excludeDuplicates?: boolean;
+  orderBy?: string;
+  direction?: 'asc' | 'desc';
+  prioritizeMalicious?: boolean;
+  perPage?: number;
+  byHost?: boolean;
+  json?: boolean;
+  quiet?: boolean;
+}
+
+/** What one of the three commands lists and how it shows it. */
+export interface DetectedCommandSpec<T extends { host: string; classification?: Classification }> {
+  name: 'scripts' | 'connections' | 'cookies';
+  description: string;
+  /** Scripts and connections have a malicious classification; cookies do not. */
+  classified: boolean;
+  /** Scripts only: --exclude-duplicates. */
+  duplicates?: boolean;
+  load(query: ClassifiedQuery): Promise<T[]>;
+  columns: Column[];
+  row(item: T): string[];
+  /** Example lines for the help. */
+  examples: string[];
+}
+
+/** A boolean cell: yes, no, or - when the service did not say. */
+export const yesNo = (value: boolean | undefined) => (value === undefined ? '-' : value ? 'yes' : 'no');
+
+/** The verdict cell: `yes (score, domain)` or `no`; `-` when the service sent no analysis at all. */
+export function verdictCell(classification: Classification, analysed: boolean): string {
+  if (classification.malicious) return `yes (${classification.reasons.join(', ')})`;
+  return analysed ? 'no' : '-';
+}
+
+function plural(count: number, word: string): string {
+  return `${count} ${count === 1 ? word.replace(/s$/, '') : word}`;
+}
+
+/** The footer line under a table of items. */
+export function footer(kind: string, items: readonly { host: string; classification?: Classification }[], classified: boolean): string {
+  const hosts = new Set(items.map((i) => i.host)).size;
+  const malicious = items.filter((i) => i.classification?.malicious).length;
+  return `${plural(items.length, kind)} on ${plural(hosts, 'hosts')}${classified ? `, ${malicious} malicious` : ''}\n`;
+}
+
+function hostTable(kind: string, counts: HostCount[], classified: boolean): string {
+  const columns: Column[] = [{ header: 'HOST' }, { header: kind.toUpperCase(), align: 'right' }];
+  if (classified) columns.push({ header: 'MALICIOUS', align: 'right' });
+  const rows = counts.map((c) => [c.host, String(c.count), ...(classified ? [String(c.malicious)] : [])]);
+  const total = counts.reduce((n, c) => n + c.count, 0);
+  const malicious = counts.reduce((n, c) => n + c.malicious, 0);
+  rows.push(['total', String(total), ...(classified ? [String(malicious)] : [])]);
+  return renderTable(columns, rows);
+}
+
+/** Builds one of the three list commands. */
+export function detectedCommand<T extends { host: string; classification?: Classification }>(spec: DetectedCommandSpec<T>, io: CliIo): Command {
+  const command = new Command(spec.name)
+    .description(spec.description)
+    .addOption(zoneOption())
+    .option('--hosts <hosts>', 'only these hosts, comma separated; a leading or trailing * is a wildcard', parseHosts)
+    .option('--status <statuses>', 'active, infrequent, inactive (comma separated) or all (default: active)', parseStatus);
+  if (spec.classified) command.option('--malicious', 'only the malicious ones (js_integrity_score below 50, domain or URL reported)');
+  command.option('--exclude-cdn-cgi', 'leave out URLs under /cdn-cgi/');
+  if (spec.duplicates) command.option('--exclude-duplicates', 'one entry per script URL');
+  command
+    .option('--order-by <field>', 'sort on the service, e.g. first_seen_at or last_seen_at')
+    .addOption(new Option('--direction <direction>', 'sort direction on the service').choices(['asc', 'desc']));
+  if (spec.classified) command.option('--prioritize-malicious', 'ask the service to list malicious ones first');
+  command
+    .option('--per-page <n>', `page size of the walk (1-${PAGING.maxPerPage}, default ${PAGING.maxPerPage})`, parsePositive(PAGING.maxPerPage))
+    .option('--by-host', 'counts per host instead of the items')
+    .option('--json', 'JSON on stdout instead of a table')
+    .option('-q, --quiet', 'no progress on stderr');
+  addConnectionOptions(command);
+  command.addHelpText('after', `\nExamples:\n${spec.examples.map((e) => `  $ ${e}`).join('\n')}\n${HELP_FOOTER}`);
+  command.action(
+    actionOf<DetectedOptions>(io, async (options) => {
+      const { client } = clientFrom(options, io.env);
+      const progress = progressReporter(io, options.quiet);
+      let items: T[];
+      try {
+        items = await spec.load({
+          client,
+          zoneId: options.zone,
+          hosts: options.hosts,
+          status: options.status,
+          maliciousOnly: options.malicious,
+          excludeCdnCgi: options.excludeCdnCgi,
+          excludeDuplicates: options.excludeDuplicates,
+          orderBy: options.orderBy,
+          direction: options.direction,
+          prioritizeMalicious: options.prioritizeMalicious,
+          perPage: options.perPage,
+          onProgress: progress.onProgress,
+        });
+      } finally {
+        progress.done();
+      }
+      if (options.byHost) {
+        const counts = summarizeByHost(items);
+        io.stdout.write(options.json ? jsonText(counts) : hostTable(spec.name, counts, spec.classified));
+        return;
+      }
+      if (options.json) {
+        io.stdout.write(jsonText(items));
+        return;
+      }
+      if (items.length > 0) io.stdout.write(renderTable(spec.columns, items.map(spec.row)));
+      io.stdout.write(footer(spec.name, items, spec.classified));
+    }),
+  );
+  return wireCommand(command, io);
+}

@@ -1,0 +1,72 @@
+import { writeFileSync } from 'node:fs';
+import { Command } from 'commander';
+import { exportZoneProgram } from '../../insights';
+import {
+  HELP_FOOTER,
+  UsageError,
+  actionOf,
+  addConnectionOptions,
+  clientFrom,
+  processIo,
+  runCommand,
+  wireCommand,
+  zoneOption,
+  type CliIo,
+  type ConnectionOptions,
+  type RunIo,
+} from './common';
+
+interface ExportOptions extends ConnectionOptions {
+  zone: string;
+  output?: string;
+  package: string;
+}
+
+/**
+ * `zoneguard export`: a TypeScript Pulumi program declaring the zone's page security settings, CSP policies and
+ * firewall rules, each adopting the existing object, so that the first `pulumi up` takes them over.
+ */
+export function exportCommand(io: CliIo = processIo()): Command {
+  const command = new Command('export')
+    .description("print a TypeScript Pulumi program that declares a zone's page security settings, CSP policies and firewall rules, adopting them as they are")
+    .addOption(zoneOption())
+    .option('-o, --output <file>', 'write the program to this file instead of stdout')
+    .option('--package <name>', 'module the resources are imported from', 'pulumi-zoneguard');
+  addConnectionOptions(command);
+  command.addHelpText(
+    'after',
+    `
+The program only reads the zone to be written. Each CspPolicy carries adoptPolicyId and each
+FirewallRuleWithFilter adoptRuleId, so the first \`pulumi up\` takes the existing objects over instead of creating
+copies; the declared values are the zone's current ones.
+
+Examples:
+  $ zoneguard export --zone 023e105f4ecef8ad9ca31a8372d0c353 > index.ts
+  $ zoneguard export --zone 023e105f4ecef8ad9ca31a8372d0c353 -o infra/zone.ts
+${HELP_FOOTER}`,
+  );
+  command.action(
+    actionOf<ExportOptions>(io, async (options) => {
+      const { client } = clientFrom(options, io.env);
+      const { program, snapshot } = await exportZoneProgram({ client, zoneId: options.zone, packageName: options.package });
+      if (options.output === undefined) {
+        io.stdout.write(program);
+        return;
+      }
+      try {
+        writeFileSync(options.output, program);
+      } catch (error) {
+        throw new UsageError(`cannot write ${options.output}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+      }
+      io.stdout.write(
+        `wrote ${options.output}: page security settings, ${snapshot.policies.length} CSP policies, ${snapshot.firewallRules.length} firewall rules\n`,
+      );
+    }),
+  );
+  return wireCommand(command, io);
+}
+
+/** Runs `zoneguard export <argv…>` in-process; answers the exit code. */
+export function run(argv: readonly string[], io: RunIo): Promise<number> {
+  return runCommand(exportCommand, argv, io);
+}

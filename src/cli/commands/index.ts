@@ -1,0 +1,16 @@
+// The insight commands of the `zoneguard` bin, beside `emulator`.
+import type { Command } from 'commander';
+import { processIo, type CliIo } from './common';
+import { connectionsCommand } from './connections';
+import { cookiesCommand } from './cookies';
+import { exportCommand } from './export';
+import { migrationCommand } from './migration-plan';
+import { scriptsCommand } from './scripts';
+
+export { EXIT, processIo, runCommand, type CliIo, type Output, type RunIo } from './common';
+export { scriptsCommand, connectionsCommand, cookiesCommand, exportCommand, migrationCommand };
+
+/** Every insight command, for `program.addCommand(...)` in the bin. */
+export function insightCommands(io: CliIo = processIo()): Command[] {
+  return [scriptsCommand(io), connectionsCommand(io), cookiesCommand(io), exportCommand(io), migrationCommand(io)];
+}

@@ -1,0 +1,135 @@
+import { Command } from 'commander';
+import { planMigration, type MigrationPlan } from '../../insights';
+import type { RulesetRule } from '../../schemas';
+import {
+  HELP_FOOTER,
+  actionOf,
+  addConnectionOptions,
+  clientFrom,
+  jsonText,
+  processIo,
+  runCommand,
+  wireCommand,
+  zoneOption,
+  type CliIo,
+  type ConnectionOptions,
+  type RunIo,
+} from './common';
+import { renderPairs, renderTable } from './table';
+
+interface PlanOptions extends ConnectionOptions {
+  zone: string;
+  json?: boolean;
+}
+
+/** The overrides of an execute rule in one cell. */
+export function overridesCell(rule: RulesetRule): string {
+  const overrides = rule.action_parameters?.overrides;
+  if (!overrides) return '-';
+  const parts: string[] = [];
+  if (overrides.action !== undefined) parts.push(`action ${overrides.action}`);
+  if (overrides.enabled !== undefined) parts.push(overrides.enabled ? 'enabled' : 'disabled');
+  const categories = (overrides.categories ?? []).map(
+    (c) => `${c.category}${c.enabled === false ? ' off' : c.enabled === true ? ' on' : ''}${c.action ? ` ${c.action}` : ''}`,
+  );
+  if (categories.length > 0) parts.push(`categories: ${categories.join(', ')}`);
+  const rules = (overrides.rules ?? []).map(
+    (r) =>
+      [r.id, r.action, r.enabled === false ? 'off' : undefined, r.score_threshold !== undefined ? `threshold ${r.score_threshold}` : undefined]
+        .filter((p) => p !== undefined)
+        .join(' '),
+  );
+  if (rules.length > 0) parts.push(`rules: ${rules.join(', ')}`);
+  return parts.join('; ') || '-';
+}
+
+/** The plan as text: the zone's state, blockers, the converted ruleset and the change table. */
+export function renderPlan(plan: MigrationPlan): string {
+  const out: string[] = [
+    renderPairs([
+      ['Zone', plan.zoneId],
+      ['Compatible', plan.compatible ? 'yes' : 'no'],
+      ['Migration state', plan.migrationState],
+      ['Previous WAF', plan.oldWafStatus],
+      ['New WAF', plan.newWafStatus],
+    ]),
+  ];
+  if (plan.blockers.length > 0) out.push(`Blockers\n${plan.blockers.map((b) => `- ${b}\n`).join('')}`);
+  if (plan.config) {
+    const rows = plan.config.rules.map((rule, i) => [
+      String(i + 1),
+      rule.action,
+      rule.expression,
+      rule.enabled === undefined ? '-' : rule.enabled ? 'yes' : 'no',
+      rule.action_parameters?.id ?? '-',
+      rule.description || '-',
+      overridesCell(rule),
+    ]);
+    out.push(
+      `Converted configuration: ruleset ${JSON.stringify(plan.config.name)}, ${plan.config.rules.length} rule${plan.config.rules.length === 1 ? '' : 's'}\n` +
+        (rows.length > 0
+          ? renderTable(
+              [
+                { header: '#', align: 'right' },
+                { header: 'ACTION' },
+                { header: 'EXPRESSION' },
+                { header: 'ENABLED' },
+                { header: 'EXECUTES' },
+                { header: 'DESCRIPTION' },
+                { header: 'OVERRIDES' },
+              ],
+              rows,
+            )
+          : ''),
+    );
+  } else {
+    out.push('Converted configuration: not available (the service answered none; the zone may have migrated already)\n');
+  }
+  out.push(
+    'What the conversion changes\n' +
+      (plan.changes.length > 0
+        ? renderTable(
+            [{ header: 'SETTING' }, { header: 'BEFORE' }, { header: 'AFTER' }, { header: 'EFFECT' }, { header: 'NOTE' }],
+            plan.changes.map((c) => [c.setting, c.before, c.after, c.effect, c.note ?? '']),
+          )
+        : 'nothing: the zone has no previous WAF settings to convert\n'),
+  );
+  return out.join('\n');
+}
+
+/** `zoneguard migration`, with its `plan` sub-command. */
+export function migrationCommand(io: CliIo = processIo()): Command {
+  const plan = new Command('plan')
+    .description('show whether a zone can move to the new WAF managed rules, the converted configuration and what the conversion changes or drops; changes nothing')
+    .addOption(zoneOption())
+    .option('--json', 'JSON on stdout instead of tables');
+  addConnectionOptions(plan);
+  plan.addHelpText(
+    'after',
+    `
+Reads only: the compatibility check, the converted configuration, the WAF status, the previous WAF's packages and
+URI-based overrides, and the firewall rules.
+
+Examples:
+  $ zoneguard migration plan --zone 023e105f4ecef8ad9ca31a8372d0c353
+  $ zoneguard migration plan --zone 023e105f4ecef8ad9ca31a8372d0c353 --json | jq .compatible
+${HELP_FOOTER}`,
+  );
+  plan.action(
+    actionOf<PlanOptions>(io, async (options) => {
+      const { client } = clientFrom(options, io.env);
+      const result = await planMigration({ client, zoneId: options.zone });
+      io.stdout.write(options.json ? jsonText(result) : renderPlan(result));
+    }),
+  );
+  const command = new Command('migration')
+    .description('the WAF managed rules migration')
+    .addCommand(plan)
+    .addHelpText('after', `\nExit codes: 0 ok; 1 service or API error; 2 usage error.`);
+  return wireCommand(command, io);
+}
+
+/** Runs `zoneguard migration <argv…>` in-process (e.g. `['plan', '--zone', id]`); answers the exit code. */
+export function run(argv: readonly string[], io: RunIo): Promise<number> {
+  return runCommand(migrationCommand, argv, io);
+}

@@ -1,0 +1,187 @@
+import type { ZoneGuardClient } from '../client';
+import type { CspPolicy, FirewallRule, PageGuardSettings } from '../schemas';
+import { compareText } from './classification';
+
+/** What `export` reads from a zone: its page security settings, CSP policies and firewall rules. */
+export interface ZoneSnapshot {
+  zoneId: string;
+  settings: PageGuardSettings;
+  policies: CspPolicy[];
+  firewallRules: FirewallRule[];
+}
+
+/** Reads everything the exported program declares (reads only). */
+export async function readZoneSnapshot({ client, zoneId }: { client: ZoneGuardClient; zoneId: string }): Promise<ZoneSnapshot> {
+  const settings = await client.pageGuard.get({ zoneId });
+  const policies = await client.policies.list({ zoneId }).toArray();
+  const firewallRules = await client.firewallRules.list({ zoneId }).toArray();
+  return { zoneId, settings, policies, firewallRules };
+}
+
+/** Options of the program text. */
+export interface RenderOptions {
+  /** The module the resources are imported from; default `pulumi-zoneguard`. */
+  packageName?: string;
+}
+
+/**
+ * A TypeScript string literal: single quotes unless the text holds more of them than double quotes (so CSP
+ * values read `"script-src 'self'"`), every character a literal cannot hold escaped.
+ */
+export function tsString(text: string): string {
+  const singles = (text.match(/'/g) ?? []).length;
+  const doubles = (text.match(/"/g) ?? []).length;
+  const quote = singles > doubles ? '"' : "'";
+  let out = quote;
+  for (const char of text) {
+    const code = char.codePointAt(0) ?? 0;
+    if (char === '\\') out += '\\\\';
+    else if (char === quote) out += `\\${quote}`;
+    else if (char === '\n') out += '\\n';
+    else if (char === '\r') out += '\\r';
+    else if (char === '\t') out += '\\t';
+    else if (code < 0x20 || code === 0x7f || code === 0x2028 || code === 0x2029) out += `\\u${code.toString(16).padStart(4, '0')}`;
+    else out += char;
+  }
+  return out + quote;
+}
+
+/** A lowercase-dash slug of free text, at most `max` characters, possibly empty. */
+export function slug(text: string, max = 48): string {
+  const words = text
+    .normalize('NFKD')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim()
+    .split(' ')
+    .filter((w) => w !== '');
+  let out = '';
+  for (const word of words) {
+    const next = out === '' ? word : `${out}-${word}`;
+    if (next.length > max) break;
+    out = next;
+  }
+  return out === '' && words[0] ? words[0].slice(0, max) : out;
+}
+
+function camel(prefix: string, dashed: string): string {
+  return prefix + dashed.split('-').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
+}
+
+/**
+ * Resource names and variable names for a list of objects: the slug of the description, or the kind and the
+ * first characters of the id; a name taken twice gets the id's first characters appended, so the names stay
+ * stable from one export to the next.
+ */
+function nameObjects<T extends { id: string; description?: string }>(objects: T[], kind: string, prefix: string) {
+  const base = (o: T) => slug(o.description ?? '') || `${kind}-${o.id.slice(0, 8)}`;
+  const counts = new Map<string, number>();
+  for (const o of objects) counts.set(base(o), (counts.get(base(o)) ?? 0) + 1);
+  const used = new Set<string>();
+  return objects.map((object) => {
+    let name = base(object);
+    if ((counts.get(name) ?? 0) > 1 || used.has(name)) name = `${name}-${object.id.slice(0, 8)}`;
+    for (let n = 2; used.has(name); n += 1) name = `${base(object)}-${object.id.slice(0, 8)}-${n}`;
+    used.add(name);
+    return { object, name, variable: camel(prefix, name) };
+  });
+}
+
+function block(constructor: string, variable: string, name: string, fields: [string, string | undefined][], comment: string[]): string {
+  const lines = comment.map((c) => `// ${c}`);
+  lines.push(`export const ${variable} = new ${constructor}(${tsString(name)}, {`);
+  for (const [key, value] of fields) if (value !== undefined) lines.push(key === value ? `  ${key},` : `  ${key}: ${value},`);
+  lines.push('});');
+  return lines.join('\n');
+}
+
+const bool = (value: boolean | undefined) => (value === undefined ? undefined : String(value));
+const str = (value: string | undefined) => (value === undefined ? undefined : tsString(value));
+
+/**
+ * The Pulumi program (TypeScript) declaring a zone's page security settings, CSP policies and firewall rules
+ * exactly as the snapshot holds them, each with its adoption input (`adoptPolicyId`, `adoptRuleId`), so that
+ * the first `pulumi up` takes them over instead of creating new ones. Pure and deterministic: policies and rules
+ * are sorted by id, and nothing varies from run to run (no date).
+ */
+export function renderPulumiProgram(snapshot: ZoneSnapshot, options: RenderOptions = {}): string {
+  const packageName = options.packageName ?? 'pulumi-zoneguard';
+  const policies = nameObjects([...snapshot.policies].sort((a, b) => compareText(a.id, b.id)), 'csp-policy', 'csp');
+  const rules = nameObjects([...snapshot.firewallRules].sort((a, b) => compareText(a.id, b.id)), 'firewall-rule', 'rule');
+  const imports = ['PageGuardSettings'];
+  if (policies.length > 0) imports.push('CspPolicy');
+  if (rules.length > 0) imports.push('FirewallRuleWithFilter');
+  imports.sort(compareText);
+
+  const { settings } = snapshot;
+  const sections: string[] = [
+    [
+      `// Page security of zone ${snapshot.zoneId}, generated by \`zoneguard export\`.`,
+      '// Every resource declares what the zone holds now and adopts the existing object (the settings, and each',
+      '// policy and rule by id), so the first `pulumi up` takes them over without creating anything. Review the',
+      '// declarations, then edit them like any other code: later runs update the zone to match.',
+      `import { ${imports.join(', ')} } from ${tsString(packageName)};`,
+      '',
+      `const zoneId = ${tsString(snapshot.zoneId)};`,
+    ].join('\n'),
+    block(
+      'PageGuardSettings',
+      'pageGuard',
+      'page-guard',
+      [
+        ['zoneId', 'zoneId'],
+        ['enabled', bool(settings.enabled)],
+        ['useVendorReportingEndpoint', bool(settings.use_vendor_reporting_endpoint)],
+        ['useConnectionUrlPath', bool(settings.use_connection_url_path)],
+      ],
+      ['The page security settings (one per zone).'],
+    ),
+  ];
+  for (const { object: p, name, variable } of policies) {
+    sections.push(
+      block(
+        'CspPolicy',
+        variable,
+        name,
+        [
+          ['zoneId', 'zoneId'],
+          ['adoptPolicyId', tsString(p.id)],
+          ['description', tsString(p.description)],
+          ['action', tsString(p.action)],
+          ['expression', tsString(p.expression)],
+          ['value', tsString(p.value)],
+          ['enabled', bool(p.enabled)],
+        ],
+        [`CSP policy ${p.id}.`],
+      ),
+    );
+  }
+  for (const { object: r, name, variable } of rules) {
+    sections.push(
+      block(
+        'FirewallRuleWithFilter',
+        variable,
+        name,
+        [
+          ['zoneId', 'zoneId'],
+          ['adoptRuleId', tsString(r.id)],
+          ['description', str(r.description)],
+          ['expression', tsString(r.filter.expression)],
+          ['action', tsString(r.action)],
+          ['paused', bool(r.paused)],
+          ['priority', r.priority === null || r.priority === undefined ? undefined : String(r.priority)],
+          ['ref', r.ref ? tsString(r.ref) : undefined],
+          ['products', r.products && r.products.length > 0 ? `[${r.products.map(tsString).join(', ')}]` : undefined],
+        ],
+        [`Firewall rule ${r.id} with its filter ${r.filter.id}.`],
+      ),
+    );
+  }
+  return `${sections.join('\n\n')}\n`;
+}
+
+/** Reads the zone and renders its program. */
+export async function exportZoneProgram(args: { client: ZoneGuardClient; zoneId: string } & RenderOptions): Promise<{ program: string; snapshot: ZoneSnapshot }> {
+  const snapshot = await readZoneSnapshot(args);
+  return { program: renderPulumiProgram(snapshot, args), snapshot };
+}

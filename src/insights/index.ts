@@ -1,0 +1,49 @@
+// Insights over the client: detected items with their malicious classification, summaries by host, a CSP built
+// from observed scripts, a zone exported as a Pulumi program, and the WAF migration plan.
+export {
+  classify,
+  compareText,
+  describeReason,
+  isBelowScoreThreshold,
+  isMalicious,
+  maliciousReasons,
+  mergedCategories,
+  type Classification,
+  type MaliciousReason,
+  type Reportable,
+} from './classification';
+export {
+  ALL_STATUSES,
+  listConnections,
+  listCookies,
+  listScripts,
+  statusFilter,
+  walkPages,
+  type Classified,
+  type ClassifiedQuery,
+  type DetectedKind,
+  type DetectedQuery,
+  type LoadProgress,
+} from './detected';
+export { combineSummaries, summarizeByHost, summarizeZone, type HostCount, type HostSummary, type ZoneSummary } from './summary';
+export {
+  buildScriptSrc,
+  cspFromObservedScripts,
+  scriptOrigin,
+  type CspBuildOptions,
+  type ExcludedScript,
+  type ExclusionReason,
+  type ObservedCsp,
+  type ObservedCspOptions,
+} from './csp';
+export { exportZoneProgram, readZoneSnapshot, renderPulumiProgram, slug, tsString, type RenderOptions, type ZoneSnapshot } from './export';
+export {
+  buildMigrationPlan,
+  paranoiaLevel,
+  planMigration,
+  readMigrationFacts,
+  type ConversionChange,
+  type ConversionEffect,
+  type MigrationFacts,
+  type MigrationPlan,
+} from './migration';

@@ -2,6 +2,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { startEmulator, type SeedFile, type StartedEmulator } from '../emulator';
+import { insightCommands } from './commands';
 
 /** Default port of `zoneguard emulator`. */
 export const DEFAULT_EMULATOR_PORT = 8787;
@@ -64,6 +65,7 @@ export function buildProgram(): Command {
     .option('--seed <file>', 'JSON seed file (credentials and zones) instead of the demo')
     .option('--state <file>', 'state file: loaded at start if present, written after every change')
     .action(runEmulator);
+  for (const command of insightCommands()) program.addCommand(command);
   return program;
 }
 

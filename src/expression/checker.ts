@@ -138,7 +138,7 @@ class Checker {
         return { type, each: false, literal: false, field: node.name };
       }
       case 'call':
-        return this.call(node, expand);
+        return this.call(node);
       case 'index':
         return this.index(node, expand);
       case 'string':
@@ -283,7 +283,7 @@ class Checker {
     }
   }
 
-  private call(node: CallNode, expand: boolean): Info {
+  private call(node: CallNode): Info {
     const spec = FUNCTIONS.get(node.name);
     const isOnce = ONCE_PER_EXPRESSION.has(node.name);
     if (isOnce) {
@@ -298,7 +298,6 @@ class Checker {
     // Only a function's first argument may expand an array with [*] (documentation, Arrays).
     const args = node.args.map((arg, i) => this.value(arg, i === 0));
     if (isOnce) this.onceOpen.pop();
-    void expand;
     if (!spec) {
       if (FIELDS.has(node.name)) this.report(node.nameSpan, `${node.name} is a field, not a function`);
       else {

@@ -21,6 +21,7 @@ import type {
 } from './ast';
 import * as T from './lexer';
 import type { ExpressionError } from './errors';
+import { FUNCTIONS } from './functions';
 import { describeToken, positionAfter } from './errors';
 
 // Precedence, loosest first: or, xor, and, not, comparison. `not` binds tighter than `and` but looser than a
@@ -58,6 +59,7 @@ const EXPECTED_BY_RULE: Record<string, string> = {
   index: 'an index',
   comparisonTail: 'an operator',
   rightValue: 'a value',
+  inValues: 'a set {...} or a list $name',
   set: 'a value or "}"',
   setItem: 'a value or "}"',
   literal: 'a value',
@@ -67,7 +69,12 @@ const EXPECTED_BY_RULE: Record<string, string> = {
 
 /** Turns chevrotain's failures into the "expected X" part of our message; the rest is added from the token. */
 const expectedProvider: IParserErrorMessageProvider = {
-  buildMismatchTokenMessage: ({ expected }) => expected.LABEL ?? expected.name,
+  buildMismatchTokenMessage: ({ expected, ruleName }) => {
+    // A closing delimiter is not the only thing that may come next: say what else would do.
+    if (ruleName === 'set' && expected === T.RBrace) return 'a value or "}"';
+    if (ruleName === 'call' && expected === T.RParen) return '"," or ")"';
+    return expected.LABEL ?? expected.name;
+  },
   buildNotAllInputParsedMessage: () => 'an operator or end of input',
   buildNoViableAltMessage: ({ ruleName }) => EXPECTED_BY_RULE[ruleName] ?? 'an expression',
   buildEarlyExitMessage: ({ ruleName }) => EXPECTED_BY_RULE[ruleName] ?? 'an expression',
@@ -141,7 +148,7 @@ class RulesParser extends EmbeddedActionsParser {
       {
         ALT: () => {
           const op = this.CONSUME(T.In);
-          const right = this.OR2([{ ALT: () => this.SUBRULE(this.set) }, { ALT: () => this.SUBRULE(this.list) }]);
+          const right = this.SUBRULE(this.inValues);
           return this.ACTION(() => this.compare('in', op.image, spanOf(op), left, right));
         },
       },
@@ -175,6 +182,10 @@ class RulesParser extends EmbeddedActionsParser {
         },
       },
     ]),
+  );
+
+  private inValues = this.RULE('inValues', (): SetNode | ListNode =>
+    this.OR([{ ALT: () => this.SUBRULE(this.set) }, { ALT: () => this.SUBRULE(this.list) }]),
   );
 
   /** The value after a comparison operator: a literal only, never a field (the engine compares fields to constants). */
@@ -403,6 +414,7 @@ function previousToken(tokens: IToken[], offset: number): IToken | undefined {
 
 function keywordHint(token: IToken): string {
   if (token.tokenType !== T.Identifier) return '';
+  if (FUNCTIONS.has(token.image)) return ` (${token.image} is a function: write ${token.image}(...))`;
   const lower = token.image.toLowerCase();
   return lower !== token.image && T.KEYWORDS.has(lower) ? ' (operators are written in lowercase)' : '';
 }

@@ -93,9 +93,11 @@ export const Messages = {
     `filter ${filterId} is referenced by firewall rule ${ruleIds.join(', ')}; delete or repoint the rule first`,
   ruleQuotaExceeded: (zoneId: string, plan: string, quota: number, existing: number, filterIds: string[]) =>
     `firewall rule quota exceeded: zone ${zoneId} (${plan} plan) allows ${quota} rules and has ${existing}; no rule was created` +
-    (filterIds.length > 0
-      ? `, but filter ${filterIds.join(', ')} was created: reference it by id once the quota allows`
-      : ''),
+    (filterIds.length === 1
+      ? `, but filter ${filterIds[0]} was created: reference it by id once the quota allows`
+      : filterIds.length > 1
+        ? `, but filters ${filterIds.join(', ')} were created: reference them by id once the quota allows`
+        : ''),
   productsRequired: (field: string) => `${field}: required when action is bypass`,
   productsRefused: (field: string) => `${field}: allowed only when action is bypass`,
   idMismatch: (bodyId: string, pathId: string) => `id: ${bodyId} does not match the identifier in the path (${pathId})`,

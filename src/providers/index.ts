@@ -3,10 +3,14 @@ import type { ResourceKind } from './kit/closure';
 import type { Implementation } from './kit/implementation';
 import { cspPolicy } from './csp-policy';
 import { pageGuardSettings } from './page-guard-settings';
+import { firewallRuleWithFilter } from './firewall-rule-with-filter';
+import { wafMigration } from './waf-migration';
 
 const implementations: Partial<Record<ResourceKind, Implementation>> = {
   PageGuardSettings: pageGuardSettings,
   CspPolicy: cspPolicy,
+  FirewallRuleWithFilter: firewallRuleWithFilter,
+  WafMigration: wafMigration,
 };
 
 /** The implementation of one resource kind; throws for a kind this version does not know. */

@@ -1,0 +1,324 @@
+import type * as pulumi from '@pulumi/pulumi';
+import { z } from 'zod';
+import { ConflictError, NotFoundError, ZoneGuardError } from '../client/errors';
+import {
+  FilterExpressionSchema,
+  FirewallActionSchema,
+  FirewallProductSchema,
+  FirewallRuleCreateItemSchema,
+  HexIdSchema,
+  ZoneIdSchema,
+  type Filter,
+  type FirewallRule,
+  type FirewallRuleCreateItem,
+  type FirewallRuleUpdate,
+} from '../schemas';
+import { UNKNOWN, checkWithSchema, containsUnknown } from './kit/check';
+import { assertConfigured, configure, getClient } from './kit/context';
+import { diffFields } from './kit/diff';
+import { expressionProblems } from './kit/expression';
+import { ProviderError, step, unlessNotFound, type Implementation } from './kit/implementation';
+
+const RESOURCE = 'FirewallRuleWithFilter';
+const wire = FirewallRuleCreateItemSchema.shape;
+
+/** Inputs of a FirewallRuleWithFilter, as `check` validates them. `products` against `action` is checked apart. */
+export const FirewallRuleWithFilterArgsSchema = z
+  .object({
+    zoneId: ZoneIdSchema,
+    expression: FilterExpressionSchema.superRefine((text, ctx) => {
+      for (const message of expressionProblems(text)) ctx.addIssue({ code: 'custom', message });
+    }),
+    action: FirewallActionSchema,
+    paused: z.boolean({ error: 'must be a boolean' }).default(false),
+    /** null: the service orders the rule itself. */
+    priority: wire.priority.unwrap().default(null),
+    description: wire.description.unwrap().default(''),
+    ref: wire.ref.unwrap().default(''),
+    products: z.array(FirewallProductSchema).optional(),
+    adoptRuleId: HexIdSchema.optional(),
+  })
+  .strict();
+export type FirewallRuleWithFilterInputs = z.output<typeof FirewallRuleWithFilterArgsSchema>;
+
+/** Outputs: the inputs as the service holds them, plus the rule's and its filter's ids. */
+export type FirewallRuleWithFilterOutputs = FirewallRuleWithFilterInputs & { ruleId: string; filterId: string };
+
+/** The fields a diff compares. A new zone or expression is another rule: the filter of a single-call rule is locked. */
+export const MANAGED = ['zoneId', 'expression', 'action', 'paused', 'priority', 'description', 'ref', 'products'] as const;
+export const REPLACING = ['zoneId', 'expression'] as const;
+
+/**
+ * `products` goes with `action`: required (at least one) with bypass, refused otherwise, as the service does. Checked
+ * apart from the schema (a refinement across fields would keep the kit from leaving unknown fields out).
+ */
+export function productsFailures(news: Record<string, unknown>): pulumi.dynamic.CheckFailure[] {
+  const { action, products } = news;
+  if (action === undefined || action === UNKNOWN || containsUnknown(products)) return [];
+  const listed = Array.isArray(products) ? products : undefined;
+  if (action === 'bypass' && (listed === undefined || listed.length === 0)) {
+    return [
+      {
+        property: 'products',
+        reason: `${RESOURCE}.products: required when action is bypass: list what the rule bypasses, for example ["waf"] (one of ${FirewallProductSchema.options.join(', ')})`,
+      },
+    ];
+  }
+  if (action !== 'bypass' && products !== undefined) {
+    return [
+      {
+        property: 'products',
+        reason: `${RESOURCE}.products: allowed only when action is bypass (action is ${String(action)}); remove products or set action: 'bypass'`,
+      },
+    ];
+  }
+  return [];
+}
+
+/** The rule's own fields as the service takes them; products only with bypass. */
+export function ruleFields(inputs: FirewallRuleWithFilterInputs) {
+  return {
+    action: inputs.action,
+    paused: inputs.paused,
+    priority: inputs.priority,
+    description: inputs.description,
+    ref: inputs.ref,
+    ...(inputs.action === 'bypass' && inputs.products ? { products: [...inputs.products] } : {}),
+  };
+}
+
+/** The single-call create item: the filter by expression, so the service creates it with the rule. */
+export function singleCallItem(inputs: FirewallRuleWithFilterInputs): FirewallRuleCreateItem {
+  return { filter: { expression: inputs.expression }, ...ruleFields(inputs) };
+}
+
+/** The create item on a filter that already exists (the one a quota failure left behind). */
+export function onFilterItem(inputs: FirewallRuleWithFilterInputs, filterId: string): FirewallRuleCreateItem {
+  return { filter: { id: filterId }, ...ruleFields(inputs) };
+}
+
+/** The body of the PUT that brings a rule to the declared fields; the filter stays, referenced by id. */
+export function ruleUpdateBody(inputs: FirewallRuleWithFilterInputs, filterId: string): Omit<FirewallRuleUpdate, 'id'> {
+  return { filter: { id: filterId }, ...ruleFields(inputs) };
+}
+
+/** The service's answer in the provider's names. Absent optional fields read as their defaults. */
+export function outputsFromRule(zoneId: string, rule: FirewallRule, adoptRuleId?: string): FirewallRuleWithFilterOutputs {
+  const products = rule.products && rule.products.length > 0 ? { products: [...rule.products] as FirewallRuleWithFilterInputs['products'] } : {};
+  return {
+    zoneId,
+    expression: rule.filter.expression,
+    action: rule.action as FirewallRuleWithFilterInputs['action'],
+    paused: rule.paused,
+    priority: rule.priority ?? null,
+    description: rule.description ?? '',
+    ref: rule.ref ?? '',
+    ...products,
+    ruleId: rule.id,
+    filterId: rule.filter.id,
+    ...(adoptRuleId ? { adoptRuleId } : {}),
+  };
+}
+
+/** The inputs a read reports, so a preview after refresh is clean: the outputs without the ids the service assigns. */
+export function inputsFromOutputs(outputs: FirewallRuleWithFilterOutputs): FirewallRuleWithFilterInputs {
+  const { ruleId: _ruleId, filterId: _filterId, ...inputs } = outputs;
+  return inputs;
+}
+
+/** Products compare as a set: the service may answer them in another order. */
+function normalize(field: (typeof MANAGED)[number], value: unknown): unknown {
+  if (field === 'products' && Array.isArray(value)) return [...value].map(String).sort();
+  if (field === 'priority' && value === undefined) return null;
+  if ((field === 'description' || field === 'ref') && value === undefined) return '';
+  return value;
+}
+
+/**
+ * Diff of the declared inputs against the state: action, paused, priority, description, ref and products change
+ * in place; a new zone or expression replaces the rule, the new one created before the old one is deleted (the
+ * engine's default order), so the zone is never unprotected.
+ */
+export function diffFirewallRule(olds: Record<string, unknown>, news: Record<string, unknown>) {
+  return diffFields(olds, news, { fields: MANAGED, replace: REPLACING }, normalize);
+}
+
+/** A filter with exactly `expression` that no rule references: one a quota failure (or an out-of-band rule delete) left. */
+export function orphanFilter(filters: readonly Filter[], rules: readonly FirewallRule[], expression: string): Filter | undefined {
+  const used = new Set(rules.map((rule) => rule.filter.id));
+  return filters.find((filter) => filter.expression === expression && !used.has(filter.id));
+}
+
+/** The rules that reference a filter with exactly `expression`. */
+export function rulesUsingExpression(rules: readonly FirewallRule[], expression: string): string[] {
+  return rules.filter((rule) => rule.filter.expression === expression).map((rule) => rule.id);
+}
+
+/** Whether a failed create is the rule quota (the filter may have been created anyway: spec, Area B rule 5). */
+export function isQuotaError(error: unknown): error is ZoneGuardError {
+  return error instanceof ZoneGuardError && (error.codes.includes(10030) || /quota/i.test(error.message));
+}
+
+/** Whether a failed create is a filter with the same expression that already exists (10102). */
+export function isDuplicateFilterError(error: unknown): error is ZoneGuardError {
+  return error instanceof ZoneGuardError && error.codes.includes(10102);
+}
+
+const label = (inputs: { zoneId?: unknown }, id?: string) => `${RESOURCE} ${id ? `${id} ` : ''}in zone ${String(inputs.zoneId)}`;
+
+/** The message of a create refused by the rule quota: what was kept, and what to do. Pure. */
+export function quotaMessage(zoneId: string, serviceMessage: string, keptFilterId: string | undefined): string {
+  const head = `${RESOURCE} in zone ${zoneId}: the zone's firewall rule quota is exceeded, no rule was created (${serviceMessage}). `;
+  if (!keptFilterId) {
+    return head + 'Free a rule slot (delete a rule you no longer need, or raise the quota) and run pulumi up again.';
+  }
+  return (
+    head +
+    `The service kept the rule's filter ${keptFilterId} without a rule. Free a rule slot (delete a rule you no longer need, ` +
+    `or raise the quota) and run pulumi up again: the rule will be created on filter ${keptFilterId}, with no duplicate ` +
+    `and no orphan. To give up instead, delete the filter: DELETE /zones/${zoneId}/filters/${keptFilterId}`
+  );
+}
+
+async function filtersWithExpression(zoneId: string, expression: string): Promise<Filter[]> {
+  // The service's expression filter matches substrings: keep the exact ones.
+  const found = await getClient().filters.list({ zoneId, expression }).toArray();
+  return found.filter((filter) => filter.expression === expression);
+}
+
+async function zoneRules(zoneId: string): Promise<FirewallRule[]> {
+  return getClient().firewallRules.list({ zoneId }).toArray();
+}
+
+/** After a quota failure: the filter the service kept, if it can be found (best effort: the error comes first). */
+async function keptFilterId(zoneId: string, expression: string): Promise<string | undefined> {
+  try {
+    return orphanFilter(await filtersWithExpression(zoneId, expression), await zoneRules(zoneId), expression)?.id;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Creates the rule; on a duplicate filter, creates it on that filter when no rule uses it. */
+async function createRule(inputs: FirewallRuleWithFilterInputs): Promise<FirewallRule> {
+  const { zoneId, expression } = inputs;
+  const client = getClient();
+  const createOn = async (item: FirewallRuleCreateItem) => {
+    try {
+      const [rule] = await client.firewallRules.create({ zoneId, rules: [item] });
+      if (!rule) throw new ProviderError(`${label(inputs)}: the service answered the create with no rule`);
+      return rule;
+    } catch (error) {
+      if (isQuotaError(error)) throw new ProviderError(quotaMessage(zoneId, error.message, await keptFilterId(zoneId, expression)), { cause: error });
+      throw error;
+    }
+  };
+  try {
+    return await createOn(singleCallItem(inputs));
+  } catch (error) {
+    if (!isDuplicateFilterError(error)) throw error;
+    // A filter with this expression exists: left by an earlier quota failure, or by a rule deleted without it.
+    // Reusing it by id is what the spec's rule 5 allows; a filter some rule still uses is another rule's.
+    const [filters, rules] = await Promise.all([filtersWithExpression(zoneId, expression), zoneRules(zoneId)]);
+    const orphan = orphanFilter(filters, rules, expression);
+    if (orphan) return createOn(onFilterItem(inputs, orphan.id));
+    const users = rulesUsingExpression(rules, expression);
+    if (users.length > 0) {
+      throw new ProviderError(
+        `${label(inputs)}: firewall rule ${users.join(', ')} of this zone already matches this expression; ` +
+          `take it over with adoptRuleId: '${users[0]}', or change the expression`,
+        { cause: error },
+      );
+    }
+    throw error;
+  }
+}
+
+/** Takes over an existing rule by id; its expression must be the declared one, since the filter cannot change. */
+async function adoptRule(inputs: FirewallRuleWithFilterInputs, ruleId: string): Promise<FirewallRule> {
+  const { zoneId } = inputs;
+  const client = getClient();
+  const existing = await unlessNotFound(() => client.firewallRules.get({ zoneId, ruleId }), undefined);
+  if (!existing) {
+    throw new ProviderError(
+      `${label(inputs)}: adoptRuleId ${ruleId} names no firewall rule of this zone; check the id, or remove adoptRuleId to create a new rule`,
+    );
+  }
+  if (existing.filter.expression !== inputs.expression) {
+    throw new ProviderError(
+      `${label(inputs)}: rule ${ruleId} matches ${JSON.stringify(existing.filter.expression)}, not the declared ` +
+        `expression ${JSON.stringify(inputs.expression)}, and the filter of a rule created in a single call cannot be ` +
+        `changed. Declare expression: ${JSON.stringify(existing.filter.expression)} to adopt the rule as it is, or ` +
+        `remove adoptRuleId to create a new rule (and delete rule ${ruleId} yourself)`,
+    );
+  }
+  const current = outputsFromRule(zoneId, existing);
+  const desired = { ...inputs, ruleId, filterId: existing.filter.id };
+  const same = MANAGED.every((field) => JSON.stringify(normalize(field, current[field])) === JSON.stringify(normalize(field, desired[field])));
+  if (same) return existing;
+  return client.firewallRules.update({ zoneId, ruleId, ...ruleUpdateBody(inputs, existing.filter.id) });
+}
+
+export const firewallRuleWithFilter: Implementation = {
+  configure,
+
+  async check(_olds, news) {
+    assertConfigured();
+    const result = checkWithSchema(FirewallRuleWithFilterArgsSchema, news, RESOURCE);
+    const products = productsFailures(news);
+    if (products.length === 0) return result;
+    return { inputs: news, failures: [...result.failures, ...products] };
+  },
+
+  async diff(_id, olds, news) {
+    return diffFirewallRule(olds, news);
+  },
+
+  async create(raw) {
+    const inputs = raw as FirewallRuleWithFilterInputs;
+    const { adoptRuleId } = inputs;
+    const rule = adoptRuleId
+      ? await step(`${label(inputs, adoptRuleId)}: adopting the rule`, () => adoptRule(inputs, adoptRuleId))
+      : await step(`${label(inputs)}: creating the rule with its filter`, () => createRule(inputs));
+    return { id: rule.id, outs: outputsFromRule(inputs.zoneId, rule, adoptRuleId) };
+  },
+
+  async read(id, props) {
+    const recorded = props as FirewallRuleWithFilterOutputs;
+    const rule = await step(`${label(recorded, id)}: reading the rule`, () =>
+      unlessNotFound(() => getClient().firewallRules.get({ zoneId: recorded.zoneId, ruleId: id }), undefined),
+    );
+    // Deleted out of band: a blank id takes it out of the state. A filter it left behind is reused by the next create.
+    if (!rule) return { id: '' };
+    const outs = outputsFromRule(recorded.zoneId, rule, recorded.adoptRuleId);
+    return { id, props: outs, inputs: inputsFromOutputs(outs) };
+  },
+
+  async update(id, olds, news) {
+    const desired = news as FirewallRuleWithFilterInputs;
+    const { filterId } = olds as FirewallRuleWithFilterOutputs;
+    const rule = await step(`${label(desired, id)}: updating the rule`, () =>
+      getClient().firewallRules.update({ zoneId: desired.zoneId, ruleId: id, ...ruleUpdateBody(desired, filterId) }),
+    );
+    return { outs: outputsFromRule(desired.zoneId, rule, desired.adoptRuleId) };
+  },
+
+  async delete(id, props) {
+    const { zoneId, filterId } = props as FirewallRuleWithFilterOutputs;
+    const client = getClient();
+    // The filter goes with the rule: a rule deleted alone leaves its filter, and recreating it then fails with 10102.
+    const deleted = await step(`${label(props, id)}: deleting the rule and its filter`, () =>
+      unlessNotFound(() => client.firewallRules.delete({ zoneId, ruleId: id, deleteFilterIfUnused: true }), undefined),
+    );
+    if (deleted || !filterId) return;
+    // The rule was already gone: remove the filter it may have left, unless another rule uses it (409).
+    await step(`${label(props, id)}: deleting the filter ${filterId} the rule left`, async () => {
+      try {
+        await client.filters.delete({ zoneId, filterId });
+      } catch (error) {
+        if (error instanceof NotFoundError || error instanceof ConflictError) return;
+        throw error;
+      }
+    });
+  },
+};

@@ -1,0 +1,119 @@
+import * as pulumi from '@pulumi/pulumi';
+import { ZoneGuardClient } from '../client';
+import { providerFor, TYPE_MODULE } from '../providers/kit/closure';
+import { resolveSettings } from '../providers/kit/settings';
+import { AdjustmentsSchema, NO_ADJUSTMENTS, type WafConversion } from '../providers/waf-migration/conversion';
+import { readMigrationPlan, type WafMigrationPlan } from '../providers/waf-migration/plan';
+import { formatZodIssues, type EntrypointRuleset } from '../schemas';
+
+export { MANAGED_RULESET_ID, OWASP_RULESET_ID, type WafConversion } from '../providers/waf-migration/conversion';
+export type { WafMigrationPlan, Incompatibility, BlockingOverride } from '../providers/waf-migration/plan';
+export type { MigrationLimits, CoreRuleSetConversion } from '../providers/waf-migration/conversion';
+
+/** An override of one managed rule, applied to the converted configuration before it is submitted. */
+export interface WafRuleAdjustment {
+  /** The managed ruleset of the rule; default: the vendor's managed ruleset ({@link MANAGED_RULESET_ID}). */
+  rulesetId?: string;
+  /** The managed rule's id. */
+  ruleId: string;
+  action?: 'block' | 'challenge' | 'js_challenge' | 'managed_challenge' | 'log';
+  enabled?: boolean;
+  /** OWASP anomaly score threshold (the conversion sets 25 or 40 on the OWASP anomaly score rule). */
+  scoreThreshold?: number;
+}
+
+/** An override of one category (tag) of a managed ruleset, for example `paranoia-level-2` or `wordpress`. */
+export interface WafCategoryAdjustment {
+  rulesetId?: string;
+  category: string;
+  action?: 'block' | 'challenge' | 'js_challenge' | 'managed_challenge' | 'log';
+  enabled?: boolean;
+}
+
+/** Overrides of managed rules applied to the converted configuration; each names rule or category of one ruleset. */
+export interface WafMigrationAdjustments {
+  rules?: WafRuleAdjustment[];
+  categories?: WafCategoryAdjustment[];
+}
+
+/** Inputs of a {@link WafMigration}. */
+export interface WafMigrationArgs {
+  /** The zone to migrate. It cannot change afterwards: a migration cannot be undone. */
+  zoneId: pulumi.Input<string>;
+  /** `direct`: the new WAF replaces the previous one at once (every plan). `validation`: both run side by side until
+   * you change this to `direct` (Enterprise only). Going back from `direct` is refused. */
+  mode: pulumi.Input<'direct' | 'validation'>;
+  /** Overrides of managed rules applied to the converted configuration. While in validation, a change resubmits. */
+  adjustments?: pulumi.Input<WafMigrationAdjustments>;
+  /** How long create and update wait for the zone to settle, and how often they look; defaults 900 s and 5 s. */
+  wait?: pulumi.Input<{ timeoutSeconds?: number; pollIntervalSeconds?: number }>;
+}
+
+/**
+ * The migration of a zone from the previous WAF managed rules to the new ones (`/zones/{zone_id}/waf_migration` and
+ * the `http_request_firewall_managed` entry point). Irreversible, so `protect` defaults to true, `diff` never replaces,
+ * and delete refuses: drop it from the stack with `retainOnDelete: true` or `pulumi state delete`.
+ */
+export class WafMigration extends pulumi.dynamic.Resource {
+  declare readonly zoneId: pulumi.Output<string>;
+  declare readonly mode: pulumi.Output<'direct' | 'validation'>;
+  declare readonly adjustments: pulumi.Output<Required<WafMigrationAdjustments>>;
+  declare readonly wait: pulumi.Output<{ timeoutSeconds: number; pollIntervalSeconds: number }>;
+  /** Where the zone stands: validation, pending or complete. */
+  declare readonly migrationState: pulumi.Output<string>;
+  /** The previous WAF managed rules: enabled or disabled. */
+  declare readonly previousWafStatus: pulumi.Output<'enabled' | 'disabled'>;
+  /** The new WAF managed rules: enabled or disabled. */
+  declare readonly newWafStatus: pulumi.Output<'enabled' | 'disabled'>;
+  /** The entry point ruleset this resource last submitted; null when it submitted none. */
+  declare readonly submittedRuleset: pulumi.Output<EntrypointRuleset | null>;
+  /** What the conversion changed or dropped, and the adjustments applied. */
+  declare readonly conversion: pulumi.Output<WafConversion>;
+
+  constructor(name: string, args: WafMigrationArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      providerFor('WafMigration'),
+      name,
+      {
+        migrationState: undefined,
+        previousWafStatus: undefined,
+        newWafStatus: undefined,
+        submittedRuleset: undefined,
+        conversion: undefined,
+        adjustments: undefined,
+        wait: undefined,
+        ...args,
+      },
+      // A migration cannot be undone: protected unless the program says otherwise.
+      { ...opts, protect: opts?.protect ?? true },
+      TYPE_MODULE,
+      'WafMigration',
+    );
+  }
+}
+
+/** Arguments of {@link planWafMigration}. */
+export interface PlanWafMigrationArgs {
+  zoneId: string;
+  /** The adjustments the WafMigration resource declares, so the plan shows the configuration it would submit. */
+  adjustments?: WafMigrationAdjustments;
+  /** The client to read with; default: one built from the stack config (zoneguard:apiToken, ...) or the environment. */
+  client?: ZoneGuardClient;
+}
+
+/**
+ * What migrating a zone would do, without changing anything (only reads): compatibility, the converted configuration
+ * with the adjustments applied, what the conversion changes or drops, and the limits. For stack outputs in CI
+ * previews: `export const wafPlan = planWafMigration({ zoneId })`.
+ */
+export async function planWafMigration({ zoneId, adjustments, client }: PlanWafMigrationArgs): Promise<WafMigrationPlan> {
+  const parsed = AdjustmentsSchema.safeParse(adjustments ?? NO_ADJUSTMENTS);
+  if (!parsed.success) throw new Error(`planWafMigration: ${formatZodIssues(parsed.error, 'adjustments').join('; ')}`);
+  return readMigrationPlan(client ?? clientFromProgram(), zoneId, parsed.data);
+}
+
+/** A client from the program's stack config, falling back to the environment, as the providers resolve it. */
+function clientFromProgram(): ZoneGuardClient {
+  const { baseUrl, credentials } = resolveSettings((key) => pulumi.runtime.getConfig(key), process.env);
+  return new ZoneGuardClient({ baseUrl, credentials, userAgent: 'pulumi-zoneguard-plan' });
+}

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import { EntrypointRulesetSchema, WAF_MIGRATION_LIMITS, WafMigrationModeSchema, type ErrorItem, type SavedRuleset } from '../../schemas';
 import { parseBody, parseQuery, query, single, zoneOf, type EmulatorContext } from '../context';
 import { ErrorCode, Messages, ServiceError, okEnvelope } from '../errors';
@@ -27,7 +28,7 @@ export function registerRulesetRoutes(api: FastifyInstance, context: EmulatorCon
     assertPhaseTwo(request);
     const rawMode = single(query(request).waf_migration);
     if (rawMode === undefined) throw ServiceError.of(400, ErrorCode.validation, Messages.wafMigrationRequired);
-    const mode = parseQuery(WafMigrationModeSchema, rawMode);
+    const { waf_migration: mode } = parseQuery(z.object({ waf_migration: WafMigrationModeSchema }), { waf_migration: rawMode });
     const body = parseBody(EntrypointRulesetSchema, request.body);
     const unknown: ErrorItem[] = [];
     body.rules.forEach((rule, index) => {

@@ -47,14 +47,16 @@ export class PageIterator<T> implements AsyncIterable<T> {
 }
 
 /**
- * Whether to ask for page `number + 1`. With `result_info`, while `total_pages` says so. Without it (the public
- * API's firewall rules, filters and previous-WAF lists may omit it), while pages come back full: stopping after
+ * Whether to ask for page `number + 1`. With `result_info`, while `total_pages` says so, or `total_count` and
+ * `per_page` when total_pages is absent (the public API's firewall rules, filters and previous-WAF lists omit
+ * it). Without `result_info` (the emulator's lists outside area A), while pages come back full: stopping after
  * the first page there is the bug of the generated SDKs. An empty page always ends the walk, so a list that
  * shrinks while it is walked cannot loop forever.
  */
 export function hasNextPage(page: Page<unknown>, number: number, perPage: number | undefined): boolean {
   if (page.items.length === 0) return false;
   const info = page.resultInfo;
-  if (info) return number < info.total_pages;
+  if (info?.total_pages !== undefined) return number < info.total_pages;
+  if (info && info.per_page > 0) return number * info.per_page < info.total_count;
   return perPage !== undefined && page.items.length === perPage;
 }

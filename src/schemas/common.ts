@@ -22,13 +22,16 @@ export const ErrorItemSchema = z.object({
 });
 export type ErrorItem = z.infer<typeof ErrorItemSchema>;
 
-/** Paging facts of an area A list response. */
+/**
+ * Paging facts of a list response. Area A lists carry all five; the public API's firewall rules, filters and
+ * previous-WAF lists omit total_pages, so it is optional here, or the client would refuse their answers.
+ */
 export const ResultInfoSchema = z.object({
   page: z.number().int(),
   per_page: z.number().int(),
   count: z.number().int(),
   total_count: z.number().int(),
-  total_pages: z.number().int(),
+  total_pages: z.number().int().optional(),
 });
 export type ResultInfo = z.infer<typeof ResultInfoSchema>;
 

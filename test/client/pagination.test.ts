@@ -12,6 +12,9 @@ describe('hasNextPage', () => {
     ['a full page without result_info', { items: [1, 2], resultInfo: undefined }, 1, 2, true],
     ['a short page without result_info', { items: [3], resultInfo: undefined }, 2, 2, false],
     ['an empty page without result_info', { items: [], resultInfo: undefined }, 3, 2, false],
+    ['page 1 of 5 items without total_pages', { items: [1, 2], resultInfo: { page: 1, per_page: 2, count: 2, total_count: 5 } }, 1, 2, true],
+    ['page 3 of 5 items without total_pages', { items: [5], resultInfo: { page: 3, per_page: 2, count: 1, total_count: 5 } }, 3, 2, false],
+    ['page 2 of 4 items without total_pages', { items: [3, 4], resultInfo: { page: 2, per_page: 2, count: 2, total_count: 4 } }, 2, 2, false],
   ])('%s', (_label, page, number, perPage, expected) => {
     expect(hasNextPage(page, number, perPage)).toBe(expected);
   });

@@ -334,3 +334,18 @@ async function freePort(): Promise<number> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
 }
+
+describe('paging facts of the public API', () => {
+  it('walks a firewall rules list whose result_info has no total_pages (public API shape)', async () => {
+    const rule = (n: number) => ({ id: n.toString(16).padStart(32, '0'), paused: false, action: 'block', filter: { id: ID, expression: `ip.src eq 192.0.2.${n}` } });
+    const info = (page: number, count: number) => ({ result_info: { page, per_page: 2, count, total_count: 5 } });
+    stub.next(
+      (_req, res) => json(res, 200, ok([rule(1), rule(2)], info(1, 2))),
+      (_req, res) => json(res, 200, ok([rule(3), rule(4)], info(2, 2))),
+      (_req, res) => json(res, 200, ok([rule(5)], info(3, 1))),
+    );
+    const all = await client().firewallRules.list({ zoneId: ZONE, perPage: 2 }).toArray();
+    expect(all.map((r) => r.filter.expression)).toEqual([1, 2, 3, 4, 5].map((n) => `ip.src eq 192.0.2.${n}`));
+    expect(stub.seen.map((s) => new URL(s.url, 'http://x').searchParams.get('page'))).toEqual(['1', '2', '3']);
+  });
+});

@@ -67,10 +67,17 @@ export function parseExpression(text: string): ExpressionParse {
 
 /** Parses and type-checks a rules-language expression; never throws on any input string. */
 export function checkExpression(text: string): ExpressionCheck {
-  const parsed = parseExpression(text);
-  if (!parsed.ok) return parsed;
-  const { errors, fields } = checkAst(parsed.ast, text);
-  return errors.length > 0 ? { ok: false, errors } : { ok: true, fields };
+  try {
+    const parsed = parseExpression(text);
+    if (!parsed.ok) return parsed;
+    const { errors, fields } = checkAst(parsed.ast, text);
+    return errors.length > 0 ? { ok: false, errors } : { ok: true, fields };
+  } catch (error) {
+    // The nesting limit keeps recursion shallow; this is the backstop should a shape it does not count recurse
+    // too deep. Any other exception is a bug and propagates.
+    if (error instanceof RangeError) return { ok: false, errors: [{ line: 1, column: 1, message: 'expression nests too deeply' }] };
+    throw error;
+  }
 }
 
 function tooLong(text: string): ExpressionError {

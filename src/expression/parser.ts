@@ -420,16 +420,19 @@ function keywordHint(token: IToken): string {
 }
 
 // Each parenthesis, bracket, brace and each `not` in a chain such as `not (not (...))` adds a level of recursion
-// to the parser and the checker. A run of `not`s ends at the first other token of its level; its count stays on
-// the stack while the parenthesis it opens is open.
+// to the parser and the checker, and so does each index of a chain such as `x[0][0][0]`. A run of `not`s ends at
+// the first other token of its level; its count stays on the stack while the parenthesis it opens is open.
 function findExcessiveNesting(tokens: IToken[]): IToken | undefined {
   const runs: number[] = [];
   let carried = 0;
   let run = 0;
+  let indexes = 0;
+  let previous: TokenType | undefined;
   for (const t of tokens) {
     const type = t.tokenType;
     if (type === T.Not) run++;
     else if (type === T.LParen || type === T.LBracket || type === T.LBrace) {
+      if (type === T.LBracket) indexes = previous === T.RBracket ? indexes + 1 : 0;
       runs.push(run);
       carried += run;
       run = 0;
@@ -437,7 +440,9 @@ function findExcessiveNesting(tokens: IToken[]): IToken | undefined {
       carried -= runs.pop() ?? 0;
       run = 0;
     } else run = 0;
-    if (runs.length + carried + run > MAX_NESTING) return t;
+    if (previous === T.RBracket && type !== T.LBracket) indexes = 0;
+    if (runs.length + carried + run + indexes > MAX_NESTING) return t;
+    previous = type;
   }
   return undefined;
 }

@@ -20,12 +20,12 @@ import { registerWafPackageRoutes } from './routes/waf-packages';
 const BODY_LIMIT = 1_048_576;
 
 /** The one wrapper that turns any thrown error into the service's error envelope. */
-function toServiceError(error: FastifyError | ServiceError | Error): ServiceError {
+function toServiceError(error: FastifyError | ServiceError | Error, contentType: string | undefined): ServiceError {
   if (error instanceof ServiceError) return error;
   const fastifyError = error as FastifyError;
   switch (fastifyError.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return ServiceError.of(415, ErrorCode.malformedBody, Messages.unsupportedType(/'([^']*)'/.exec(error.message)?.[1] ?? 'none'));
+      return ServiceError.of(415, ErrorCode.malformedBody, Messages.unsupportedType(contentType ?? 'none'));
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return ServiceError.of(413, ErrorCode.malformedBody, Messages.bodyTooLarge(BODY_LIMIT));
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
@@ -64,7 +64,7 @@ export function buildServer(context: EmulatorContext, options: { logger?: boolea
     }
   });
 
-  app.setErrorHandler((error: FastifyError, _request, reply) => sendError(reply, toServiceError(error)));
+  app.setErrorHandler((error: FastifyError, request, reply) => sendError(reply, toServiceError(error, request.headers['content-type'])));
   app.setNotFoundHandler((_request, reply) => sendError(reply, ServiceError.of(404, ErrorCode.noRoute, Messages.noRoute)));
 
   // Faults come first: a faulty service answers before it looks at credentials.

@@ -1,0 +1,110 @@
+import { failure, useEmulator } from './helpers';
+
+const h = useEmulator();
+beforeEach(() => h.emulator.admin.reset());
+const settings = () => `/zones/${h.zoneOf('pro')}/page_guard`;
+
+describe('injected faults', () => {
+  test('latency delays every matching request', async () => {
+    await h.emulator.admin.setFaults({ latencyMs: 250 });
+    const started = Date.now();
+    expect((await h.call('GET', settings())).status).toBe(200);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(240);
+  });
+
+  test('serverErrors: the next N requests answer 5xx in the envelope, then the service answers again', async () => {
+    await h.emulator.admin.setFaults({ serverErrors: 2, serverErrorStatus: 503 });
+    for (let i = 0; i < 2; i++) {
+      const answer = await h.call('GET', settings());
+      expect(answer.status).toBe(503);
+      expect(answer.body).toEqual(failure([10001, 'Internal server error (injected fault, HTTP 503)']));
+    }
+    expect((await h.call('GET', settings())).status).toBe(200);
+    const log = await h.emulator.admin.requests();
+    expect(log.map((entry) => [entry.status, entry.fault])).toEqual([[503, 'serverErrors'], [503, 'serverErrors'], [200, undefined]]);
+  });
+
+  test('serverErrors default to 500', async () => {
+    await h.emulator.admin.setFaults({ serverErrors: 1 });
+    expect((await h.call('GET', settings())).status).toBe(500);
+  });
+
+  test('serverErrorRate 1 fails every request with 500, 502 or 503; 0 fails none', async () => {
+    await h.emulator.admin.setFaults({ serverErrorRate: 1 });
+    for (let i = 0; i < 10; i++) expect([500, 502, 503]).toContain((await h.call('GET', settings())).status);
+    await h.emulator.admin.setFaults({ serverErrorRate: 0 });
+    for (let i = 0; i < 5; i++) expect((await h.call('GET', settings())).status).toBe(200);
+  });
+
+  test('tooManyRequests: 429 code 971 with Retry-After, for the next N requests only', async () => {
+    await h.emulator.admin.setFaults({ tooManyRequests: { count: 2, retryAfterSeconds: 7 } });
+    for (let i = 0; i < 2; i++) {
+      const answer = await h.call('GET', settings());
+      expect(answer.status).toBe(429);
+      expect(answer.headers.get('retry-after')).toBe('7');
+      expect(answer.body).toEqual(failure([971, 'Rate limited. Please wait and consider throttling your request speed']));
+    }
+    expect((await h.call('GET', settings())).status).toBe(200);
+  });
+
+  test('resetConnections: the connection is destroyed before any answer', async () => {
+    await h.emulator.admin.setFaults({ resetConnections: 1 });
+    await expect(h.call('POST', `/zones/${h.zoneOf('pro')}/filters`, { body: [{ expression: 'ip.src eq 192.0.2.1' }] })).rejects.toThrow('fetch failed');
+    expect((await h.call('GET', `/zones/${h.zoneOf('pro')}/filters?expression=192.0.2.1`)).body.result).toEqual([]);
+    const log = await h.emulator.admin.requests();
+    expect(log[0]).toMatchObject({ method: 'POST', status: 0, fault: 'resetConnections', zoneId: h.zoneOf('pro') });
+  });
+
+  test("rateLimit: the service's own limit of N per window, then 429 code 971 with Retry-After until the window ends", async () => {
+    await h.emulator.admin.setFaults({ rateLimit: { requests: 3, windowMs: 60_000 } });
+    for (let i = 0; i < 3; i++) expect((await h.call('GET', settings())).status).toBe(200);
+    const limited = await h.call('GET', settings());
+    expect(limited.status).toBe(429);
+    expect(limited.body).toEqual(failure([971, 'Rate limited. Please wait and consider throttling your request speed']));
+    const retryAfter = Number(limited.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(50);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+  });
+
+  test('rateLimit: a new window lets requests through again', async () => {
+    await h.emulator.admin.setFaults({ rateLimit: { requests: 1, windowMs: 300 } });
+    expect((await h.call('GET', settings())).status).toBe(200);
+    const limited = await h.call('GET', settings());
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBe('1');
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    expect((await h.call('GET', settings())).status).toBe(200);
+  });
+
+  test('faults answer before credentials are checked, and a refused write changes nothing', async () => {
+    await h.emulator.admin.setFaults({ tooManyRequests: { count: 2, retryAfterSeconds: 1 } });
+    expect((await h.call('GET', settings(), { auth: 'none' })).status).toBe(429);
+    expect((await h.call('PUT', settings(), { body: { enabled: false } })).status).toBe(429);
+    expect((await h.call('GET', settings())).body.result.enabled).toBe(true);
+  });
+
+  test('match restricts a fault to a method and a path prefix; several specs combine', async () => {
+    await h.emulator.admin.setFaults([
+      { serverErrors: 5, match: { method: 'PUT' } },
+      { tooManyRequests: { count: 5, retryAfterSeconds: 2 }, match: { pathPrefix: `/zones/${h.zoneOf('free')}/` } },
+    ]);
+    expect((await h.call('GET', settings())).status).toBe(200);
+    expect((await h.call('PUT', settings(), { body: { enabled: true } })).status).toBe(500);
+    expect((await h.call('GET', `/zones/${h.zoneOf('free')}/page_guard`)).status).toBe(429);
+    // The absolute form of the prefix works too.
+    await h.emulator.admin.setFaults({ serverErrors: 1, match: { pathPrefix: `/client/v4/zones/${h.zoneOf('enterprise')}` } });
+    expect((await h.call('GET', settings())).status).toBe(200);
+    expect((await h.call('GET', `/zones/${h.zoneOf('enterprise')}/page_guard`)).status).toBe(500);
+  });
+
+  test('clearFaults removes them, and the admin API is never faulted', async () => {
+    await h.emulator.admin.setFaults({ serverErrorRate: 1 });
+    expect((await h.emulator.admin.zones()).length).toBe(4);
+    await h.emulator.admin.clearFaults();
+    expect((await h.call('GET', settings())).status).toBe(200);
+  });
+
+  test('a malformed fault spec is refused with the field named', async () => {
+    await expect(h.emulator.admin.setFaults({ serverErrorRate: 2 })).rejects.toThrow('PUT /faults: serverErrorRate: Too big: expected number to be <=1');
+  });
+});

@@ -1,5 +1,6 @@
 // Insights over the client: detected items with their malicious classification, summaries by host, a CSP built
-// from observed scripts, a zone exported as a Pulumi program, and the WAF migration plan.
+// from observed scripts, and a zone exported as a Pulumi program. (The WAF migration plan is the providers'
+// planWafMigration / readMigrationPlan.)
 export {
   classify,
   compareText,
@@ -37,13 +38,3 @@ export {
   type ObservedCspOptions,
 } from './csp';
 export { exportZoneProgram, readZoneSnapshot, renderPulumiProgram, slug, tsString, type RenderOptions, type ZoneSnapshot } from './export';
-export {
-  buildMigrationPlan,
-  paranoiaLevel,
-  planMigration,
-  readMigrationFacts,
-  type ConversionChange,
-  type ConversionEffect,
-  type MigrationFacts,
-  type MigrationPlan,
-} from './migration';

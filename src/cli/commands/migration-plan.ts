@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { planMigration, type MigrationPlan } from '../../insights';
+import { readMigrationPlan, type WafMigrationPlan } from '../../providers/waf-migration/plan';
 import type { RulesetRule } from '../../schemas';
 import {
   HELP_FOOTER,
@@ -33,30 +33,36 @@ export function overridesCell(rule: RulesetRule): string {
     (c) => `${c.category}${c.enabled === false ? ' off' : c.enabled === true ? ' on' : ''}${c.action ? ` ${c.action}` : ''}`,
   );
   if (categories.length > 0) parts.push(`categories: ${categories.join(', ')}`);
-  const rules = (overrides.rules ?? []).map(
-    (r) =>
-      [r.id, r.action, r.enabled === false ? 'off' : undefined, r.score_threshold !== undefined ? `threshold ${r.score_threshold}` : undefined]
-        .filter((p) => p !== undefined)
-        .join(' '),
+  const rules = (overrides.rules ?? []).map((r) =>
+    [r.id, r.action, r.enabled === false ? 'off' : r.enabled === true ? 'on' : undefined, r.score_threshold !== undefined ? `threshold ${r.score_threshold}` : undefined]
+      .filter((p) => p !== undefined)
+      .join(' '),
   );
   if (rules.length > 0) parts.push(`rules: ${rules.join(', ')}`);
   return parts.join('; ') || '-';
 }
 
-/** The plan as text: the zone's state, blockers, the converted ruleset and the change table. */
-export function renderPlan(plan: MigrationPlan): string {
+/** The plan as text: where the zone stands, what blocks it, the converted ruleset, and what the conversion changes. */
+export function renderPlan(plan: WafMigrationPlan): string {
+  const { limits, conversion } = plan;
   const out: string[] = [
     renderPairs([
       ['Zone', plan.zoneId],
       ['Compatible', plan.compatible ? 'yes' : 'no'],
       ['Migration state', plan.migrationState],
-      ['Previous WAF', plan.oldWafStatus],
+      ['Previous WAF', plan.previousWafStatus],
       ['New WAF', plan.newWafStatus],
+      ['Firewall rules', `${limits.firewallRules} (at most ${limits.maxFirewallRules} migrate without support)`],
+      [
+        'Longest expression',
+        `${limits.longestExpressionBytes} bytes${limits.longestExpressionRuleId ? ` (rule ${limits.longestExpressionRuleId})` : ''}, at most ${limits.maxExpressionBytes}`,
+      ],
     ]),
   ];
-  if (plan.blockers.length > 0) out.push(`Blockers\n${plan.blockers.map((b) => `- ${b}\n`).join('')}`);
-  if (plan.config) {
-    const rows = plan.config.rules.map((rule, i) => [
+  if (plan.problems.length > 0) out.push(`Problems\n${plan.problems.map((p) => `- ${p}\n`).join('')}`);
+  if (plan.ruleset) {
+    const { ruleset } = plan;
+    const rows = ruleset.rules.map((rule, i) => [
       String(i + 1),
       rule.action,
       rule.expression,
@@ -66,7 +72,7 @@ export function renderPlan(plan: MigrationPlan): string {
       overridesCell(rule),
     ]);
     out.push(
-      `Converted configuration: ruleset ${JSON.stringify(plan.config.name)}, ${plan.config.rules.length} rule${plan.config.rules.length === 1 ? '' : 's'}\n` +
+      `Converted configuration: ruleset ${JSON.stringify(ruleset.name)}, ${ruleset.rules.length} rule${ruleset.rules.length === 1 ? '' : 's'}\n` +
         (rows.length > 0
           ? renderTable(
               [
@@ -83,16 +89,33 @@ export function renderPlan(plan: MigrationPlan): string {
           : ''),
     );
   } else {
-    out.push('Converted configuration: not available (the service answered none; the zone may have migrated already)\n');
+    out.push(
+      `Converted configuration: none (${plan.compatible ? `the migration is ${plan.migrationState}` : 'the zone is not compatible'})\n`,
+    );
   }
+  const core = conversion.coreRuleSet;
+  if (core) {
+    out.push(
+      'Core rule set\n' +
+        renderTable(
+          [{ header: 'SETTING' }, { header: 'BEFORE' }, { header: 'AFTER' }],
+          [
+            ['sensitivity', core.sensitivity, `paranoia level ${core.paranoiaLevel}, score threshold ${core.thresholdLevel} (${core.scoreThreshold} or higher)`],
+            ['action', core.previousAction, core.action],
+            ['enabled', 'yes', core.enabled ? 'yes' : 'no'],
+          ],
+        ),
+    );
+  }
+  const effects: string[][] = [
+    ...conversion.changed.map((line) => ['changed', line]),
+    ...conversion.dropped.map((line) => ['dropped', line]),
+    ...conversion.adjusted.map((line) => ['adjusted', line]),
+    ...(conversion.note ? [['note', conversion.note]] : []),
+  ];
   out.push(
-    'What the conversion changes\n' +
-      (plan.changes.length > 0
-        ? renderTable(
-            [{ header: 'SETTING' }, { header: 'BEFORE' }, { header: 'AFTER' }, { header: 'EFFECT' }, { header: 'NOTE' }],
-            plan.changes.map((c) => [c.setting, c.before, c.after, c.effect, c.note ?? '']),
-          )
-        : 'nothing: the zone has no previous WAF settings to convert\n'),
+    'What the conversion changes or drops\n' +
+      (effects.length > 0 ? renderTable([{ header: 'EFFECT' }, { header: 'DETAIL' }], effects) : 'nothing: the zone has no previous WAF settings to convert\n'),
   );
   return out.join('\n');
 }
@@ -102,13 +125,14 @@ export function migrationCommand(io: CliIo = processIo()): Command {
   const plan = new Command('plan')
     .description('show whether a zone can move to the new WAF managed rules, the converted configuration and what the conversion changes or drops; changes nothing')
     .addOption(zoneOption())
-    .option('--json', 'JSON on stdout instead of tables');
+    .option('--json', 'JSON on stdout instead of tables (the plan planWafMigration answers)');
   addConnectionOptions(plan);
   plan.addHelpText(
     'after',
     `
-Reads only: the compatibility check, the converted configuration, the WAF status, the previous WAF's packages and
-URI-based overrides, and the firewall rules.
+Reads only: the compatibility check, the WAF status, the previous WAF's packages and URI-based overrides, the
+firewall rules and the converted configuration. It is the plan planWafMigration answers, and what a WafMigration
+resource without adjustments would submit.
 
 Examples:
   $ zoneguard migration plan --zone 023e105f4ecef8ad9ca31a8372d0c353
@@ -118,12 +142,12 @@ ${HELP_FOOTER}`,
   plan.action(
     actionOf<PlanOptions>(io, async (options) => {
       const { client } = clientFrom(options, io.env);
-      const result = await planMigration({ client, zoneId: options.zone });
+      const result = await readMigrationPlan(client, options.zone);
       io.stdout.write(options.json ? jsonText(result) : renderPlan(result));
     }),
   );
   const command = new Command('migration')
-    .description('the WAF managed rules migration')
+    .description('the WAF managed rules migration (plan)')
     .addCommand(plan)
     .addHelpText('after', `\nExit codes: 0 ok; 1 service or API error; 2 usage error.`);
   return wireCommand(command, io);

@@ -7,4 +7,4 @@ source "$(dirname "$0")/env.sh"
 cd "$root"
 tsc -p tsconfig.build.json
 source "$root/scripts/engine.sh"
-node scripts/demo.ts "$@"
+node scripts/demo.mts "$@"

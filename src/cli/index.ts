@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 import { Command, InvalidArgumentError } from 'commander';
 import { readFileSync } from 'node:fs';
-import { startEmulator, type SeedFile, type StartedEmulator } from '../emulator';
+import { SeedFileSchema, startEmulator, type SeedFile, type StartedEmulator } from '../emulator';
+import { formatZodIssues } from '../schemas';
 import { insightCommands } from './commands';
 
 /** Default port of `zoneguard emulator`. */
@@ -33,9 +34,21 @@ export function describeEmulator(emulator: StartedEmulator, statePath: string | 
   return lines.join('\n');
 }
 
+/** Reads and checks a seed file; its problems become one `path: message` line each. */
+export function readSeedFile(path: string): SeedFile {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new Error(`seed file ${path}: ${(error as Error).message}`);
+  }
+  const parsed = SeedFileSchema.safeParse(json);
+  if (!parsed.success) throw new Error(`seed file ${path}: ${formatZodIssues(parsed.error).join('; ')}`);
+  return json as SeedFile;
+}
+
 async function runEmulator(options: { port: number; host: string; seed?: string; state?: string }): Promise<void> {
-  let seed: SeedFile | undefined;
-  if (options.seed !== undefined) seed = JSON.parse(readFileSync(options.seed, 'utf8')) as SeedFile;
+  const seed = options.seed === undefined ? undefined : readSeedFile(options.seed);
   const emulator = await startEmulator({
     port: options.port,
     host: options.host,

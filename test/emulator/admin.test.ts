@@ -1,0 +1,126 @@
+import { EmulatorAdmin, EmulatorAdminError } from '../../src/emulator';
+import { failure, useEmulator } from './helpers';
+
+const h = useEmulator();
+beforeEach(() => h.emulator.admin.reset());
+
+describe('the admin API', () => {
+  test('info answers the credentials and the zones with their plans', async () => {
+    const info = await h.emulator.admin.info();
+    expect(info.credentials).toEqual(h.emulator.credentials);
+    expect(info.zones.map((z) => [z.name, z.plan])).toEqual([
+      ['acme-blog.example', 'free'],
+      ['acme-store.example', 'pro'],
+      ['acme-media.example', 'business'],
+      ['acme-bank.example', 'enterprise'],
+    ]);
+  });
+
+  test('a second EmulatorAdmin on the admin URL sees the same emulator (as another process would)', async () => {
+    const other = new EmulatorAdmin(h.emulator.adminUrl);
+    const zone = await other.seedZone({ name: 'remote.example', plan: 'pro' });
+    expect((await h.emulator.admin.zones()).map((z) => z.id)).toContain(zone.id);
+  });
+
+  test('seedZone adds a zone with its plan, quota, hosts, token and detected items', async () => {
+    const zone = await h.emulator.admin.seedZone({
+      id: 'dd00000000000000000000000000dd01',
+      name: 'seeded.example',
+      plan: 'business',
+      ruleQuota: 2,
+      hosts: ['seeded.example', 'app.seeded.example'],
+      token: 'zone-token-for-tests',
+      scripts: [{ url: 'https://app.seeded.example/a.js', host: 'app.seeded.example', status: 'active', js_integrity_score: 10 }],
+      connections: [{ url: 'https://collect.example/c', host: 'seeded.example', status: 'active' }],
+      cookies: [{ type: 'first_party', name: 'sid', host: 'seeded.example', status: 'infrequent' }],
+      previousWaf: { sensitivity: 'low' },
+      wafOverrides: [{ urls: ['seeded.example/*'], rules: { '100015': 'disable' } }],
+    });
+    expect(zone).toEqual({
+      id: 'dd00000000000000000000000000dd01',
+      name: 'seeded.example',
+      plan: 'business',
+      ruleQuota: 2,
+      hosts: ['seeded.example', 'app.seeded.example'],
+      token: 'zone-token-for-tests',
+      migrationDelayMs: 0,
+    });
+    const auth = { token: 'zone-token-for-tests' };
+    const scripts = await h.call('GET', `/zones/${zone.id}/page_guard/scripts`, { auth });
+    expect(scripts.body.result).toEqual([{ id: expect.stringMatching(/^[0-9a-f]{32}$/), url: 'https://app.seeded.example/a.js', host: 'app.seeded.example', status: 'active', js_integrity_score: 10 }]);
+    expect((await h.call('GET', `/zones/${zone.id}/page_guard/cookies?status=infrequent`, { auth })).body.result).toHaveLength(1);
+    expect((await h.call('GET', `/zones/${zone.id}/waf_migration/check?phase_two=1`, { auth })).body.result.compatible).toBe(false);
+    const inventory = await h.emulator.admin.inventory(zone.id);
+    expect(inventory.counts).toEqual({ scripts: 1, connections: 1, cookies: 1, policies: 0, filters: 0, firewallRules: 0, wafOverrides: 1, wafPackages: 2 });
+    expect(inventory.waf).toMatchObject({ migration_state: 'start', previousWafEnabled: true });
+  });
+
+  test('seeding an existing id replaces that zone', async () => {
+    const zone = h.zoneOf('enterprise');
+    await h.emulator.admin.seedZone({ id: zone, name: 'acme-bank.example', plan: 'enterprise' });
+    expect((await h.emulator.admin.inventory(zone)).counts.scripts).toBe(0);
+  });
+
+  test('a malformed seed is refused with the field named', async () => {
+    const error = await h.emulator.admin.seedZone({ name: '', plan: 'gold' as never }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(EmulatorAdminError);
+    expect((error as EmulatorAdminError).status).toBe(400);
+    expect((error as Error).message).toBe('POST /zones: name: must not be empty; plan: Invalid option: expected one of "free"|"pro"|"business"|"enterprise"');
+  });
+
+  test('removeZone forgets a zone', async () => {
+    const zone = h.zoneOf('free');
+    await h.emulator.admin.removeZone(zone);
+    expect((await h.call('GET', `/zones/${zone}/page_guard`)).status).toBe(404);
+    await expect(h.emulator.admin.inventory(zone)).rejects.toThrow(`GET /zones/${zone}/inventory: zone ${zone} not found`);
+  });
+
+  test('reset restores the starting seed and clears faults, the log and the counters', async () => {
+    const zone = h.zoneOf('pro');
+    await h.call('PUT', `/zones/${zone}/page_guard`, { body: { enabled: false } });
+    await h.emulator.admin.seedZone({ name: 'extra.example', plan: 'free' });
+    await h.emulator.admin.setFaults({ latencyMs: 5 });
+    await h.emulator.admin.reset();
+    expect((await h.call('GET', `/zones/${zone}/page_guard`)).body.result.enabled).toBe(true);
+    expect(await h.emulator.admin.zones()).toHaveLength(4);
+    const faults = await fetch(`${h.emulator.adminUrl}/faults`).then((r) => r.json());
+    expect(faults.result).toEqual([]);
+    // Only the one request after the reset is logged.
+    expect((await h.emulator.admin.requests()).length).toBe(1);
+  });
+
+  test('the request log records method, path, query, status, zone and time of service requests only', async () => {
+    const zone = h.zoneOf('pro');
+    const before = Date.now();
+    await h.call('GET', `/zones/${zone}/page_guard/scripts?per_page=5&status=active`);
+    await h.call('GET', '/zones/not-a-zone/page_guard', { auth: 'none' });
+    await h.emulator.admin.zones();
+    const log = await h.emulator.admin.requests();
+    expect(log).toEqual([
+      { method: 'GET', path: `/client/v4/zones/${zone}/page_guard/scripts`, query: { per_page: '5', status: 'active' }, status: 200, zoneId: zone, at: expect.any(String) },
+      { method: 'GET', path: '/client/v4/zones/not-a-zone/page_guard', query: {}, status: 403, zoneId: 'not-a-zone', at: expect.any(String) },
+    ]);
+    expect(Date.parse(log[0]!.at)).toBeGreaterThanOrEqual(before - 1000);
+  });
+
+  test('counters count by route template and by status', async () => {
+    const zone = h.zoneOf('pro');
+    await h.call('POST', `/zones/${zone}/firewall/rules`, { body: [{ filter: { expression: 'ip.src eq 192.0.2.1' }, action: 'block' }] });
+    await h.call('POST', `/zones/${zone}/firewall/rules`, { body: [] });
+    await h.call('GET', `/zones/${zone}/nothing-here`);
+    expect(await h.emulator.admin.counters()).toEqual({
+      total: 3,
+      byRoute: { 'POST /zones/:zone_id/firewall/rules': 2, 'GET (no route)': 1 },
+      byStatus: { '200': 1, '400': 1, '404': 1 },
+    });
+    await h.emulator.admin.clearRequests();
+    expect(await h.emulator.admin.counters()).toEqual({ total: 0, byRoute: {}, byStatus: {} });
+    expect(await h.emulator.admin.requests()).toEqual([]);
+  });
+
+  test('admin errors use the envelope too', async () => {
+    const answer = await fetch(`${h.emulator.adminUrl}/zones/nope/inventory`);
+    expect(answer.status).toBe(400);
+    expect(await answer.json()).toEqual(failure([7003, 'Could not route to /zones/nope, perhaps your object identifier is invalid?']));
+  });
+});

@@ -50,6 +50,8 @@ export function tsString(text: string): string {
 export function slug(text: string, max = 48): string {
   const words = text
     .normalize('NFKD')
+    // Accents come apart from their letters under NFKD; dropping the marks keeps "déjà" one word.
+    .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, ' ')
     .trim()

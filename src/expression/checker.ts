@@ -192,7 +192,8 @@ class Checker {
       this.rightOfUnknown(node);
       return result(info.each);
     }
-    const context = `${this.describe(left)} is of type ${typeName(t)}`;
+    // Built only when a message needs it: describing the operand slices the source text.
+    const context = (): string => `${this.describe(left)} is of type ${typeName(t)}`;
     const right = node.right;
     if (right.kind === 'set') this.set(right, kind, context, node);
     else if (right.kind === 'list') this.list(right);
@@ -214,11 +215,11 @@ class Checker {
     if (right.kind === 'list') this.list(right);
   }
 
-  private scalar(right: ValueLiteral, kind: string, context: string, node: ComparisonNode): void {
+  private scalar(right: ValueLiteral, kind: string, context: () => string, node: ComparisonNode): void {
     const expected = kind === 'String' ? 'a string' : kind === 'Int' ? 'an integer' : 'an IP address';
     const wanted = kind === 'String' ? 'string' : kind === 'Int' ? 'int' : 'ip';
     if (right.kind !== wanted) {
-      this.report(right.span, `expected ${expected} after "${node.image}" (${context}), found ${this.describeLiteral(right)}`);
+      this.report(right.span, `expected ${expected} after "${node.image}" (${context()}), found ${this.describeLiteral(right)}`);
       return;
     }
     if (right.kind === 'string') {
@@ -236,7 +237,7 @@ class Checker {
     }
   }
 
-  private set(set: SetNode, kind: string, context: string, node: ComparisonNode): void {
+  private set(set: SetNode, kind: string, context: () => string, node: ComparisonNode): void {
     const expected = kind === 'String' ? 'a string' : kind === 'Int' ? 'an integer' : 'an IP address';
     for (const item of set.items) {
       if (item.kind === 'range') {
@@ -246,11 +247,11 @@ class Checker {
       if (kind === 'String' && item.kind === 'string') this.stringLiteral(item, false);
       else if (kind === 'Int' && item.kind === 'int') this.intLiteral(item);
       else if (kind === 'IP' && item.kind === 'ip') this.ipLiteral(item, true);
-      else this.report(item.span, `expected ${expected} in the set after "${node.image}" (${context}), found ${this.describeLiteral(item)}`);
+      else this.report(item.span, `expected ${expected} in the set after "${node.image}" (${context()}), found ${this.describeLiteral(item)}`);
     }
   }
 
-  private range(range: RangeNode, kind: string, context: string): void {
+  private range(range: RangeNode, kind: string, context: () => string): void {
     const { from, to } = range;
     if (kind === 'Int' && from.kind === 'int' && to.kind === 'int') {
       this.intLiteral(from);
@@ -270,11 +271,11 @@ class Checker {
       return;
     }
     if (kind === 'String') {
-      this.report(range.span, `ranges apply to integers and IP addresses, not to strings (${context})`);
+      this.report(range.span, `ranges apply to integers and IP addresses, not to strings (${context()})`);
       return;
     }
     const expected = kind === 'Int' ? 'integers' : 'IP addresses';
-    this.report(range.span, `expected a range of ${expected} (${context}), found ${this.source(range.span)}`);
+    this.report(range.span, `expected a range of ${expected} (${context()}), found ${this.source(range.span)}`);
   }
 
   private list(list: ListNode): void {

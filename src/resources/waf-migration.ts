@@ -4,7 +4,7 @@ import { providerFor, TYPE_MODULE } from '../providers/kit/closure';
 import { resolveSettings } from '../providers/kit/settings';
 import { AdjustmentsSchema, NO_ADJUSTMENTS, type WafConversion } from '../providers/waf-migration/conversion';
 import { readMigrationPlan, type WafMigrationPlan } from '../providers/waf-migration/plan';
-import { formatZodIssues, type EntrypointRuleset } from '../schemas';
+import { ZoneIdSchema, formatZodIssues, type EntrypointRuleset } from '../schemas';
 
 export { MANAGED_RULESET_ID, OWASP_RULESET_ID, type WafConversion } from '../providers/waf-migration/conversion';
 export type { WafMigrationPlan, Incompatibility, BlockingOverride } from '../providers/waf-migration/plan';
@@ -84,12 +84,16 @@ export class WafMigration extends pulumi.dynamic.Resource {
         wait: undefined,
         ...args,
       },
-      // A migration cannot be undone: protected unless the program says otherwise.
-      { ...opts, protect: opts?.protect ?? true },
+      wafMigrationOptions(opts),
       TYPE_MODULE,
       'WafMigration',
     );
   }
+}
+
+/** The resource options of a WafMigration: protected unless the program says otherwise, since it cannot be undone. */
+export function wafMigrationOptions(opts?: pulumi.CustomResourceOptions): pulumi.CustomResourceOptions {
+  return { ...opts, protect: opts?.protect ?? true };
 }
 
 /** Arguments of {@link planWafMigration}. */
@@ -107,6 +111,8 @@ export interface PlanWafMigrationArgs {
  * previews: `export const wafPlan = planWafMigration({ zoneId })`.
  */
 export async function planWafMigration({ zoneId, adjustments, client }: PlanWafMigrationArgs): Promise<WafMigrationPlan> {
+  const zone = ZoneIdSchema.safeParse(zoneId);
+  if (!zone.success) throw new Error(`planWafMigration: ${formatZodIssues(zone.error, 'zoneId').join('; ')}`);
   const parsed = AdjustmentsSchema.safeParse(adjustments ?? NO_ADJUSTMENTS);
   if (!parsed.success) throw new Error(`planWafMigration: ${formatZodIssues(parsed.error, 'adjustments').join('; ')}`);
   return readMigrationPlan(client ?? clientFromProgram(), zoneId, parsed.data);

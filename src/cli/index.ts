@@ -40,7 +40,7 @@ export function readSeedFile(path: string): SeedFile {
   try {
     json = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
-    throw new Error(`seed file ${path}: ${(error as Error).message}`);
+    throw new Error(`seed file ${path}: ${(error as Error).message}`, { cause: error });
   }
   const parsed = SeedFileSchema.safeParse(json);
   if (!parsed.success) throw new Error(`seed file ${path}: ${formatZodIssues(parsed.error).join('; ')}`);

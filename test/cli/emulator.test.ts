@@ -72,14 +72,14 @@ describe('zoneguard emulator', () => {
     try {
       const lines = output.trimEnd().split('\n');
       expect(lines[0]).toBe('zoneguard emulator is serving the service API');
-      expect(lines[1]).toMatch(/^  base URL   http:\/\/127\.0\.0\.1:\d+\/client\/v4$/);
-      expect(lines[2]).toMatch(/^  admin URL  http:\/\/127\.0\.0\.1:\d+\/__admin$/);
-      expect(lines[3]).toMatch(/^  API token  zg_[A-Za-z0-9_-]{37}   \(Authorization: Bearer <token>\)$/);
+      expect(lines[1]).toMatch(/^ {2}base URL {3}http:\/\/127\.0\.0\.1:\d+\/client\/v4$/);
+      expect(lines[2]).toMatch(/^ {2}admin URL {2}http:\/\/127\.0\.0\.1:\d+\/__admin$/);
+      expect(lines[3]).toMatch(/^ {2}API token {2}zg_[A-Za-z0-9_-]{37} {3}\(Authorization: Bearer <token>\)$/);
       expect(lines[4]).toBe('  API email  admin@acme.example');
-      expect(lines[5]).toMatch(/^  API key    [0-9a-f]{37}   \(X-Auth-Email \+ X-Auth-Key\)$/);
+      expect(lines[5]).toMatch(/^ {2}API key {4}[0-9a-f]{37} {3}\(X-Auth-Email \+ X-Auth-Key\)$/);
       expect(lines[6]).toBe('  state      in memory (use --state FILE to keep it)');
       expect(lines[7]).toBe('zones');
-      const zones = lines.slice(8, 12).map((line) => /^  ([0-9a-f]{32})  (\w+) +(\S+) +zone token (\S+)$/.exec(line));
+      const zones = lines.slice(8, 12).map((line) => /^ {2}([0-9a-f]{32}) {2}(\w+) +(\S+) +zone token (\S+)$/.exec(line));
       expect(zones.map((z) => [z?.[2], z?.[3]])).toEqual([
         ['free', 'acme-blog.example'],
         ['pro', 'acme-store.example'],
@@ -121,7 +121,7 @@ describe('zoneguard emulator', () => {
       expect(field(first.output, 'API token')).toBe('seeded-token');
       expect(field(first.output, 'API key')).toBe('seeded-key');
       expect(first.output).toContain(`  state      ${statePath}`);
-      expect(first.output).toMatch(/^  ab00000000000000000000000000ab01  pro +seeded\.example\.org +zone token seeded-zone-token$/m);
+      expect(first.output).toMatch(/^ {2}ab00000000000000000000000000ab01 {2}pro +seeded\.example\.org +zone token seeded-zone-token$/m);
       const changed = await fetch(`${field(first.output, 'base URL')}/zones/ab00000000000000000000000000ab01/page_guard`, {
         method: 'PUT',
         headers: { authorization: 'Bearer seeded-token', 'content-type': 'application/json' },

@@ -83,7 +83,7 @@ describe('the admin API', () => {
     await h.emulator.admin.reset();
     expect((await h.call('GET', `/zones/${zone}/page_guard`)).body.result.enabled).toBe(true);
     expect(await h.emulator.admin.zones()).toHaveLength(4);
-    const faults = await fetch(`${h.emulator.adminUrl}/faults`).then((r) => r.json());
+    const faults = (await fetch(`${h.emulator.adminUrl}/faults`).then((r) => r.json())) as { result: unknown };
     expect(faults.result).toEqual([]);
     // Only the one request after the reset is logged.
     expect((await h.emulator.admin.requests()).length).toBe(1);

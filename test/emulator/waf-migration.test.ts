@@ -16,7 +16,7 @@ const entrypoint = (zone: string, q: string, body: unknown) =>
   h.call('PUT', `/zones/${zone}/rulesets/phases/http_request_firewall_managed/entrypoint${q}`, { body });
 const migrate = async (zone: string, mode: string) => entrypoint(zone, `?waf_migration=${mode}&phase_two=1`, (await config(zone)).body.result);
 
-function owaspOverrides(paranoiaOff: number[], action: string, threshold: number) {
+function owaspOverrides(paranoiaOff: readonly number[], action: string, threshold: number) {
   return {
     categories: paranoiaOff.map((n) => ({ category: `paranoia-level-${n}`, enabled: false })),
     rules: [{ id: OWASP_ANOMALY_SCORE_RULE_ID, action, score_threshold: threshold }],

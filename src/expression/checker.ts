@@ -169,7 +169,7 @@ class Checker {
     const left = node.left;
     if (left.kind === 'string' || left.kind === 'int' || left.kind === 'ip' || left.kind === 'boolean') {
       this.report(left.span, `a comparison starts with a field or a function call, found ${this.describeLiteral(left)}`);
-      return result(false);
+      return unknown;
     }
     const info = this.value(left, expand);
     const t = info.type;
@@ -190,7 +190,7 @@ class Checker {
               : '';
       this.report(node.operatorSpan, `operator "${node.image}" does not apply to ${this.describe(left)} of type ${typeName(t)}${hint}`);
       this.rightOfUnknown(node);
-      return result(info.each);
+      return unknown;
     }
     // Built only when a message needs it: describing the operand slices the source text.
     const context = (): string => `${this.describe(left)} is of type ${typeName(t)}`;

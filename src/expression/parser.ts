@@ -365,14 +365,17 @@ export function parse(text: string): ParseResult {
   const lexed = T.getLexer().tokenize(text);
   const lexError = lexed.errors[0];
   if (lexError) {
-    const ch = String.fromCodePoint(text.codePointAt(lexError.offset) ?? 0);
+    const code = text.codePointAt(lexError.offset) ?? 0;
+    const ch = String.fromCodePoint(code);
+    // Invisible or look-alike characters (a no-break space pasted from a web page) are named by code point too.
+    const codePoint = code > 0x20 && code < 0x7f ? '' : ` (U+${code.toString(16).toUpperCase().padStart(4, '0')})`;
     return {
       ok: false,
       errors: [
         {
           line: lexError.line ?? 1,
           column: lexError.column ?? 1,
-          message: `unexpected character ${JSON.stringify(ch)}`,
+          message: `unexpected character ${JSON.stringify(ch)}${codePoint}`,
         },
       ],
     };

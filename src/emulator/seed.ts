@@ -186,6 +186,8 @@ export function applySeedFile(state: EmulatorState, input: SeedFile): void {
 
 interface ScriptSource {
   url: string;
+  /** The host a first-party script was found on (its own); third-party ones spread over the zone's hosts. */
+  host?: string;
   /** Below 50 means malicious (spec). */
   score?: number;
   domainCategories?: string[];
@@ -285,7 +287,7 @@ function statusFor(index: number, count: number): string {
 function demoScripts(zoneName: string, plan: Plan, hosts: string[], count: number): ScriptDetail[] {
   const random = seededRandom(`scripts:${zoneName}`);
   const sources: ScriptSource[] = [];
-  for (const path of FIRST_PARTY_PATHS) for (const host of hosts) sources.push({ url: `https://${host}${path}` });
+  for (const path of FIRST_PARTY_PATHS) for (const host of hosts) sources.push({ url: `https://${host}${path}`, host });
   // Interleave third-party and first-party scripts so each page of the list mixes both.
   const mixed: ScriptSource[] = [];
   for (let i = 0; mixed.length < count && i < Math.max(THIRD_PARTY_SCRIPTS.length, sources.length); i++) {
@@ -296,7 +298,7 @@ function demoScripts(zoneName: string, plan: Plan, hosts: string[], count: numbe
   }
   const analysed = ANALYSED_PLANS.includes(plan);
   return mixed.slice(0, count).map((source, i): ScriptDetail => {
-    const host = hosts[i % hosts.length] ?? zoneName;
+    const host = source.host ?? hosts[i % hosts.length] ?? zoneName;
     const firstSeen = 24 * i + Math.floor(random() * 20);
     const pageUrls = PAGES.slice(0, 1 + Math.floor(random() * PAGES.length)).map((p) => `https://${host}${p}`);
     const script: ScriptDetail = {

@@ -149,3 +149,18 @@ export function shuffled<T>(items: readonly T[], seed: number): T[] {
   }
   return out;
 }
+
+/** An in-memory io for `run(argv, io)`: what the command wrote, and its environment. */
+export function capture(env: Record<string, string | undefined> = {}, options: { tty?: boolean } = {}) {
+  const out: string[] = [];
+  const err: string[] = [];
+  return {
+    io: {
+      stdout: { write: (text: string) => out.push(text), isTTY: options.tty ?? false },
+      stderr: { write: (text: string) => err.push(text), isTTY: options.tty ?? false },
+      env,
+    },
+    stdout: () => out.join(''),
+    stderr: () => err.join(''),
+  };
+}

@@ -14,6 +14,8 @@ function assertWellFormed(text: string, result: ExpressionCheck): void {
     return;
   }
   expect(result.errors.length).toBeGreaterThan(0);
+  // The stack-overflow backstop must never be what answers: the nesting limit should have caught it first.
+  expect(result.errors.map((e) => e.message)).not.toContain('expression nests too deeply');
   const lines = text.split(/\r\n|\r|\n/);
   for (const error of result.errors) {
     expect(error.message.length).toBeGreaterThan(0);

@@ -99,7 +99,8 @@ export interface StringNode {
 export interface IntNode {
   readonly kind: 'int';
   readonly image: string;
-  readonly value: bigint;
+  /** The value as a JavaScript number (exact up to 2^53; `image` keeps the digits as written). */
+  readonly value: number;
   readonly span: Span;
 }
 

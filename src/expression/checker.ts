@@ -36,6 +36,7 @@ const OPERATORS_BY_TYPE: Record<string, ReadonlySet<ComparisonOperator>> = {
   IP: new Set(['eq', 'ne', 'in']),
 };
 
+// Integers are 64-bit signed in the engine; compared exactly on the digits as written.
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 
@@ -331,7 +332,7 @@ class Checker {
         failed = true;
       } else if (param.range && arg.intValue !== undefined) {
         const [lo, hi] = param.range;
-        if (arg.intValue < BigInt(lo) || arg.intValue > BigInt(hi)) {
+        if (arg.intValue < lo || arg.intValue > hi) {
           this.report(argNode.span, `${label} must be between ${lo} and ${hi}, found ${arg.intValue}`);
           failed = true;
         }
@@ -365,7 +366,7 @@ class Checker {
         this.report(index.span, `${this.describe(node.target)} is an array: index it with an integer or [*], found string ${index.image}`);
         return unknown;
       }
-      if (index.kind === 'int' && index.value < 0n) {
+      if (index.kind === 'int' && index.value < 0) {
         this.report(index.span, `an array index cannot be negative, found ${index.image}`);
         return unknown;
       }
@@ -399,7 +400,8 @@ class Checker {
   }
 
   private intLiteral(node: IntNode): void {
-    if (node.value < INT64_MIN || node.value > INT64_MAX) {
+    const value = BigInt(node.image);
+    if (value < INT64_MIN || value > INT64_MAX) {
       this.report(node.span, `integer ${excerpt(node.image)} is out of range (64-bit signed)`);
     }
   }
@@ -416,8 +418,8 @@ class Checker {
         this.report(node.span, `a CIDR range is only allowed in a set after "in", found ${node.image}`);
         return false;
       }
-      const max = v6 ? 128n : 32n;
-      if (node.prefix.value < 0n || node.prefix.value > max) {
+      const max = v6 ? 128 : 32;
+      if (node.prefix.value < 0 || node.prefix.value > max) {
         this.report(node.prefix.span, `prefix length ${excerpt(node.prefix.image)} is out of range for an IPv${v6 ? 6 : 4} address (0-${max})`);
         return false;
       }

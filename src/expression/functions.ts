@@ -18,7 +18,7 @@ export interface ArgumentInfo {
   /** Written as a literal (`"foo"`, `10`), as opposed to a field or a function result. */
   readonly literal: boolean;
   /** The literal's value, for the few parameters whose range is checked. */
-  readonly intValue?: bigint;
+  readonly intValue?: number;
   /** The field name when the argument is a bare field. */
   readonly field?: string;
 }

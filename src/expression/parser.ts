@@ -350,7 +350,7 @@ function stringNode(t: IToken): StringNode {
 }
 
 function intNode(t: IToken): IntNode {
-  return { kind: 'int', image: t.image, value: BigInt(t.image), span: spanOf(t) };
+  return { kind: 'int', image: t.image, value: Number(t.image), span: spanOf(t) };
 }
 
 let parser: RulesParser | undefined;

@@ -103,12 +103,18 @@ describe('operands and literals', () => {
     expect(parsed.ok && parsed.ast.kind === 'comparison' && parsed.ast.right.kind === 'string' && parsed.ast.right.raw).toBe('a"#b\\d');
   });
 
+  test('the tree is plain data: it serialises to JSON (no bigint, no class instances)', () => {
+    const parsed = parseExpression('cf.edge.server_port in {80 443 8000..8009} and lookup_json_integer(http.request.body.raw, 1) eq -234');
+    expect(() => JSON.parse(JSON.stringify(parsed))).not.toThrow();
+    expect(JSON.parse(JSON.stringify(parsed))).toEqual(parsed);
+  });
+
   test('ranges and CIDR prefixes are parsed into their parts', () => {
     const parsed = parseExpression('ip.src in {198.51.100.3..198.51.100.7 2001:0db8::/32}');
     if (!parsed.ok || parsed.ast.kind !== 'comparison' || parsed.ast.right.kind !== 'set') throw new Error('not a set');
     const [range, cidr] = parsed.ast.right.items;
     expect(range).toMatchObject({ kind: 'range', from: { address: '198.51.100.3' }, to: { address: '198.51.100.7' } });
-    expect(cidr).toMatchObject({ kind: 'ip', address: '2001:0db8::', prefix: { value: 32n } });
+    expect(cidr).toMatchObject({ kind: 'ip', address: '2001:0db8::', prefix: { value: 32 } });
   });
 });
 

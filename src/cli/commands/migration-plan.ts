@@ -45,20 +45,25 @@ export function overridesCell(rule: RulesetRule): string {
 /** The plan as text: where the zone stands, what blocks it, the converted ruleset, and what the conversion changes. */
 export function renderPlan(plan: WafMigrationPlan): string {
   const { limits, conversion } = plan;
-  const out: string[] = [
-    renderPairs([
-      ['Zone', plan.zoneId],
-      ['Compatible', plan.compatible ? 'yes' : 'no'],
-      ['Migration state', plan.migrationState],
-      ['Previous WAF', plan.previousWafStatus],
-      ['New WAF', plan.newWafStatus],
+  // Once the migration is pending or complete the service answers compatible: false and nothing is left to read.
+  const migrating = plan.migrationState === 'start' || plan.migrationState === 'validation';
+  const pairs: [string, string][] = [
+    ['Zone', plan.zoneId],
+    ['Compatible', plan.compatible ? 'yes' : migrating ? 'no' : `no (the migration is ${plan.migrationState})`],
+    ['Migration state', plan.migrationState],
+    ['Previous WAF', plan.previousWafStatus],
+    ['New WAF', plan.newWafStatus],
+  ];
+  if (migrating) {
+    pairs.push(
       ['Firewall rules', `${limits.firewallRules} (at most ${limits.maxFirewallRules} migrate without support)`],
       [
         'Longest expression',
         `${limits.longestExpressionBytes} bytes${limits.longestExpressionRuleId ? ` (rule ${limits.longestExpressionRuleId})` : ''}, at most ${limits.maxExpressionBytes}`,
       ],
-    ]),
-  ];
+    );
+  }
+  const out: string[] = [renderPairs(pairs)];
   if (plan.problems.length > 0) out.push(`Problems\n${plan.problems.map((p) => `- ${p}\n`).join('')}`);
   if (plan.ruleset) {
     const { ruleset } = plan;
@@ -90,7 +95,7 @@ export function renderPlan(plan: WafMigrationPlan): string {
     );
   } else {
     out.push(
-      `Converted configuration: none (${plan.compatible ? `the migration is ${plan.migrationState}` : 'the zone is not compatible'})\n`,
+      `Converted configuration: none (${migrating ? 'the zone is not compatible' : `the migration is ${plan.migrationState}: nothing left to convert`})\n`,
     );
   }
   const core = conversion.coreRuleSet;
@@ -115,7 +120,11 @@ export function renderPlan(plan: WafMigrationPlan): string {
   ];
   out.push(
     'What the conversion changes or drops\n' +
-      (effects.length > 0 ? renderTable([{ header: 'EFFECT' }, { header: 'DETAIL' }], effects) : 'nothing: the zone has no previous WAF settings to convert\n'),
+      (effects.length > 0
+        ? renderTable([{ header: 'EFFECT' }, { header: 'DETAIL' }], effects)
+        : migrating
+          ? 'nothing: the zone has no previous WAF settings to convert\n'
+          : 'nothing: the previous WAF is gone\n'),
   );
   return out.join('\n');
 }

@@ -219,7 +219,8 @@ async function createRule(inputs: FirewallRuleWithFilterInputs): Promise<Firewal
     if (!isDuplicateFilterError(error)) throw error;
     // A filter with this expression exists: left by an earlier quota failure, or by a rule deleted without it.
     // Reusing it by id is what the spec's rule 5 allows; a filter some rule still uses is another rule's.
-    const [filters, rules] = await Promise.all([filtersWithExpression(zoneId, expression), zoneRules(zoneId)]);
+    const filters = await filtersWithExpression(zoneId, expression);
+    const rules = await zoneRules(zoneId);
     const orphan = orphanFilter(filters, rules, expression);
     if (orphan) return createOn(onFilterItem(inputs, orphan.id));
     const users = rulesUsingExpression(rules, expression);

@@ -1,5 +1,5 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { ZoneGuardClient, ZoneGuardError } from '../../client';
+import { ZoneGuardClient } from '../../client';
 import type { LoadProgress } from '../../insights';
 import { DEFAULT_BASE_URL, MissingCredentialsError, resolveSettings, SETTING_SOURCES } from '../../providers/kit/settings';
 import { DetectedStatusSchema, ZoneIdSchema, type DetectedStatus } from '../../schemas';
@@ -193,12 +193,8 @@ export function exitCodeOf(error: unknown): number {
   return error instanceof UsageError ? EXIT.usage : EXIT.service;
 }
 
-/** The one-line message of an error, with its kind when the service answered. */
+/** The one-line message of an error (the client's messages already name the method, path, status and codes). */
 export function messageOf(error: unknown): string {
-  if (error instanceof ZoneGuardError) {
-    const codes = error.codes.length > 0 ? ` [${error.codes.join(', ')}]` : '';
-    return `${error.message}${codes}`;
-  }
   return error instanceof Error ? error.message : String(error);
 }
 

@@ -161,7 +161,7 @@ describe('previous WAF only → new WAF only (direct), on every plan', () => {
 });
 
 describe('validation mode', () => {
-  test.each(['pro', 'business'] as const)('refused on a %s zone with a clear message, the zone unchanged', async (plan) => {
+  test.each(['free', 'pro', 'business'] as const)('refused on a %s zone with a clear message, the zone unchanged', async (plan) => {
     const zoneId = await freshZone(plan);
     const inputs = await checked(declared(zoneId, { mode: 'validation' }));
     await fx.requestsSince();

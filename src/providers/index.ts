@@ -20,4 +20,5 @@ export function implementation(kind: ResourceKind): Implementation {
   return found;
 }
 
+
 export { providerFor, type ResourceKind } from './kit/closure';

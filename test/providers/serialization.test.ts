@@ -1,4 +1,5 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -8,15 +9,16 @@ import { startEmulator, type StartedEmulator } from '../../src/emulator';
 // a project outside this repo, the provider serialized there, its text loaded in a fresh process and driven
 // against the emulator.
 const root = path.resolve(__dirname, '../..');
-const KINDS = ['PageGuardSettings', 'CspPolicy'] as const;
+const KINDS = ['PageGuardSettings', 'CspPolicy', 'FirewallRuleWithFilter', 'WafMigration'] as const;
 const MAX_BYTES = 2048;
 
 let emulator: StartedEmulator;
 let project: string;
 let texts: Record<string, string>;
 
-const node = (script: string, env: Record<string, string> = {}) =>
-  execFileSync(process.execPath, [script], { cwd: project, env: { ...process.env, ...env }, encoding: 'utf8' });
+// Asynchronous: the emulator answers from this very process, so its event loop must keep running.
+const node = async (script: string, env: Record<string, string> = {}) =>
+  (await promisify(execFile)(process.execPath, [script], { cwd: project, env: { ...process.env, ...env }, encoding: 'utf8' })).stdout;
 
 beforeAll(async () => {
   if (!fs.existsSync(path.join(root, 'dist/providers/index.js'))) {
@@ -44,7 +46,7 @@ beforeAll(async () => {
        process.stdout.write(JSON.stringify(out));
      })();`,
   );
-  texts = JSON.parse(node('serialize.js'));
+  texts = JSON.parse(await node('serialize.js'));
 }, 180_000);
 
 afterAll(async () => {
@@ -55,14 +57,14 @@ afterAll(async () => {
 test.each(KINDS)('the serialized %s provider is small, loads its code by specifier, and holds no credential', (kind) => {
   const text = texts[kind]!;
   expect(Buffer.byteLength(text)).toBeLessThanOrEqual(MAX_BYTES);
-  expect(text).toContain('require("pulumi-zoneguard/providers")');
+  expect(text).toContain("require('pulumi-zoneguard/providers')");
   expect(text).toContain(JSON.stringify(kind));
   for (const secret of [emulator.credentials.apiToken, emulator.credentials.apiKey, emulator.credentials.apiEmail]) {
     expect(text).not.toContain(secret);
   }
 });
 
-test('the text loaded in a fresh process runs create, read, update and delete against the emulator', () => {
+test('the text loaded in a fresh process runs create, read, update and delete against the emulator', async () => {
   const zoneId = emulator.zones.find((zone) => zone.plan === 'pro')!.id;
   fs.writeFileSync(path.join(project, 'text.js'), texts.CspPolicy!);
   fs.writeFileSync(
@@ -80,12 +82,16 @@ test('the text loaded in a fresh process runs create, read, update and delete ag
        const updated = await provider.update(id, outs, { ...inputs, enabled: false });
        await provider.delete(id, updated.outs);
        const gone = await provider.read(id, updated.outs);
-       process.stdout.write(JSON.stringify({ failures, id, read: read.props, updated: updated.outs, gone }));
+       const fresh = requireFromString(fs.readFileSync('text.js', 'utf8')).handler();
+       const early = await fresh.check({}, news).then(() => 'no error', (e) => e.message);
+       process.stdout.write(JSON.stringify({ failures, id, read: read.props, updated: updated.outs, gone, early }));
      })().catch((e) => { console.error(e); process.exit(1); });`,
   );
-  const result = JSON.parse(node('run.js', { BASE_URL: emulator.baseUrl, TOKEN: emulator.credentials.apiToken }));
+  const result = JSON.parse(await node('run.js', { BASE_URL: emulator.baseUrl, TOKEN: emulator.credentials.apiToken }));
   expect(result.failures).toEqual([]);
   expect(result.read).toMatchObject({ zoneId, action: 'log', enabled: true, policyId: result.id });
   expect(result.updated).toMatchObject({ enabled: false, policyId: result.id });
   expect(result.gone).toEqual({ id: '' });
+  // A host that skipped configure would get a clear error, never a call with the wrong method.
+  expect(result.early).toBe('zoneguard: the dynamic provider host called a method before configure; use @pulumi/pulumi >= 3.259');
 });

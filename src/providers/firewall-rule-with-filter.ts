@@ -2,6 +2,7 @@ import type * as pulumi from '@pulumi/pulumi';
 import { z } from 'zod';
 import { ConflictError, NotFoundError, ZoneGuardError } from '../client/errors';
 import {
+  FIREWALL_LIMITS,
   FilterExpressionSchema,
   FirewallActionSchema,
   FirewallProductSchema,
@@ -27,6 +28,8 @@ export const FirewallRuleWithFilterArgsSchema = z
   .object({
     zoneId: ZoneIdSchema,
     expression: FilterExpressionSchema.superRefine((text, ctx) => {
+      // An empty or too long expression is already reported by the length checks: one failure per field.
+      if (text.length === 0 || text.length > FIREWALL_LIMITS.expressionMax) return;
       for (const message of expressionProblems(text)) ctx.addIssue({ code: 'custom', message });
     }),
     action: FirewallActionSchema,

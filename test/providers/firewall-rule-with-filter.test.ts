@@ -78,6 +78,13 @@ describe('check', () => {
     expect(await fx.requestsSince()).toEqual([]);
   });
 
+  test('an expression the rules language refuses fails with its line and column, before any request', async () => {
+    await fx.requestsSince();
+    const result = await provider.check({}, declared(zoneId, { expression: 'http.request.uri.path contains' }));
+    expect(result.failures).toEqual([{ property: 'expression', reason: expect.stringMatching(/^FirewallRuleWithFilter\.expression: line 1, column \d+: /) }]);
+    expect(await fx.requestsSince()).toEqual([]);
+  });
+
   test('several bad fields give one failure each', async () => {
     const result = await provider.check({}, declared(zoneId, { zoneId: 'nope', paused: 1, products: ['waf'] }));
     expect(result.failures?.map((f) => f.property)).toEqual(['zoneId', 'paused', 'products']);

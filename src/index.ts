@@ -2,6 +2,18 @@
 // managed rules migration, the typed API client they use, and the shared wire schemas.
 export { PageGuardSettings, type PageGuardSettingsArgs } from './resources/page-guard-settings';
 export { CspPolicy, type CspPolicyArgs } from './resources/csp-policy';
+export { FirewallRuleWithFilter, type FirewallRuleWithFilterArgs } from './resources/firewall-rule-with-filter';
+export {
+  WafMigration,
+  planWafMigration,
+  MANAGED_RULESET_ID,
+  OWASP_RULESET_ID,
+  type WafMigrationArgs,
+  type WafMigrationAdjustments,
+  type WafMigrationPlan,
+  type WafConversion,
+} from './resources/waf-migration';
+export { checkExpression, formatExpressionError, type ExpressionCheck, type ExpressionError } from './expression';
 export * from './client';
 export * as schemas from './schemas';
 export { DEFAULT_BASE_URL, SETTING_SOURCES, MissingCredentialsError } from './providers/kit/settings';

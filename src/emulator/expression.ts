@@ -1,12 +1,13 @@
+import { checkExpression, formatExpressionError } from '../expression';
+
 /**
  * The one place the emulator checks a rules-language expression (filters, single-call firewall rules, CSP policy
- * expressions). Emptiness and length are enforced by the schemas before this is called. The rules-language
- * checker (`checkExpression` of src/expression) is being written separately: the integration wires it in here,
- * turning its first problem into the returned message. Until then every non-empty expression within the limit
- * is accepted, so the emulator does NOT yet refuse a syntactically wrong expression.
+ * expressions), with the same checker the providers run in `check`. Emptiness and length are enforced by the
+ * schemas before this is called.
  *
- * @returns a one-line description of what is wrong, or undefined when the expression is acceptable.
+ * @returns the first problem as `line L, column C: message`, or undefined when the expression is valid.
  */
-export function validateExpression(_expression: string): string | undefined {
-  return undefined;
+export function validateExpression(expression: string): string | undefined {
+  const result = checkExpression(expression);
+  return result.ok ? undefined : result.errors.map(formatExpressionError)[0];
 }

@@ -22,6 +22,8 @@ export const CspPolicyArgsSchema = z
     description: wire.description.default(''),
     action: wire.action,
     expression: wire.expression.superRefine((text, ctx) => {
+      // An empty expression already has its failure from the wire schema.
+      if (text === '') return;
       for (const message of expressionProblems(text)) ctx.addIssue({ code: 'custom', message });
     }),
     enabled: z.boolean({ error: 'must be a boolean' }).default(true),

@@ -21,8 +21,8 @@ export interface EngineSandbox {
   dir: string;
   /** A stack of an inline program, with zoneguard's config pointing at the emulator. */
   stack(name: string, program: PulumiFn, config?: Record<string, { value: string; secret?: boolean }>): Promise<Stack>;
-  /** The state file's text for a stack (what `pulumi stack export` holds). */
-  stateText(stack: Stack): Promise<string>;
+  /** Every file of the backend's state directory, as text: what an attacker with the state would read. */
+  stateText(): string;
   close(): Promise<void>;
 }
 
@@ -63,8 +63,14 @@ export async function openSandbox(label: string): Promise<EngineSandbox> {
       });
       return stack;
     },
-    async stateText(stack) {
-      return JSON.stringify(await stack.exportStack());
+    stateText() {
+      const state = path.join(dir, 'state');
+      return fs
+        .readdirSync(state, { recursive: true, encoding: 'utf8' })
+        .map((file) => path.join(state, file))
+        .filter((file) => fs.statSync(file).isFile())
+        .map((file) => fs.readFileSync(file, 'utf8'))
+        .join('\n');
     },
     async close() {
       await emulator.close();

@@ -13,7 +13,13 @@ fs.mkdirSync(path.join(work, 'state'), { recursive: true });
 
 const emulator = await startEmulator({ port: 0 });
 const zoneOf = (plan: string) => emulator.zones.find((zone) => zone.plan === plan)!.id;
-const program = async () => ({ ...(await import(pathToFileURL(path.join(root, 'examples/demo/index.ts')).href)) });
+// Each engine run imports the program afresh (a new URL per run), so its resources are declared every time.
+let runs = 0;
+const program = async () => {
+  const url = new URL(pathToFileURL(path.join(root, 'examples/demo/index.ts')).href);
+  url.searchParams.set('run', String(++runs));
+  return { ...(await import(url.href)) };
+};
 
 try {
   const stack = await LocalWorkspace.createOrSelectStack(
@@ -43,8 +49,12 @@ try {
 
   console.log('\nWhat the emulator now holds:');
   for (const zone of emulator.zones) {
-    const inventory = await emulator.admin.inventory(zone.id);
-    console.log(`  ${zone.plan.padEnd(10)} ${zone.id}  ${summarize(inventory)}`);
+    const { settings, counts, waf } = await emulator.admin.inventory(zone.id);
+    console.log(
+      `  ${zone.plan.padEnd(10)} ${zone.id}  page security ${settings?.enabled ? 'on ' : 'off'}  ` +
+        `CSP policies ${counts.policies}  firewall rules ${counts.firewallRules}  filters ${counts.filters}  ` +
+        `WAF ${waf ? `${waf.migration_state} (previous ${waf.old_waf_status}, new ${waf.new_waf_status})` : 'none'}`,
+    );
   }
 
   console.log('\nSecond pulumi preview (expecting no changes):');
@@ -54,9 +64,3 @@ try {
   await emulator.close();
 }
 
-function summarize(inventory: Record<string, unknown>): string {
-  return Object.entries(inventory)
-    .map(([key, value]) => (Array.isArray(value) ? `${key}=${value.length}` : null))
-    .filter((entry) => entry !== null)
-    .join(' ');
-}

@@ -32,8 +32,11 @@ if [ -z "$pulumi_bin" ]; then
     mv "$cache/bin/pulumi.partial" "$cache/bin/pulumi"
   fi
   pulumi_bin="$cache/bin"
+  # Beside the CLI, the engine takes our provider host as its bundled one (found elsewhere on PATH, it warns on
+  # every run). A copy, not a link: the cache outlives this clone.
+  cp -f "$root/tools/bin/pulumi-resource-pulumi-nodejs" "$pulumi_bin/"
 fi
-export PATH="$root/tools/bin:$pulumi_bin:$PATH"
+export PATH="$pulumi_bin:$root/tools/bin:$PATH"
 export PULUMI_SKIP_UPDATE_CHECK=true
 export PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION=true
 export PULUMI_CONFIG_PASSPHRASE="${PULUMI_CONFIG_PASSPHRASE-}"

@@ -15,5 +15,8 @@ export {
 } from './resources/waf-migration';
 export { checkExpression, formatExpressionError, type ExpressionCheck, type ExpressionError } from './expression';
 export * from './client';
+export { clientFromStackConfig } from './resources/stack-client';
 export * as schemas from './schemas';
+export * as insights from './insights';
+export { cspFromObservedScripts, classify, isMalicious, summarizeZone } from './insights';
 export { DEFAULT_BASE_URL, SETTING_SOURCES, MissingCredentialsError } from './providers/kit/settings';

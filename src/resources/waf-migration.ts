@@ -1,7 +1,7 @@
 import * as pulumi from '@pulumi/pulumi';
-import { ZoneGuardClient } from '../client';
+import type { ZoneGuardClient } from '../client';
 import { providerFor, TYPE_MODULE } from '../providers/kit/closure';
-import { resolveSettings } from '../providers/kit/settings';
+import { clientFromStackConfig } from './stack-client';
 import { AdjustmentsSchema, NO_ADJUSTMENTS, type WafConversion } from '../providers/waf-migration/conversion';
 import { readMigrationPlan, type WafMigrationPlan } from '../providers/waf-migration/plan';
 import { ZoneIdSchema, formatZodIssues, type EntrypointRuleset } from '../schemas';
@@ -115,11 +115,5 @@ export async function planWafMigration({ zoneId, adjustments, client }: PlanWafM
   if (!zone.success) throw new Error(`planWafMigration: ${formatZodIssues(zone.error, 'zoneId').join('; ')}`);
   const parsed = AdjustmentsSchema.safeParse(adjustments ?? NO_ADJUSTMENTS);
   if (!parsed.success) throw new Error(`planWafMigration: ${formatZodIssues(parsed.error, 'adjustments').join('; ')}`);
-  return readMigrationPlan(client ?? clientFromProgram(), zoneId, parsed.data);
-}
-
-/** A client from the program's stack config, falling back to the environment, as the providers resolve it. */
-function clientFromProgram(): ZoneGuardClient {
-  const { baseUrl, credentials } = resolveSettings((key) => pulumi.runtime.getConfig(key), process.env);
-  return new ZoneGuardClient({ baseUrl, credentials, userAgent: 'pulumi-zoneguard-plan' });
+  return readMigrationPlan(client ?? clientFromStackConfig('pulumi-zoneguard-plan'), zoneId, parsed.data);
 }

@@ -1,0 +1,74 @@
+// The demo stack (`npm run demo`): a zone's page security, two CSP policies (one built from the scripts the
+// service observed), firewall rules, and the migration of another zone to the new WAF managed rules.
+import * as pulumi from '@pulumi/pulumi';
+import {
+  CspPolicy,
+  FirewallRuleWithFilter,
+  PageGuardSettings,
+  WafMigration,
+  clientFromStackConfig,
+  cspFromObservedScripts,
+} from 'pulumi-zoneguard';
+
+const config = new pulumi.Config();
+const bankZoneId = config.require('bankZoneId');
+const storeZoneId = config.require('storeZoneId');
+
+// Page security on for the bank, reporting connection URLs with their path.
+const settings = new PageGuardSettings('bank-page-security', {
+  zoneId: bankZoneId,
+  enabled: true,
+  useConnectionUrlPath: true,
+});
+
+// Report (not block) any script on the login host that is not on the allow-list the team reviewed.
+const loginPolicy = new CspPolicy('bank-login-scripts', {
+  zoneId: bankZoneId,
+  action: 'log',
+  description: 'Login pages: report scripts outside the reviewed list',
+  expression: 'http.host eq "login.acme-bank.example"',
+  value: "script-src 'self' https://cdn.acme-bank.example",
+});
+
+// An allow-list built from what the service observed on the shop's pages; malicious scripts are left out.
+const observed = cspFromObservedScripts({ client: clientFromStackConfig(), zoneId: bankZoneId, hosts: ['shop.acme-bank.example'] });
+const shopPolicy = new CspPolicy('bank-shop-observed-scripts', {
+  zoneId: bankZoneId,
+  action: 'log',
+  description: 'Shop pages: scripts observed by page security, malicious ones excluded',
+  expression: 'http.host eq "shop.acme-bank.example"',
+  value: observed.then((csp) => csp.value),
+});
+
+const blockScanners = new FirewallRuleWithFilter('bank-block-scanners', {
+  zoneId: bankZoneId,
+  expression: '(http.user_agent contains "sqlmap") or (http.request.uri.path matches "^/(wp-admin|phpmyadmin)")',
+  action: 'block',
+  description: 'Vulnerability scanners and probes for software we do not run',
+});
+
+const challengeLogin = new FirewallRuleWithFilter('bank-challenge-risky-logins', {
+  zoneId: bankZoneId,
+  expression: '(http.host eq "login.acme-bank.example" and cf.threat_score gt 10)',
+  action: 'managed_challenge',
+  priority: 10,
+  description: 'Challenge logins from poor-reputation addresses',
+});
+
+// The store moves to the new WAF managed rules at once (a Pro zone has no validation mode). Protected by default:
+// the migration cannot be undone.
+const migration = new WafMigration('store-waf-migration', {
+  zoneId: storeZoneId,
+  mode: 'direct',
+  wait: { timeoutSeconds: 60, pollIntervalSeconds: 1 },
+});
+
+export const pageSecurityEnabled = settings.enabled;
+export const settingsBeforeTakeover = settings.previous;
+export const loginPolicyId = loginPolicy.policyId;
+export const shopPolicyValue = shopPolicy.value;
+export const maliciousScriptsLeftOut = observed.then((csp) => csp.excluded.map((script) => script.url));
+export const firewallRuleIds = [blockScanners.ruleId, challengeLogin.ruleId];
+export const storeMigrationState = migration.migrationState;
+export const storeNewWaf = migration.newWafStatus;
+export const storeConversion = migration.conversion;

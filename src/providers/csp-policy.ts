@@ -9,7 +9,6 @@ import {
 import { checkWithSchema } from './kit/check';
 import { configure, assertConfigured, getClient } from './kit/context';
 import { diffFields } from './kit/diff';
-import { NotFoundError } from '../client/errors';
 import { ProviderError, step, unlessNotFound, type Implementation } from './kit/implementation';
 import { expressionProblems } from './kit/expression';
 
@@ -86,17 +85,18 @@ export const cspPolicy: Implementation = {
     const client = getClient();
     const policy = adoptPolicyId
       ? await step(`${label(inputs, adoptPolicyId)}: adopting the policy`, async () => {
-          try {
-            return await client.policies.update({ zoneId, policyId: adoptPolicyId, ...body });
-          } catch (error) {
-            if (error instanceof NotFoundError) {
-              throw new ProviderError(
-                `${label(inputs)}: adoptPolicyId ${adoptPolicyId} names no policy of this zone; ` +
-                  'check the id (zoneguard export lists them) or remove adoptPolicyId to create a new policy',
-              );
-            }
-            throw error;
+          // Read first, and write only what differs: adopting a policy already as declared changes nothing.
+          const current = await unlessNotFound(() => client.policies.get({ zoneId, policyId: adoptPolicyId }), undefined);
+          if (!current) {
+            throw new ProviderError(
+              `${label(inputs)}: adoptPolicyId ${adoptPolicyId} names no policy of this zone; ` +
+                'check the id (zoneguard export lists them) or remove adoptPolicyId to create a new policy',
+            );
           }
+          const changes = policyUpdateBody(current, inputs);
+          return Object.keys(changes).length === 0
+            ? current
+            : client.policies.update({ zoneId, policyId: adoptPolicyId, ...changes });
         })
       : await step(`${label(inputs)}: creating the policy`, () => client.policies.create({ zoneId, ...body }));
     return { id: policy.id, outs: outputsFromPolicy(zoneId, policy, adoptPolicyId) };

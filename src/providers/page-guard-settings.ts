@@ -61,6 +61,15 @@ export function managedView(zoneId: string, current: PreviousSettings, managed: 
   return view;
 }
 
+/** The declared settings that differ from the current ones. */
+export function changedSettings(current: PreviousSettings, desired: Partial<PageGuardSettingsInputs>): Partial<PreviousSettings> {
+  return Object.fromEntries(
+    (['enabled', ...OPTIONAL] as const)
+      .filter((field) => desired[field] !== undefined && desired[field] !== current[field])
+      .map((field) => [field, desired[field]]),
+  );
+}
+
 const label = (inputs: { zoneId?: unknown }) => `PageGuardSettings of zone ${String(inputs.zoneId)}`;
 
 export const pageGuardSettings: Implementation = {
@@ -79,15 +88,22 @@ export const pageGuardSettings: Implementation = {
   async create(raw) {
     const inputs = raw as PageGuardSettingsInputs;
     const client = getClient();
-    const previous = fromWire(
-      await step(`${label(inputs)}: reading the current settings`, () => client.pageGuard.get({ zoneId: inputs.zoneId })),
+    const found = await step(`${label(inputs)}: reading the current settings`, () =>
+      client.pageGuard.get({ zoneId: inputs.zoneId }),
     );
-    const result = await step(`${label(inputs)}: updating the settings`, () =>
-      client.pageGuard.update({ zoneId: inputs.zoneId, ...toWire(inputs) }),
-    );
+    const previous = fromWire(found);
+    // Write only what differs: taking over settings already as declared changes nothing on the service.
+    const changes = changedSettings(previous, inputs);
+    const current =
+      Object.keys(changes).length === 0
+        ? { ...previous, updatedAt: found.updated_at }
+        : await step(`${label(inputs)}: updating the settings`, async () => {
+            const result = await client.pageGuard.update({ zoneId: inputs.zoneId, ...toWire(changes) });
+            return { ...previous, ...changes, ...fromWire(result), updatedAt: result.updated_at };
+          });
     const outs: PageGuardSettingsOutputs = {
-      ...managedView(inputs.zoneId, { ...inputs, ...fromWire(result) }, inputs),
-      ...(result.updated_at ? { updatedAt: result.updated_at } : {}),
+      ...managedView(inputs.zoneId, current, inputs),
+      ...(current.updatedAt ? { updatedAt: current.updatedAt } : {}),
       previous,
     };
     return { id: inputs.zoneId, outs };
@@ -111,7 +127,7 @@ export const pageGuardSettings: Implementation = {
   async update(_id, olds, news) {
     const before = olds as PageGuardSettingsOutputs;
     const desired = news as PageGuardSettingsInputs;
-    const changed = Object.fromEntries(MANAGED.filter((f) => f !== 'zoneId' && desired[f] !== undefined && desired[f] !== before[f]).map((f) => [f, desired[f]]));
+    const changed = changedSettings(before, desired);
     const result = await step(`${label(desired)}: updating the settings`, () =>
       getClient().pageGuard.update({ zoneId: desired.zoneId, ...toWire(changed) }),
     );

@@ -102,6 +102,15 @@ describe('lifecycle against the emulator', () => {
     expect((await collect(fx.client.policies.list({ zoneId }))).length).toBe(before.length);
   });
 
+  test('adopting a policy already as declared only reads it', async () => {
+    const { zoneId: _zone, ...fields } = declared();
+    const existing = await fx.client.policies.create({ zoneId, ...(fields as typeof fields & { action: 'log' }) });
+    await fx.requestsSince();
+    const { id } = await cspPolicy.create(await checked(declared({ adoptPolicyId: existing.id })));
+    expect(id).toBe(existing.id);
+    expect((await fx.requestsSince()).map((r) => r.method)).toEqual(['GET']);
+  });
+
   test('adopting an id the zone does not have says what to do', async () => {
     const inputs = await checked(declared({ adoptPolicyId: 'f'.repeat(32) }));
     await expect(cspPolicy.create(inputs)).rejects.toThrow(

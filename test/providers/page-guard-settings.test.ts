@@ -71,3 +71,12 @@ test('create takes over and records, update changes, read finds drift, delete re
     use_connection_url_path: original.use_connection_url_path,
   });
 });
+
+test('taking over settings already as declared only reads them', async () => {
+  const zoneId = fx.zone('pro');
+  const current = await fx.client.pageGuard.get({ zoneId });
+  await fx.requestsSince();
+  const { outs } = await pageGuardSettings.create(await checked({ zoneId, enabled: current.enabled }));
+  expect(outs).toMatchObject({ zoneId, enabled: current.enabled, previous: { enabled: current.enabled } });
+  expect((await fx.requestsSince()).map((r) => r.method)).toEqual(['GET']);
+});

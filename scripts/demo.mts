@@ -44,7 +44,8 @@ try {
   const up = await stack.up({ onOutput: (text) => process.stdout.write(text), color: 'never' });
   console.log('\nStack outputs:');
   for (const [name, output] of Object.entries(up.outputs)) {
-    console.log(`  ${name}: ${output.secret ? '[secret]' : JSON.stringify(output.value)}`);
+    const text = output.secret ? '[secret]' : JSON.stringify(output.value);
+    console.log(`  ${name}: ${text.length > 140 ? `${text.slice(0, 137)}...` : text}`);
   }
 
   console.log('\nWhat the emulator now holds:');

@@ -246,7 +246,7 @@ describe('conversionNotes', () => {
     );
     expect(notes.dropped).toEqual([
       'group overrides and rule overrides of the previous core rule set are not migrated: recreate the ones you need as category or rule overrides of the new ruleset (adjustments.categories, adjustments.rules)',
-      'some specific configurations of the previous core rule set are lost (spec); review the converted configuration',
+      'some specific configurations of the previous core rule set may be lost in the conversion; review the converted configuration',
     ]);
   });
 

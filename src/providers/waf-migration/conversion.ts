@@ -356,7 +356,7 @@ export function conversionNotes({ packages, firewallRules, adjusted = [] }: Prev
     );
   }
   if (packages.length > 0) {
-    dropped.push('some specific configurations of the previous core rule set are lost (spec); review the converted configuration');
+    dropped.push('some specific configurations of the previous core rule set may be lost in the conversion; review the converted configuration');
   }
   return { coreRuleSet, bypassRuleIds, changed, dropped, adjusted: [...adjusted], note: null };
 }

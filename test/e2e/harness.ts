@@ -78,3 +78,24 @@ export async function openSandbox(label: string): Promise<EngineSandbox> {
     },
   };
 }
+
+/** What `preview --diff` prints, and its change summary. */
+export async function previewDiff(stack: Stack): Promise<{ text: string; summary: Record<string, number> }> {
+  let text = '';
+  const result = await stack.preview({ diff: true, color: 'never', onOutput: (out) => (text += out) });
+  return { text, summary: result.changeSummary as Record<string, number> };
+}
+
+/**
+ * Runs an engine command that must fail, and answers everything the engine printed about it: the streamed output and
+ * the error's message (which carries the CLI's stderr). Resolving instead of failing is an error of its own.
+ */
+export async function engineFailure(run: (onOutput: (out: string) => void) => Promise<unknown>): Promise<string> {
+  let text = '';
+  try {
+    await run((out) => (text += out));
+  } catch (error) {
+    return `${text}\n${error instanceof Error ? error.message : String(error)}`;
+  }
+  throw new Error(`the engine command succeeded, but it was expected to fail; it printed:\n${text}`);
+}

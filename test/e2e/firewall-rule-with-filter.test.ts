@@ -1,0 +1,211 @@
+import { ZoneGuardClient } from '../../src/client';
+import { FirewallRuleWithFilter } from '../../src/resources/firewall-rule-with-filter';
+import { openSandbox, previewDiff, type EngineSandbox } from './harness';
+import type { Stack } from '@pulumi/pulumi/automation';
+
+// The real engine against the emulator: pulumi up, preview --diff, refresh and destroy of FirewallRuleWithFilter,
+// driven through the Automation API. The zone is the demo's Pro zone, which holds two rules of its own.
+jest.setTimeout(180_000);
+
+let sandbox: EngineSandbox;
+let stack: Stack;
+let client: ZoneGuardClient;
+let zoneId: string;
+/** The zone's counts before the stack, so what the stack leaves behind shows up. */
+let seeded: { filters: number; firewallRules: number };
+
+const FIRST = '(http.request.uri.path contains "/admin" and not ip.src in {192.0.2.0/24})';
+const SECOND = '(http.request.uri.path contains "/admin" and not ip.src in {192.0.2.0/24 198.51.100.0/24})';
+
+// The program reads this object, so each step of a test declares a new desired state.
+const desired = {
+  expression: FIRST,
+  action: 'block' as 'block' | 'managed_challenge',
+  paused: false,
+  priority: null as number | null,
+  description: 'Admin only from the office',
+  ref: 'SEC-101',
+};
+const MANAGED = ['expression', 'action', 'paused', 'priority', 'description', 'ref'] as const;
+
+beforeAll(async () => {
+  sandbox = await openSandbox('firewall-rule');
+  zoneId = sandbox.emulator.zones.find((z) => z.plan === 'pro')!.id;
+  client = new ZoneGuardClient({ baseUrl: sandbox.emulator.baseUrl, credentials: { apiToken: sandbox.emulator.credentials.apiToken } });
+  seeded = (await sandbox.emulator.admin.inventory(zoneId)).counts;
+  stack = await sandbox.stack('dev', async () => {
+    const rule = new FirewallRuleWithFilter('admin-outside-office', { zoneId, ...desired });
+    return { ruleId: rule.ruleId, filterId: rule.filterId, expression: rule.expression };
+  });
+});
+afterAll(() => sandbox?.close());
+
+async function outputs(): Promise<{ ruleId: string; filterId: string }> {
+  const { ruleId, filterId } = await stack.outputs();
+  return { ruleId: ruleId!.value as string, filterId: filterId!.value as string };
+}
+
+/** The zone's filters and rules, and which filters carry one of our expressions. */
+async function inventory() {
+  const inventory = await sandbox.emulator.admin.inventory(zoneId);
+  const ours = (expression: string) => inventory.filters.filter((filter) => filter.expression === expression);
+  const usedFilters = new Set(inventory.firewallRules.map((rule) => rule.filter.id));
+  return {
+    counts: inventory.counts,
+    ours,
+    /** Filters no rule references: what a rule deleted without its filter leaves behind. */
+    orphans: inventory.filters.filter((filter) => !usedFilters.has(filter.id)),
+  };
+}
+
+test('up creates the rule with its filter; a second preview shows no change', async () => {
+  const up = await stack.up({ color: 'never' });
+  expect(up.summary.resourceChanges).toMatchObject({ create: 2 });
+  const { ruleId, filterId } = await outputs();
+  expect(ruleId).toMatch(/^[0-9a-f]{32}$/);
+  expect(await client.firewallRules.get({ zoneId, ruleId })).toMatchObject({
+    action: 'block',
+    paused: false,
+    priority: null,
+    description: 'Admin only from the office',
+    ref: 'SEC-101',
+    filter: { id: filterId, expression: FIRST },
+  });
+  const { counts, orphans, ours } = await inventory();
+  expect(counts).toMatchObject({ firewallRules: seeded.firewallRules + 1, filters: seeded.filters + 1 });
+  expect(orphans).toEqual([]);
+  expect(ours(FIRST).map((f) => f.id)).toEqual([filterId]);
+  await stack.preview({ expectNoChanges: true, color: 'never' });
+});
+
+test('the state holds no credential, and the serialized provider is at most 2 KB', async () => {
+  const state = sandbox.stateText();
+  expect(state).toContain('"zoneguard:apiToken"');
+  for (const secret of [sandbox.emulator.credentials.apiToken, sandbox.emulator.credentials.apiKey]) expect(state).not.toContain(secret);
+  const deployment = (await stack.exportStack()).deployment as { resources: Array<{ type: string; inputs: Record<string, unknown> }> };
+  const rules = deployment.resources.filter((r) => r.type === 'pulumi-nodejs:dynamic/zoneguard:FirewallRuleWithFilter');
+  expect(rules).toHaveLength(1);
+  expect(Buffer.byteLength(String(rules[0]!.inputs.__provider))).toBeLessThanOrEqual(2048);
+});
+
+// Each field the rule updates in place: the preview shows that one field as an update, up PUTs the same rule.
+test.each([
+  ['action', 'managed_challenge', /~ action\s*:\s*"block" => "managed_challenge"/],
+  ['paused', true, /~ paused\s*:\s*false => true/],
+  ['priority', 5, /\+ priority\s*:\s*5/], // null is no value to the engine: it shows the new one as added
+  ['description', 'Admin only from the office and the VPN', /~ description\s*:\s*"Admin only from the office" => "Admin only from the office and the VPN"/],
+  ['ref', 'SEC-102', /~ ref\s*:\s*"SEC-101" => "SEC-102"/],
+] as const)('a new %s shows exactly that change, and up updates the rule in place', async (field, value, shown) => {
+  const before = await outputs();
+  Object.assign(desired, { [field]: value });
+  const { text, summary } = await previewDiff(stack);
+  expect(summary).toMatchObject({ update: 1, same: 1 });
+  expect(summary.replace ?? 0).toBe(0);
+  expect(text).toMatch(shown);
+  for (const other of MANAGED.filter((f) => f !== field)) expect(text).not.toMatch(new RegExp(`[~+-] ${other}\\s*:`));
+
+  await sandbox.emulator.admin.clearRequests();
+  const up = await stack.up({ color: 'never' });
+  expect(up.summary.resourceChanges).toMatchObject({ update: 1 });
+  expect(await outputs()).toEqual(before);
+  expect(await client.firewallRules.get({ zoneId, ruleId: before.ruleId })).toMatchObject({ [field]: value, filter: { id: before.filterId } });
+  const writes = (await sandbox.emulator.admin.requests()).filter((r) => r.method !== 'GET');
+  expect(writes.map((r) => `${r.method} ${r.path}`)).toEqual([`PUT ${pathOf(`/zones/${zoneId}/firewall/rules/${before.ruleId}`)}`]);
+  await stack.preview({ expectNoChanges: true, color: 'never' });
+});
+
+test('a new expression replaces the rule: the new one is created before the old one goes, and no filter is left', async () => {
+  const old = await outputs();
+  desired.expression = SECOND;
+  const { text, summary } = await previewDiff(stack);
+  expect(summary).toMatchObject({ replace: 1, same: 1 });
+  expect(text).toMatch(/\+-\s*pulumi-nodejs:dynamic\/zoneguard:FirewallRuleWithFilter: \(replace\)/);
+  expect(text).toMatch(/~ expression\s*:\s*"\(http.request.uri.path contains \\"\/admin\\" and not ip.src in \{192.0.2.0\/24\}\)" =>/);
+
+  await sandbox.emulator.admin.clearRequests();
+  await stack.up({ color: 'never' });
+  const now = await outputs();
+  expect(now.ruleId).not.toBe(old.ruleId);
+  const writes = (await sandbox.emulator.admin.requests()).filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`);
+  expect(writes).toEqual([`POST ${pathOf(`/zones/${zoneId}/firewall/rules`)}`, `DELETE ${pathOf(`/zones/${zoneId}/firewall/rules/${old.ruleId}`)}`]);
+  await expect(client.firewallRules.get({ zoneId, ruleId: old.ruleId })).rejects.toThrow(/404/);
+  expect(await client.firewallRules.get({ zoneId, ruleId: now.ruleId })).toMatchObject({ filter: { id: now.filterId, expression: SECOND } });
+
+  const { counts, orphans, ours } = await inventory();
+  expect(counts).toMatchObject({ firewallRules: seeded.firewallRules + 1, filters: seeded.filters + 1 });
+  expect(orphans).toEqual([]);
+  expect(ours(FIRST)).toEqual([]);
+  expect(ours(SECOND).map((f) => f.id)).toEqual([now.filterId]);
+  await stack.preview({ expectNoChanges: true, color: 'never' });
+});
+
+test('an out-of-band change is found by refresh and undone by up', async () => {
+  const { ruleId, filterId } = await outputs();
+  await client.firewallRules.update({
+    zoneId,
+    ruleId,
+    filter: { id: filterId },
+    action: 'log',
+    paused: false,
+    priority: 5,
+    description: 'changed in the dashboard',
+    ref: 'SEC-102',
+  });
+  const refresh = await stack.refresh({ color: 'never' });
+  expect(refresh.summary.resourceChanges).toMatchObject({ update: 1 });
+  const { text, summary } = await previewDiff(stack);
+  expect(summary).toMatchObject({ update: 1 });
+  expect(text).toMatch(/~ action\s*:\s*"log" => "managed_challenge"/);
+  expect(text).toMatch(/~ paused\s*:\s*false => true/);
+  expect(text).toMatch(/~ description\s*:\s*"changed in the dashboard" => "Admin only from the office and the VPN"/);
+  expect(text).not.toMatch(/[~+-] (priority|ref|expression)\s*:/);
+
+  await stack.up({ color: 'never' });
+  expect(await client.firewallRules.get({ zoneId, ruleId })).toMatchObject({
+    action: 'managed_challenge',
+    paused: true,
+    description: 'Admin only from the office and the VPN',
+    filter: { id: filterId },
+  });
+  await stack.refresh({ color: 'never' });
+  await stack.preview({ expectNoChanges: true, color: 'never' });
+});
+
+test('a rule deleted out of band is recreated by the next up on the filter it left: no orphan, no duplicate-filter error', async () => {
+  const old = await outputs();
+  // Deleted alone, as the dashboard and other tools do: its filter stays behind, with the same expression.
+  await client.firewallRules.delete({ zoneId, ruleId: old.ruleId });
+  expect((await inventory()).orphans.map((f) => f.id)).toEqual([old.filterId]);
+
+  await stack.refresh({ color: 'never' });
+  const { summary } = await previewDiff(stack);
+  expect(summary).toMatchObject({ create: 1 });
+
+  let log = '';
+  await stack.up({ color: 'never', onOutput: (out) => (log += out) });
+  expect(log).not.toMatch(/10102|error/i);
+  const now = await outputs();
+  expect(now.ruleId).not.toBe(old.ruleId);
+  expect(now.filterId).toBe(old.filterId);
+  expect(await client.firewallRules.get({ zoneId, ruleId: now.ruleId })).toMatchObject({ action: 'managed_challenge', filter: { expression: SECOND } });
+  const { counts, orphans, ours } = await inventory();
+  expect(counts).toMatchObject({ firewallRules: seeded.firewallRules + 1, filters: seeded.filters + 1 });
+  expect(orphans).toEqual([]);
+  expect(ours(SECOND)).toHaveLength(1);
+  await stack.preview({ expectNoChanges: true, color: 'never' });
+});
+
+test('destroy removes the rule and its filter', async () => {
+  const { ruleId, filterId } = await outputs();
+  await stack.destroy({ color: 'never' });
+  await expect(client.firewallRules.get({ zoneId, ruleId })).rejects.toThrow(/404/);
+  await expect(client.filters.get({ zoneId, filterId })).rejects.toThrow(/404/);
+  const { counts, orphans } = await inventory();
+  expect(counts).toMatchObject(seeded);
+  expect(orphans).toEqual([]);
+});
+
+/** A service path as the emulator's request log records it (the base URL's path first). */
+function pathOf(servicePath: string): string {
+  return `${new URL(sandbox.emulator.baseUrl).pathname}${servicePath}`;
+}

@@ -1,0 +1,156 @@
+// What the benchmarks share: how a bench reports its figures to bench/report.mts, engine workspaces under
+// .zoneguard/bench/, the emulator's counters read per step, and small statistics.
+//
+// The benches run on Node 24 directly (type stripping) and import the BUILT package (`pulumi-zoneguard`, linked
+// into node_modules by scripts/engine.sh), as a consumer would. A bench loads this file with
+// `await import(new URL('./lib.mts', import.meta.url).href)`: TypeScript types it through './lib.mjs'.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { LocalWorkspace, type PulumiFn, type Stack } from '@pulumi/pulumi/automation/index.js';
+import type { RequestCounters, RequestLogEntry, StartedEmulator } from 'pulumi-zoneguard/emulator';
+
+export const root = path.resolve(import.meta.dirname, '..');
+
+/** One figure of the summary table of BENCHMARKS.md. */
+export interface Figure {
+  /** What is measured, e.g. "API calls, preview of the unchanged demo stack". */
+  what: string;
+  /** The measured value as it reads in the table. */
+  value: string;
+  /** The issue's goal, when it sets one. */
+  goal?: string;
+  /** Whether the goal is met (undefined: no goal). */
+  met?: boolean;
+}
+
+/** What a bench hands to the report: its summary figures and a markdown section with the details. */
+export interface BenchResult {
+  bench: string;
+  /** The command that runs this bench alone (after the build and environment of scripts/bench.sh). */
+  command: string;
+  figures: Figure[];
+  /** Markdown: how it was measured and the detailed tables. */
+  section: string;
+}
+
+/** The line prefix bench/report.mts looks for on a bench's stdout. */
+export const RESULT_PREFIX = 'BENCH_RESULT ';
+
+export function emitResult(result: BenchResult): void {
+  process.stdout.write(`\n${RESULT_PREFIX}${JSON.stringify(result)}\n`);
+}
+
+/** A fresh directory under .zoneguard/bench/ (ignored by git). */
+export function workDir(label: string): string {
+  const dir = path.join(root, '.zoneguard', 'bench', label);
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(path.join(dir, 'state'), { recursive: true });
+  return dir;
+}
+
+/** Environment of every engine run: its own PULUMI_HOME and passphrase; the rest comes from scripts/engine.sh. */
+export function engineEnv(dir: string, extra: Record<string, string> = {}): Record<string, string> {
+  return { PULUMI_HOME: path.join(dir, 'home'), PULUMI_CONFIG_PASSPHRASE: 'bench', ...extra };
+}
+
+/** A stack of an inline program in a hermetic workspace, zoneguard's config pointing at the emulator. */
+export async function engineStack(
+  dir: string,
+  options: {
+    project: string;
+    stack: string;
+    program: PulumiFn;
+    emulator: StartedEmulator;
+    config?: Record<string, { value: string; secret?: boolean }>;
+    env?: Record<string, string>;
+  },
+): Promise<Stack> {
+  const stackDir = path.join(dir, options.stack);
+  fs.mkdirSync(stackDir, { recursive: true });
+  const stack = await LocalWorkspace.createOrSelectStack(
+    { stackName: options.stack, projectName: options.project, program: options.program },
+    {
+      workDir: stackDir,
+      envVars: engineEnv(dir, options.env),
+      projectSettings: { name: options.project, runtime: 'nodejs', backend: { url: pathToFileURL(path.join(dir, 'state')).href } },
+    },
+  );
+  await stack.setAllConfig({
+    'zoneguard:baseUrl': { value: options.emulator.baseUrl },
+    'zoneguard:apiToken': { value: options.emulator.credentials.apiToken, secret: true },
+    ...options.config,
+  });
+  return stack;
+}
+
+/** The program of a TypeScript module (examples/demo/index.ts), imported afresh on each run so it declares its resources every time. */
+export function moduleProgram(file: string): PulumiFn {
+  let runs = 0;
+  return async () => {
+    const url = new URL(pathToFileURL(file).href);
+    url.searchParams.set('run', String(++runs));
+    return { ...(await import(url.href)) };
+  };
+}
+
+/** The service requests of one step: the emulator's log and counters, emptied before the step. */
+export async function measureRequests<T>(
+  emulator: StartedEmulator,
+  step: () => Promise<T>,
+): Promise<{ result: T; requests: RequestLogEntry[]; counters: RequestCounters; ms: number }> {
+  await emulator.admin.clearRequests();
+  const started = performance.now();
+  const result = await step();
+  const ms = performance.now() - started;
+  const [requests, counters] = await Promise.all([emulator.admin.requests(), emulator.admin.counters()]);
+  return { result, requests, counters, ms };
+}
+
+/** The route template of a logged request, as the counters key it (ids replaced by their parameter names). */
+export function routeOf(entry: Pick<RequestLogEntry, 'method' | 'path'>): string {
+  const relative = entry.path.replace(/^\/client\/v4/, '');
+  const template = relative
+    .replace(/^\/zones\/[0-9a-f]{32}/, '/zones/:zone_id')
+    .replace(/\/(policies|scripts|connections|cookies|rules|filters|overrides|packages|groups|rulesets)\/[0-9a-f]{32}/g, (_m, group: string) => `/${group}/:id`);
+  return `${entry.method} ${template}`;
+}
+
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+export const fmt = {
+  ms: (value: number) => (value >= 10_000 ? `${(value / 1000).toFixed(1)} s` : value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${value.toFixed(value < 10 ? 2 : 0)} ms`),
+  bytes: (value: number) => (value >= 1024 * 1024 ? `${(value / 1024 / 1024).toFixed(1)} MiB` : value >= 1024 ? `${(value / 1024).toFixed(2)} KiB` : `${value} B`),
+  int: (value: number) => Math.round(value).toLocaleString('en-US'),
+};
+
+/** A markdown table. */
+export function table(header: readonly string[], rows: ReadonlyArray<ReadonlyArray<string | number>>): string {
+  const line = (cells: ReadonlyArray<string | number>) => `| ${cells.map((cell) => String(cell).replace(/\|/g, '\\|')).join(' | ')} |`;
+  return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+/** The machine a figure was measured on. */
+export function machine() {
+  const cpus = os.cpus();
+  return {
+    node: process.version,
+    platform: `${process.platform}/${process.arch}`,
+    cpus: os.availableParallelism(),
+    cpuModel: cpus[0]?.model?.trim() ?? 'unknown',
+    memoryBytes: os.totalmem(),
+    loadAverage: os.loadavg(),
+  };
+}

@@ -1,0 +1,190 @@
+// What a provider operation costs beyond its HTTP call: the implementation's methods (as the dynamic provider host
+// calls them, after configure) against the same API calls made with the client directly, interleaved in one run.
+//
+//   source scripts/env.sh && tsc -p tsconfig.build.json && node bench/provider-overhead.bench.mts
+//
+// Both sides use the same client options (the providers' default retry policy and rate budget) and the same
+// emulator in this process, so the difference is the provider's own work: validation, payload building, the
+// mapping of answers to outputs. The engine's gRPC and the host's closure loading are not in it.
+import { ZoneGuardClient } from 'pulumi-zoneguard';
+import { startEmulator } from 'pulumi-zoneguard/emulator';
+import { implementation } from 'pulumi-zoneguard/providers';
+import type * as Lib from './lib.mjs';
+
+const lib: typeof Lib = await import(new URL('./lib.mts', import.meta.url).href);
+const { fmt, table } = lib;
+
+const COMMAND = 'node bench/provider-overhead.bench.mts';
+/** Iterations per operation and side: 4 operations × 2 kinds × 2 sides × 50 = 800 calls, under the 1200 budget. */
+const N = 50;
+
+const emulator = await startEmulator({ port: 0, seed: 'empty' });
+try {
+  const zone = await emulator.admin.seedZone({ name: 'overhead.example', plan: 'enterprise', ruleQuota: 1000, hosts: ['overhead.example'] });
+  const zoneId = zone.id;
+  const config = new Map([
+    ['zoneguard:baseUrl', emulator.baseUrl],
+    ['zoneguard:apiToken', emulator.credentials.apiToken],
+  ]);
+  const client = new ZoneGuardClient({ baseUrl: emulator.baseUrl, credentials: { apiToken: emulator.credentials.apiToken } });
+  const csp = implementation('CspPolicy');
+  const rule = implementation('FirewallRuleWithFilter');
+  await csp.configure({ config } as never);
+  await rule.configure({ config } as never);
+
+  type Op = 'check' | 'create' | 'read' | 'update' | 'delete';
+  const samples = new Map<string, { provider: number[]; raw: number[]; paired: number[] }>();
+  const record = (kind: string, op: Op, provider: number, raw: number) => {
+    const key = `${kind} ${op}`;
+    const entry = samples.get(key) ?? { provider: [], raw: [], paired: [] };
+    entry.provider.push(provider);
+    entry.raw.push(raw);
+    entry.paired.push(provider - raw);
+    samples.set(key, entry);
+  };
+  const time = async <T,>(call: () => Promise<T>): Promise<[T, number]> => {
+    const started = performance.now();
+    const result = await call();
+    return [result, performance.now() - started];
+  };
+  /** Runs the provider side and the raw side, in alternating order, and records both. */
+  const pair = async <P, R>(i: number, kind: string, op: Op, provider: () => Promise<P>, raw: () => Promise<R>): Promise<[P, R]> => {
+    let p: [P, number];
+    let r: [R, number];
+    if (i % 2 === 0) {
+      p = await time(provider);
+      r = await time(raw);
+    } else {
+      r = await time(raw);
+      p = await time(provider);
+    }
+    record(kind, op, p[1], r[1]);
+    return [p[0], r[0]];
+  };
+
+  await emulator.admin.clearRequests();
+  for (let i = 0; i < N; i++) {
+    // CspPolicy: check + create, read, update, delete against policies.create/get/update/delete.
+    const news = {
+      zoneId,
+      action: 'log',
+      description: `overhead ${i}`,
+      expression: `http.host eq "p${i}.overhead.example"`,
+      value: "script-src 'self' https://cdn.overhead.example",
+    };
+    const [checked, checkMs] = await time(() => csp.check({}, news));
+    record('CspPolicy', 'check', checkMs, 0);
+    const inputs = checked.inputs as Record<string, unknown>;
+    const [created, rawPolicy] = await pair(
+      i,
+      'CspPolicy',
+      'create',
+      () => csp.create(inputs),
+      () => client.policies.create({ zoneId, action: 'log', description: news.description, expression: `${news.expression} or http.host eq "raw"`, value: news.value, enabled: true }),
+    );
+    const outs = created.outs as Record<string, unknown>;
+    await pair(i, 'CspPolicy', 'read', () => csp.read(created.id, outs), () => client.policies.get({ zoneId, policyId: rawPolicy.id }));
+    const changed = { ...inputs, description: `overhead ${i} changed` };
+    await pair(
+      i,
+      'CspPolicy',
+      'update',
+      async () => {
+        await csp.diff(created.id, outs, changed);
+        return csp.update(created.id, outs, changed);
+      },
+      () => client.policies.update({ zoneId, policyId: rawPolicy.id, description: changed.description }),
+    );
+    await pair(i, 'CspPolicy', 'delete', () => csp.delete(created.id, { ...outs, ...changed }), () => client.policies.delete({ zoneId, policyId: rawPolicy.id }));
+
+    // FirewallRuleWithFilter: the same against firewallRules.create/get/update/delete.
+    const ruleNews = { zoneId, action: 'block', description: `overhead ${i}`, expression: `http.request.uri.path eq "/overhead/${i}/p"` };
+    const [ruleChecked, ruleCheckMs] = await time(() => rule.check({}, ruleNews));
+    record('FirewallRuleWithFilter', 'check', ruleCheckMs, 0);
+    const ruleInputs = ruleChecked.inputs as Record<string, unknown>;
+    const [ruleCreated, [rawRule]] = await pair(
+      i,
+      'FirewallRuleWithFilter',
+      'create',
+      () => rule.create(ruleInputs),
+      () =>
+        client.firewallRules.create({
+          zoneId,
+          rules: [{ filter: { expression: `http.request.uri.path eq "/overhead/${i}/r"` }, action: 'block', paused: false, priority: null, description: ruleNews.description, ref: '' }],
+        }),
+    );
+    const ruleOuts = ruleCreated.outs as Record<string, unknown>;
+    await pair(i, 'FirewallRuleWithFilter', 'read', () => rule.read(ruleCreated.id, ruleOuts), () => client.firewallRules.get({ zoneId, ruleId: rawRule!.id }));
+    const ruleChanged = { ...ruleInputs, description: `overhead ${i} changed` };
+    await pair(
+      i,
+      'FirewallRuleWithFilter',
+      'update',
+      async () => {
+        await rule.diff(ruleCreated.id, ruleOuts, ruleChanged);
+        return rule.update(ruleCreated.id, ruleOuts, ruleChanged);
+      },
+      () =>
+        client.firewallRules.update({
+          zoneId,
+          ruleId: rawRule!.id,
+          filter: { id: rawRule!.filter.id },
+          action: 'block',
+          paused: false,
+          priority: null,
+          description: ruleChanged.description,
+          ref: '',
+        }),
+    );
+    await pair(
+      i,
+      'FirewallRuleWithFilter',
+      'delete',
+      () => rule.delete(ruleCreated.id, { ...ruleOuts, ...ruleChanged }),
+      () => client.firewallRules.delete({ zoneId, ruleId: rawRule!.id, deleteFilterIfUnused: true }),
+    );
+  }
+  const counters = await emulator.admin.counters();
+  const left = await emulator.admin.inventory(zoneId);
+  if (left.counts.policies + left.counts.firewallRules + left.counts.filters > 0) throw new Error(`left behind: ${JSON.stringify(left.counts)}`);
+  const expectedCalls = N * 2 * 2 * 4;
+  if (counters.total !== expectedCalls) throw new Error(`${counters.total} API calls, expected ${expectedCalls}: a provider method made more than its one call`);
+
+  const rows = [...samples.entries()].map(([key, s]) => {
+    const isCheck = key.endsWith(' check');
+    return {
+      key,
+      provider: lib.median(s.provider),
+      raw: isCheck ? undefined : lib.median(s.raw),
+      overhead: isCheck ? lib.median(s.provider) : lib.median(s.paired),
+      p90: isCheck ? lib.percentile(s.provider, 90) : lib.percentile(s.paired, 90),
+    };
+  });
+  for (const row of rows) console.log(`${row.key}: provider ${fmt.ms(row.provider)}, raw ${row.raw === undefined ? '-' : fmt.ms(row.raw)}, overhead ${fmt.ms(row.overhead)}`);
+  const operations = rows.filter((row) => row.raw !== undefined);
+  const overall = lib.median(operations.map((row) => row.overhead));
+  const worst = operations.reduce((a, b) => (b.overhead > a.overhead ? b : a));
+  const checks = rows.filter((row) => row.raw === undefined);
+
+  const figures: Lib.Figure[] = [
+    {
+      what: 'Provider overhead per operation beyond its HTTP call (median of the per-operation medians)',
+      value: `${fmt.ms(overall)} (largest: ${worst.key} ${fmt.ms(worst.overhead)}); check ${checks.map((row) => `${row.key.split(' ')[0]} ${fmt.ms(row.overhead)}`).join(', ')}`,
+    },
+  ];
+  const section = [
+    `In one process: the emulator (empty seed plus one enterprise zone) and the providers' implementations loaded from \`pulumi-zoneguard/providers\` ` +
+      `and configured as the dynamic provider host does. For each of ${N} iterations, each operation runs once through the provider method and once as ` +
+      'the raw client call it makes, alternating which goes first; each provider method made exactly its one API call ' +
+      `(${counters.total} calls in all, checked). Overhead = median over the iterations of (provider time − raw call time); ` +
+      '`check` is pure (no call) and is its whole time. An update is `diff` + `update`.',
+    '',
+    table(
+      ['operation', 'provider (median)', 'raw client call (median)', 'overhead (median of pairs)', 'overhead p90'],
+      rows.map((row) => [row.key, fmt.ms(row.provider), row.raw === undefined ? '- (no call)' : fmt.ms(row.raw), fmt.ms(row.overhead), fmt.ms(row.p90)]),
+    ),
+  ].join('\n');
+  lib.emitResult({ bench: 'Provider overhead per operation', command: COMMAND, figures, section });
+} finally {
+  await emulator.close();
+}

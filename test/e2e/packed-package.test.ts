@@ -101,13 +101,13 @@ const program = async () => {
 
 /** Runs the driver in the consumer's project (asynchronously: the emulator answers from this process). */
 async function driver(command: 'up' | 'preview' | 'destroy' | 'export'): Promise<Record<string, unknown>> {
-  const env = {
+  const env: NodeJS.ProcessEnv = {
     ...process.env,
     ZONEGUARD_TEST_BASE_URL: emulator.baseUrl,
     ZONEGUARD_TEST_TOKEN: emulator.credentials.apiToken,
     ZONEGUARD_TEST_ZONE: zoneId,
   };
-  delete env.NODE_PATH;
+  delete env.NODE_PATH; // nothing but the project's own node_modules
   const { stdout } = await run(process.execPath, ['driver.js', command], { cwd: project, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   return JSON.parse(stdout.trim().split('\n').pop()!);
 }

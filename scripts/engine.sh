@@ -2,7 +2,7 @@
 # dynamic provider host on PATH, and makes every engine run hermetic.
 #
 # A `pulumi` already on PATH is used when it is at least the pinned version; otherwise the pinned CLI is built
-# from Go modules into a cache outside the repo, once (about 5 minutes cold on two cores, measured).
+# from Go modules into a cache outside the repo, once (about 6 minutes cold on two cores: 1.5 to download the modules, 5 to compile).
 # The Node.js language host is not buildable here (its module is not served), so programs run inline through the
 # Automation API, which serves the program itself: the CLI, the engine and the providers are the real ones.
 pulumi_version="$(sed -n 's#^\s*github.com/pulumi/pulumi/pkg/v3 \(v[0-9.]*\).*#\1#p' "$root/tools/pulumi-cli/go.mod")"
@@ -23,7 +23,7 @@ if [ -z "$pulumi_bin" ]; then
       echo "The Pulumi CLI $pulumi_version is not on PATH and Go is missing to build it." >&2
       exit 1
     fi
-    echo "Building the Pulumi CLI $pulumi_version into $cache (once; about 5 minutes cold on two cores)..." >&2
+    echo "Building the Pulumi CLI $pulumi_version into $cache (once; about 6 minutes cold on two cores)..." >&2
     mkdir -p "$cache/bin"
     (cd "$root/tools/pulumi-cli" && GOTOOLCHAIN=local CGO_ENABLED=0 go build -trimpath \
       -tags osusergo,grpcnotrace \

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LocalWorkspace, type Stack, type PulumiFn } from '@pulumi/pulumi/automation';
+import * as ts from 'typescript';
 import { startEmulator, type StartedEmulator } from '../../src/emulator';
 
 const root = path.resolve(__dirname, '../..');
@@ -98,4 +99,61 @@ export async function engineFailure(run: (onOutput: (out: string) => void) => Pr
     return `${text}\n${error instanceof Error ? error.message : String(error)}`;
   }
   throw new Error(`the engine command succeeded, but it was expected to fail; it printed:\n${text}`);
+}
+
+/**
+ * The program of a Pulumi project folder's index.ts, run inline: compiled the way ts-node would (transpile only;
+ * `tsc -p tsconfig.json` type-checks the examples) and evaluated afresh at each engine run, so its resources are
+ * declared every time. Its imports resolve from this repo: 'pulumi-zoneguard' is the built package (the link
+ * scripts/engine.sh makes), as the provider process loads it too.
+ */
+export function inlineProgram(file: string): PulumiFn {
+  const { outputText } = ts.transpileModule(fs.readFileSync(file, 'utf8'), {
+    fileName: file,
+    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2023, esModuleInterop: true },
+  });
+  return async () => {
+    const module = { exports: {} as Record<string, unknown> };
+    new Function('require', 'module', 'exports', '__filename', '__dirname', outputText)(require, module, module.exports, file, path.dirname(file));
+    return { ...module.exports };
+  };
+}
+
+/**
+ * A stack of a Pulumi project folder (Pulumi.yaml and index.ts, as under examples/) in the sandbox: its project name
+ * from Pulumi.yaml, so `new pulumi.Config()` reads `<project>:<key>`; zoneguard's config pointing at the emulator,
+ * and `config` set under the project's namespace.
+ */
+export async function projectStack(
+  sandbox: EngineSandbox,
+  folder: string,
+  stackName: string,
+  config: Record<string, string | object> = {},
+): Promise<Stack> {
+  const projectName = /^name:\s*(\S+)\s*$/m.exec(fs.readFileSync(path.join(folder, 'Pulumi.yaml'), 'utf8'))?.[1];
+  if (!projectName) throw new Error(`${folder}/Pulumi.yaml names no project`);
+  const workDir = path.join(sandbox.dir, `${projectName}-${stackName}`);
+  fs.mkdirSync(workDir, { recursive: true });
+  const stack = await LocalWorkspace.createOrSelectStack(
+    { stackName, projectName, program: inlineProgram(path.join(folder, 'index.ts')) },
+    {
+      workDir,
+      // The same environment as openSandbox's stacks: the sandbox's PULUMI_HOME and passphrase.
+      envVars: {
+        PULUMI_HOME: path.join(sandbox.dir, 'home'),
+        PULUMI_CONFIG_PASSPHRASE: 'e2e',
+        PULUMI_SKIP_UPDATE_CHECK: 'true',
+        PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: 'true',
+      },
+      projectSettings: { name: projectName, runtime: 'nodejs', backend: { url: `file://${path.join(sandbox.dir, 'state')}` } },
+    },
+  );
+  await stack.setAllConfig({
+    'zoneguard:baseUrl': { value: sandbox.emulator.baseUrl },
+    'zoneguard:apiToken': { value: sandbox.emulator.credentials.apiToken, secret: true },
+    ...Object.fromEntries(
+      Object.entries(config).map(([key, value]) => [`${projectName}:${key}`, { value: typeof value === 'string' ? value : JSON.stringify(value) }]),
+    ),
+  });
+  return stack;
 }

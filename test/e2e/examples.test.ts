@@ -1,0 +1,207 @@
+import * as path from 'node:path';
+import { ZoneGuardClient } from '../../src/client';
+import { engineFailure, openSandbox, previewDiff, projectStack, type EngineSandbox } from './harness';
+import type { Stack } from '@pulumi/pulumi/automation';
+
+// Each example under examples/ run as its Pulumi project would be (its Pulumi.yaml's name, its config, its index.ts
+// importing 'pulumi-zoneguard') through the real engine against the emulator: up, then a clean second preview, and
+// what the example is for. So the examples cannot rot.
+jest.setTimeout(240_000);
+
+const examples = path.resolve(__dirname, '../../examples');
+
+/** A sandbox of its own per example: a fresh emulator, so the examples never see each other's changes. */
+function withSandbox(label: string) {
+  const context = {} as { sandbox: EngineSandbox; client: ZoneGuardClient; zone: (plan: string) => string };
+  beforeAll(async () => {
+    context.sandbox = await openSandbox(label);
+    const { emulator } = context.sandbox;
+    context.client = new ZoneGuardClient({ baseUrl: emulator.baseUrl, credentials: { apiToken: emulator.credentials.apiToken } });
+    context.zone = (plan) => emulator.zones.find((z) => z.plan === plan)!.id;
+  });
+  afterAll(() => context.sandbox?.close());
+  return context;
+}
+
+const valueOf = async (stack: Stack, name: string) => (await stack.outputs())[name]?.value;
+
+describe('examples/policies-across-zones', () => {
+  const context = withSandbox('example-policies');
+  let stack: Stack;
+  let zones: Record<string, string>;
+  let seeded: Record<string, { policies: number; enabled: boolean }>;
+
+  beforeAll(async () => {
+    const { sandbox, zone } = context;
+    zones = { store: zone('pro'), media: zone('business'), bank: zone('enterprise') };
+    seeded = {};
+    for (const [name, zoneId] of Object.entries(zones)) {
+      const inventory = await sandbox.emulator.admin.inventory(zoneId);
+      seeded[name] = { policies: inventory.counts.policies, enabled: Boolean(inventory.settings?.enabled) };
+    }
+    stack = await projectStack(sandbox, path.join(examples, 'policies-across-zones'), 'dev', { zones });
+  });
+
+  test('up applies the policy set to every zone; a second preview shows no change', async () => {
+    const up = await stack.up({ color: 'never' });
+    expect(up.summary.resourceChanges).toEqual({ create: 10 }); // the stack, 3 zones × (settings + 2 policies)
+    const policies = up.outputs.policies!.value as Record<string, Record<string, string>>;
+    expect(Object.keys(policies).sort()).toEqual(['bank', 'media', 'store']);
+    for (const [name, zoneId] of Object.entries(zones)) {
+      expect(Object.keys(policies[name]!).sort()).toEqual(['account', 'checkout']);
+      expect(await context.client.policies.get({ zoneId, policyId: policies[name]!.checkout! })).toMatchObject({
+        action: 'log',
+        expression: 'http.request.uri.path contains "/checkout"',
+        value: "script-src 'self' https://js.stripe.com",
+      });
+      expect(await context.client.policies.get({ zoneId, policyId: policies[name]!.account! })).toMatchObject({
+        expression: 'starts_with(http.request.uri.path, "/account")',
+      });
+      expect((await context.client.pageGuard.get({ zoneId })).enabled).toBe(true);
+    }
+    await stack.preview({ expectNoChanges: true, color: 'never' });
+  });
+
+  test('one config change enforces the whole set on every zone', async () => {
+    await stack.setConfig('policies-across-zones:action', { value: 'allow' });
+    const { text, summary } = await previewDiff(stack);
+    expect(summary).toMatchObject({ update: 6 });
+    expect(text.match(/~ action\s*:\s*"log" => "allow"/g)).toHaveLength(6);
+    await stack.up({ color: 'never' });
+    const policies = (await valueOf(stack, 'policies')) as Record<string, Record<string, string>>;
+    for (const [name, zoneId] of Object.entries(zones)) {
+      for (const policyId of Object.values(policies[name]!)) {
+        expect(await context.client.policies.get({ zoneId, policyId })).toMatchObject({ action: 'allow' });
+      }
+    }
+    await stack.preview({ expectNoChanges: true, color: 'never' });
+  });
+
+  test('destroy removes the policies and puts each zone\'s page security back', async () => {
+    await stack.destroy({ color: 'never' });
+    for (const [name, zoneId] of Object.entries(zones)) {
+      const inventory = await context.sandbox.emulator.admin.inventory(zoneId);
+      expect(inventory.counts.policies).toBe(seeded[name]!.policies);
+      expect(Boolean(inventory.settings?.enabled)).toBe(seeded[name]!.enabled);
+    }
+  });
+});
+
+describe('examples/waf-migration-validation', () => {
+  const context = withSandbox('example-waf');
+  let stack: Stack;
+  let zoneId: string;
+
+  beforeAll(async () => {
+    zoneId = context.zone('enterprise');
+    stack = await projectStack(context.sandbox, path.join(examples, 'waf-migration-validation'), 'dev', { zoneId });
+  });
+
+  test('up starts the migration in validation mode and outputs the plan; a second preview shows no change', async () => {
+    const up = await stack.up({ color: 'never' });
+    expect(up.summary.resourceChanges).toEqual({ create: 2 });
+    expect(await context.client.wafMigration.status({ zoneId })).toMatchObject({
+      migration_state: 'validation',
+      old_waf_status: 'enabled',
+      new_waf_status: 'enabled',
+    });
+    const { wafPlan, migrationMode, migrationState, previousWafStatus, newWafStatus } = up.outputs;
+    expect([migrationMode!.value, migrationState!.value, previousWafStatus!.value, newWafStatus!.value]).toEqual([
+      'validation',
+      'validation',
+      'enabled',
+      'enabled',
+    ]);
+    // The plan is read when the program runs, before the migration: what this up submitted.
+    expect(wafPlan!.value).toMatchObject({ zoneId, compatible: true, migrationState: 'start', problems: [] });
+    expect((wafPlan!.value as { conversion: { adjusted: string[] } }).conversion.adjusted).toEqual([
+      expect.stringContaining('rule 6179ae15870a4bb7b2d480d4843b323c: action block, score threshold 40'),
+      expect.stringContaining('category wordpress: disabled'),
+    ]);
+    await stack.preview({ expectNoChanges: true, color: 'never' });
+  });
+
+  test('mode direct in the config finalizes: the preview shows the mode change, up completes the migration', async () => {
+    await stack.setConfig('waf-migration-validation:mode', { value: 'direct' });
+    const { text, summary } = await previewDiff(stack);
+    expect(summary).toMatchObject({ update: 1 });
+    expect(text).toMatch(/~ mode\s*:\s*"validation" => "direct"/);
+    const up = await stack.up({ color: 'never' });
+    expect(up.summary.resourceChanges).toMatchObject({ update: 1 });
+    expect(await context.client.wafMigration.status({ zoneId })).toMatchObject({
+      migration_state: 'complete',
+      old_waf_status: 'disabled',
+      new_waf_status: 'enabled',
+    });
+    expect(up.outputs.migrationState!.value).toBe('complete');
+    await stack.preview({ expectNoChanges: true, color: 'never' });
+    expect(await valueOf(stack, 'wafPlan')).toMatchObject({ migrationState: 'validation' });
+  });
+});
+
+describe('examples/ci-preview', () => {
+  const context = withSandbox('example-ci');
+  let stack: Stack;
+  let zoneId: string;
+
+  beforeAll(async () => {
+    zoneId = context.zone('enterprise');
+    stack = await projectStack(context.sandbox, path.join(examples, 'ci-preview'), 'ci', {
+      zoneId,
+      shopHost: 'shop.acme-bank.example',
+      blockedUserAgents: ['sqlmap'],
+    });
+  });
+
+  test('up deploys; the outputs summarize the observed CSP and the WAF migration plan; a second preview shows no change', async () => {
+    const up = await stack.up({ color: 'never' });
+    expect(up.summary.resourceChanges).toEqual({ create: 3 });
+    const shopCsp = up.outputs.shopCsp!.value as { policyId: string; value: string; leftOut: string[] };
+    expect(shopCsp.value).toMatch(/^script-src 'self' https:\/\//);
+    expect(shopCsp.leftOut.length).toBeGreaterThan(0);
+    for (const line of shopCsp.leftOut) expect(line).toMatch(/^https?:\/\/\S+ \((score|domain|url|invalid-url)(, (score|domain|url|invalid-url))*\)$/);
+    expect(await context.client.policies.get({ zoneId, policyId: shopCsp.policyId })).toMatchObject({ value: shopCsp.value });
+    expect(up.outputs.wafMigration!.value).toMatchObject({ compatible: true, migrationState: 'start', problems: [] });
+    expect((up.outputs.wafMigration!.value as { changed: string[] }).changed.length).toBeGreaterThan(0);
+    expect(await context.client.firewallRules.get({ zoneId, ruleId: up.outputs.scannerRuleId!.value as string })).toMatchObject({
+      action: 'block',
+      filter: { expression: 'http.user_agent contains "sqlmap"' },
+    });
+    await stack.preview({ expectNoChanges: true, color: 'never' });
+  });
+
+  test("a pull request's preview shows what it changes, and computes the outputs ci.sh prints", async () => {
+    await stack.setConfig('ci-preview:blockedUserAgents', { value: JSON.stringify(['sqlmap', 'nikto']) });
+    try {
+      // ci.sh reads the stack's outputs from the engine's events (--event-log): the same events as onEvent here.
+      let outputs: Record<string, unknown> | undefined;
+      let text = '';
+      const preview = await stack.preview({
+        diff: true,
+        color: 'never',
+        onOutput: (out) => (text += out),
+        onEvent: (event) => {
+          const metadata = event.resOutputsEvent?.metadata;
+          if (metadata?.type === 'pulumi:pulumi:Stack') outputs = metadata.new?.outputs;
+        },
+      });
+      expect(preview.changeSummary).toMatchObject({ replace: 1, same: 2 });
+      expect(text).toMatch(/~ expression\s*:\s*"http.user_agent contains \\"sqlmap\\"" => "http.user_agent contains \\"sqlmap\\" or http.user_agent contains \\"nikto\\""/);
+      expect(outputs).toMatchObject({
+        shopCsp: { value: expect.stringMatching(/^script-src 'self' /), leftOut: [expect.any(String)] },
+        wafMigration: { compatible: true, migrationState: 'start', problems: [] },
+      });
+    } finally {
+      await stack.setConfig('ci-preview:blockedUserAgents', { value: JSON.stringify(['sqlmap']) });
+    }
+  });
+
+  test('drift made in the dashboard fails the refreshing preview that expects no changes', async () => {
+    const policyId = ((await valueOf(stack, 'shopCsp')) as { policyId: string }).policyId;
+    await stack.preview({ refresh: true, expectNoChanges: true, color: 'never' });
+    await context.client.policies.update({ zoneId, policyId, enabled: false });
+    const text = await engineFailure((onOutput) => stack.preview({ refresh: true, expectNoChanges: true, diff: true, color: 'never', onOutput }));
+    expect(text).toMatch(/~ enabled\s*:\s*false => true/);
+    expect(text).toContain('no changes were expected for preview but changes were proposed');
+  });
+});

@@ -4,7 +4,8 @@
 //   2. pulumi config set mode direct && pulumi up: the same configuration is submitted as final and the previous
 //      WAF is disabled. A migration cannot be undone: the resource is protected, and going back is refused.
 import * as pulumi from '@pulumi/pulumi';
-import { OWASP_RULESET_ID, WafMigration, planWafMigration, type WafMigrationAdjustments } from 'pulumi-zoneguard';
+import { OWASP_RULESET_ID, WafMigration, planWafMigration } from 'pulumi-zoneguard';
+import type { WafMigrationAdjustments } from 'pulumi-zoneguard';
 
 const config = new pulumi.Config();
 const zoneId = config.require('zoneId');

@@ -1,4 +1,7 @@
+import { execFile } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { promisify } from 'node:util';
 import { ZoneGuardClient } from '../../src/client';
 import { engineFailure, openSandbox, previewDiff, projectStack, type EngineSandbox } from './harness';
 import type { Stack } from '@pulumi/pulumi/automation';
@@ -176,11 +179,13 @@ describe('examples/ci-preview', () => {
       // ci.sh reads the stack's outputs from the engine's events (--event-log): the same events as onEvent here.
       let outputs: Record<string, unknown> | undefined;
       let text = '';
+      const events: string[] = [];
       const preview = await stack.preview({
         diff: true,
         color: 'never',
         onOutput: (out) => (text += out),
         onEvent: (event) => {
+          events.push(JSON.stringify(event));
           const metadata = event.resOutputsEvent?.metadata;
           if (metadata?.type === 'pulumi:pulumi:Stack') outputs = metadata.new?.outputs;
         },
@@ -191,6 +196,13 @@ describe('examples/ci-preview', () => {
         shopCsp: { value: expect.stringMatching(/^script-src 'self' /), leftOut: [expect.any(String)] },
         wafMigration: { compatible: true, migrationState: 'start', problems: [] },
       });
+      // ci.sh's own extraction, run on these events written as an event log is (one JSON event a line).
+      const script = /node -e '([\s\S]*?)' "\$events"/.exec(fs.readFileSync(path.join(examples, 'ci-preview', 'ci.sh'), 'utf8'))?.[1];
+      expect(script).toBeDefined();
+      const log = path.join(context.sandbox.dir, 'preview-events.jsonl');
+      fs.writeFileSync(log, events.join('\n') + '\n');
+      const { stdout } = await promisify(execFile)(process.execPath, ['-e', script!, log], { encoding: 'utf8' });
+      expect(JSON.parse(stdout)).toEqual(outputs);
     } finally {
       await stack.setConfig('ci-preview:blockedUserAgents', { value: JSON.stringify(['sqlmap']) });
     }

@@ -1,6 +1,6 @@
 import { ZoneGuardClient } from '../../src/client';
 import { FirewallRuleWithFilter } from '../../src/resources/firewall-rule-with-filter';
-import { openSandbox, previewDiff, type EngineSandbox } from './harness';
+import { engineFailure, openSandbox, previewDiff, type EngineSandbox } from './harness';
 import type { Stack } from '@pulumi/pulumi/automation';
 
 // The real engine against the emulator: pulumi up, preview --diff, refresh and destroy of FirewallRuleWithFilter,
@@ -193,6 +193,48 @@ test('a rule deleted out of band is recreated by the next up on the filter it le
   expect(orphans).toEqual([]);
   expect(ours(SECOND)).toHaveLength(1);
   await stack.preview({ expectNoChanges: true, color: 'never' });
+});
+
+test('a create refused by the rule quota says which filter was kept; once a slot is free, the next up uses it', async () => {
+  // A zone of its own, full: a quota of one rule, and that rule.
+  const full = await sandbox.emulator.admin.seedZone({
+    name: 'quota.example',
+    plan: 'free',
+    ruleQuota: 1,
+    firewallRules: [{ expression: '(http.request.uri.path eq "/old")', action: 'block', description: 'Takes the only slot' }],
+  });
+  const [taken] = await client.firewallRules.list({ zoneId: full.id }).toArray();
+  const quotaStack = await sandbox.stack('quota', async () => {
+    const rule = new FirewallRuleWithFilter('admin-outside-office', { zoneId: full.id, expression: FIRST, action: 'block' });
+    return { ruleId: rule.ruleId, filterId: rule.filterId };
+  });
+
+  const text = await engineFailure((onOutput) => quotaStack.up({ color: 'never', onOutput }));
+  const orphans = async () => {
+    const inventory = await sandbox.emulator.admin.inventory(full.id);
+    const used = new Set(inventory.firewallRules.map((rule) => rule.filter.id));
+    return inventory.filters.filter((filter) => !used.has(filter.id)).map((filter) => filter.id);
+  };
+  const [kept] = await orphans();
+  expect(kept).toMatch(/^[0-9a-f]{32}$/);
+  expect(text).toContain(`FirewallRuleWithFilter in zone ${full.id}: the zone's firewall rule quota is exceeded, no rule was created`);
+  expect(text).toContain(`The service kept the rule's filter ${kept} without a rule.`);
+  expect(text).toContain(`run pulumi up again: the rule will be created on filter ${kept}, with no duplicate and no orphan`);
+
+  await client.firewallRules.delete({ zoneId: full.id, ruleId: taken!.id, deleteFilterIfUnused: true });
+  let log = '';
+  const up = await quotaStack.up({ color: 'never', onOutput: (out) => (log += out) });
+  expect(log).not.toMatch(/10102|error/i);
+  expect(up.outputs.filterId!.value).toBe(kept);
+  expect(await client.firewallRules.get({ zoneId: full.id, ruleId: up.outputs.ruleId!.value as string })).toMatchObject({
+    action: 'block',
+    filter: { id: kept, expression: FIRST },
+  });
+  expect(await orphans()).toEqual([]);
+  expect((await sandbox.emulator.admin.inventory(full.id)).counts).toMatchObject({ firewallRules: 1, filters: 1 });
+  await quotaStack.preview({ expectNoChanges: true, color: 'never' });
+  await quotaStack.destroy({ color: 'never' });
+  expect((await sandbox.emulator.admin.inventory(full.id)).counts).toMatchObject({ firewallRules: 0, filters: 0 });
 });
 
 test('destroy removes the rule and its filter', async () => {

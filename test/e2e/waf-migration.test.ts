@@ -243,3 +243,41 @@ describe('the Business zone (a URI-based override)', () => {
     expect(await status(zones.business)).toMatchObject({ migration_state: 'complete', old_waf_status: 'disabled', new_waf_status: 'enabled' });
   });
 });
+
+describe('an Enterprise zone finalized out of band', () => {
+  test('refresh finds the migration complete; the program must then say direct, and going back is refused', async () => {
+    const zone = await sandbox.emulator.admin.seedZone({
+      name: 'acme-loans.example',
+      plan: 'enterprise',
+      previousWaf: { enabled: true, sensitivity: 'medium', actionMode: 'block' },
+    });
+    const loans = { mode: 'validation' as 'direct' | 'validation' };
+    const stack = await sandbox.stack('loans', async () => {
+      const migration = new WafMigration('loans-waf', { zoneId: zone.id, mode: loans.mode, wait });
+      return { migrationState: migration.migrationState, mode: migration.mode };
+    });
+    await stack.up({ color: 'never' });
+    expect(await status(zone.id)).toMatchObject({ migration_state: 'validation' });
+
+    // Finalized in the dashboard: the converted configuration submitted as final.
+    const ruleset = await client.wafMigration.config({ zoneId: zone.id });
+    await client.wafMigration.updateEntrypoint({ zoneId: zone.id, mode: 'pending', ruleset });
+    const refresh = await stack.refresh({ color: 'never' });
+    expect(refresh.summary.resourceChanges).toMatchObject({ update: 1 });
+    // The resource's state, not the stack outputs: a refresh does not run the program.
+    const deployment = (await stack.exportStack()).deployment as { resources: Array<{ type: string; inputs: object; outputs: object }> };
+    const recorded = deployment.resources.find((r) => r.type === TYPE)!;
+    expect(recorded.outputs).toMatchObject({ mode: 'direct', migrationState: 'complete', previousWafStatus: 'disabled', newWafStatus: 'enabled' });
+    expect(recorded.inputs).toMatchObject({ mode: 'direct' });
+
+    const text = await engineFailure((onOutput) => stack.preview({ color: 'never', onOutput }));
+    expect(text).toContain(`WafMigration.mode: zone ${zone.id} migrated directly to the new WAF managed rules and cannot go back to validation`);
+
+    loans.mode = 'direct';
+    await sandbox.emulator.admin.clearRequests();
+    await stack.preview({ expectNoChanges: true, color: 'never' });
+    await stack.up({ color: 'never' });
+    expect((await sandbox.emulator.admin.requests()).filter((r) => r.method !== 'GET')).toEqual([]);
+    expect(await status(zone.id)).toMatchObject({ migration_state: 'complete', old_waf_status: 'disabled', new_waf_status: 'enabled' });
+  });
+});

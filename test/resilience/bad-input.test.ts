@@ -1,0 +1,234 @@
+import type * as pulumi from '@pulumi/pulumi';
+import { implementation, type ResourceKind } from '../../src/providers';
+import { CspPolicy } from '../../src/resources/csp-policy';
+import { FirewallRuleWithFilter } from '../../src/resources/firewall-rule-with-filter';
+import { PageGuardSettings } from '../../src/resources/page-guard-settings';
+import { WafMigration } from '../../src/resources/waf-migration';
+import { openSandbox, type EngineSandbox } from '../e2e/harness';
+import { providerFixture, type ProviderFixture } from '../providers/support';
+import { engine } from './support';
+
+// The bad-input matrix: every field of every resource given invalid values. Each is refused by the provider's
+// `check`, before any API call, with one or more failures that all name the field (the engine's property path) and
+// say, in the reason, which resource and field is wrong. Then the same through the real engine: `pulumi up` stops
+// on the check failures, shows them, and the emulator receives no request.
+jest.setTimeout(120_000);
+
+const ZONE = 'a9b67e024b090640650f12971210b69b';
+const OTHER_ZONE = 'e3589a6ce30f0c115fa5d6a5e5943265';
+const MISSING = Symbol('missing');
+
+/** A field, a bad value for it (MISSING: left out), and what is wrong with it. */
+type Case = [field: string, value: unknown, why: string];
+
+/** What each bad value is checked against: a valid input to break one field of. */
+const BASES: Record<ResourceKind, Record<string, unknown>> = {
+  PageGuardSettings: { zoneId: ZONE, enabled: true },
+  CspPolicy: { zoneId: ZONE, action: 'log', expression: 'http.host eq "shop.example.com"', value: "script-src 'self'" },
+  FirewallRuleWithFilter: { zoneId: ZONE, expression: '(http.request.uri.path eq "/admin")', action: 'block' },
+  WafMigration: { zoneId: ZONE, mode: 'direct' },
+};
+
+const zoneIdCases: Case[] = [
+  ['zoneId', MISSING, 'missing'],
+  ['zoneId', '', 'empty'],
+  ['zoneId', 'acme-bank.example', 'a zone name, not its id'],
+  ['zoneId', ZONE.toUpperCase(), 'upper case'],
+  ['zoneId', ZONE.slice(1), '31 characters'],
+  ['zoneId', 42, 'a number'],
+];
+
+const MATRIX: Record<ResourceKind, Case[]> = {
+  PageGuardSettings: [
+    ...zoneIdCases,
+    ['enabled', MISSING, 'missing'],
+    ['enabled', 'true', 'text'],
+    ['enabled', 1, 'a number'],
+    ['enabled', null, 'null'],
+    ['useVendorReportingEndpoint', 'yes', 'text'],
+    ['useVendorReportingEndpoint', 0, 'a number'],
+    ['useConnectionUrlPath', 'no', 'text'],
+    ['useConnectionUrlPath', {}, 'an object'],
+    ['enable', true, 'a misspelt field'],
+  ],
+  CspPolicy: [
+    ...zoneIdCases,
+    ['action', MISSING, 'missing'],
+    ['action', 'block', 'not a CSP action'],
+    ['action', '', 'empty'],
+    ['expression', MISSING, 'missing'],
+    ['expression', '', 'empty'],
+    ['expression', 'http.host eq', 'no value'],
+    ['expression', 'http.hots eq "shop.example.com"', 'an unknown field'],
+    ['expression', 5, 'a number'],
+    ['value', MISSING, 'missing'],
+    ['value', '', 'empty'],
+    ['value', 'script-src', 'a directive without sources'],
+    ['value', "scirpt-src 'self'", 'an unknown directive'],
+    ['value', ['script-src', "'self'"], 'a list'],
+    ['description', 'd'.repeat(501), 'over 500 characters'],
+    ['description', 7, 'a number'],
+    ['enabled', 'yes', 'text other than true/false'],
+    ['enabled', 1, 'a number'],
+    ['adoptPolicyId', 'policy-1', 'not an id'],
+    ['adoptPolicyId', 123, 'a number'],
+    ['policyId', 'b0e7337e95bc424b303e1bd1243c6b44', 'an output given as an input'],
+  ],
+  FirewallRuleWithFilter: [
+    ...zoneIdCases,
+    ['expression', MISSING, 'missing'],
+    ['expression', '', 'empty'],
+    ['expression', `(http.request.uri.path eq "/${'a'.repeat(16_400)}")`, 'over 16384 characters'],
+    ['expression', 'http.request.uri.path eq', 'no value'],
+    ['expression', 'ip.src in {192.0.2.0/99}', 'a bad CIDR'],
+    ['expression', 'http.request.uri.path contains 42', 'a number against a string field'],
+    ['action', MISSING, 'missing'],
+    ['action', 'deny', 'not a firewall action'],
+    ['paused', 'false', 'text'],
+    ['paused', 0, 'a number'],
+    ['priority', -1, 'negative'],
+    ['priority', 1.5, 'not whole'],
+    ['priority', 2_147_483_648, 'over 2147483647'],
+    ['priority', 'high', 'text'],
+    ['description', 'd'.repeat(501), 'over 500 characters'],
+    ['description', 3, 'a number'],
+    ['ref', 'r'.repeat(51), 'over 50 characters'],
+    ['ref', false, 'a boolean'],
+    ['products', ['waf'], 'products on a block rule'],
+    ['products', ['nope'], 'an unknown product'],
+    ['products', 'waf', 'text, not a list'],
+    ['adoptRuleId', 'rule-1', 'not an id'],
+    ['filterId', 'b0e7337e95bc424b303e1bd1243c6b44', 'an output given as an input'],
+  ],
+  WafMigration: [
+    ...zoneIdCases,
+    ['mode', MISSING, 'missing'],
+    ['mode', 'fast', 'not a mode'],
+    ['mode', 'DIRECT', 'upper case'],
+    ['adjustments', 'all', 'text'],
+    ['adjustments', { rule: [] }, 'a misspelt key'],
+    ['adjustments', { rules: [{ ruleId: '' }] }, 'an empty rule id'],
+    ['adjustments', { rules: [{ ruleId: '5de7edfa648c4d6891dc3e7f84534ffa' }] }, 'a rule override that sets nothing'],
+    ['adjustments', { rules: [{ ruleId: '5de7edfa648c4d6891dc3e7f84534ffa', scoreThreshold: 0 }] }, 'a score threshold of 0'],
+    ['adjustments', { rules: [{ ruleId: '5de7edfa648c4d6891dc3e7f84534ffa', action: 'deny' }] }, 'an unknown action'],
+    ['adjustments', { rules: [{ rulesetId: 'managed', ruleId: '5de7edfa648c4d6891dc3e7f84534ffa', enabled: false }] }, 'a ruleset that is not an id'],
+    ['adjustments', { categories: [{ category: 'wordpress', enabled: 'no' }] }, 'text for a boolean'],
+    [
+      'adjustments',
+      { rules: [{ ruleId: '5de7edfa648c4d6891dc3e7f84534ffa', enabled: false }, { ruleId: '5de7edfa648c4d6891dc3e7f84534ffa', action: 'log' }] },
+      'the same rule twice',
+    ],
+    ['wait', { timeoutSeconds: 0 }, 'a timeout of 0'],
+    ['wait', { timeoutSeconds: 86_401 }, 'a timeout over a day'],
+    ['wait', { pollIntervalSeconds: 601 }, 'a poll interval over 600 s'],
+    ['wait', { timeoutSeconds: '60' }, 'text'],
+    ['wait', { interval: 5 }, 'a misspelt key'],
+    ['wait', 60, 'a number'],
+  ],
+};
+
+/** Moves `check` refuses given the old inputs of a migration already made: not bad values, bad transitions. */
+const TRANSITIONS: Array<[field: string, olds: Record<string, unknown>, news: Record<string, unknown>, why: string]> = [
+  ['zoneId', { zoneId: ZONE, mode: 'direct' }, { zoneId: OTHER_ZONE, mode: 'direct' }, 'another zone after migrating'],
+  ['mode', { zoneId: ZONE, mode: 'direct' }, { zoneId: ZONE, mode: 'validation' }, 'back to validation after direct'],
+  [
+    'adjustments',
+    { zoneId: ZONE, mode: 'direct', adjustments: { rules: [], categories: [] } },
+    { zoneId: ZONE, mode: 'direct', adjustments: { rules: [{ ruleId: '5de7edfa648c4d6891dc3e7f84534ffa', enabled: false }] } },
+    'new adjustments after direct',
+  ],
+];
+
+/** Keys that are no input of their resource: a misspelling, or an output given as an input. */
+const NOT_INPUTS = new Set(['enable', 'policyId', 'filterId']);
+
+const withField = (base: Record<string, unknown>, field: string, value: unknown) => {
+  const { [field]: _dropped, ...rest } = base;
+  return value === MISSING ? rest : { ...rest, [field]: value };
+};
+
+/** Every failure names the field: as the engine's property path, and in the reason the user reads. */
+function expectFailuresNaming(kind: ResourceKind, field: string, failures: pulumi.dynamic.CheckFailure[] | undefined): void {
+  expect(failures?.length).toBeGreaterThan(0);
+  for (const failure of failures ?? []) {
+    expect(failure.property === field || failure.property.startsWith(`${field}.`)).toBe(true);
+    // A key that is no input at all is named as such; any other failure names the resource and the field, nested
+    // keys included (a misspelt key inside adjustments is a problem of adjustments, not an unknown input).
+    if (NOT_INPUTS.has(field)) expect(failure.reason).toContain(`${kind}: unknown input "${field}"`);
+    else expect(failure.reason).toContain(`${kind}.${field}`);
+  }
+}
+
+describe("the providers' check", () => {
+  let fixture: ProviderFixture;
+  beforeAll(async () => {
+    fixture = await providerFixture();
+    await fixture.requestsSince();
+  });
+  afterAll(() => fixture?.close());
+
+  const rows = (Object.keys(MATRIX) as ResourceKind[]).flatMap((kind) =>
+    MATRIX[kind].map(([field, value, why]) => ({ kind, field, value, why })),
+  );
+
+  test.each(rows)('$kind $field: $why', async ({ kind, field, value }) => {
+    const result = await implementation(kind).check({}, withField(BASES[kind], field, value));
+    expectFailuresNaming(kind, field, result.failures);
+  });
+
+  test.each(TRANSITIONS.map(([field, olds, news, why]) => ({ field, olds, news, why })))('WafMigration $field: $why', async ({ field, olds, news }) => {
+    const result = await implementation('WafMigration').check(olds, news);
+    expectFailuresNaming('WafMigration', field, result.failures);
+    expect(result.failures!.every((failure) => /cannot be undone/.test(failure.reason))).toBe(true);
+  });
+
+  test('every base input passes, so each failure above is the bad field alone', async () => {
+    for (const kind of Object.keys(BASES) as ResourceKind[]) {
+      expect((await implementation(kind).check({}, BASES[kind])).failures).toEqual([]);
+    }
+  });
+
+  test('no check made a request', async () => {
+    expect(await fixture.requestsSince()).toEqual([]);
+  });
+});
+
+describe('through the real engine', () => {
+  let sandbox: EngineSandbox;
+  beforeAll(async () => {
+    sandbox = await openSandbox('resilience-bad-input');
+  });
+  afterAll(() => sandbox?.close());
+
+  // The engine stops at the first resource whose check fails, so each bad resource gets its own run.
+  const cases: Array<{ kind: ResourceKind; field: string; declare: () => void }> = [
+    { kind: 'PageGuardSettings', field: 'enabled', declare: () => new PageGuardSettings('settings', { zoneId: ZONE, enabled: 'yes' as unknown as boolean }) },
+    {
+      kind: 'CspPolicy',
+      field: 'value',
+      declare: () => new CspPolicy('policy', { zoneId: ZONE, action: 'log', expression: 'http.host eq "shop.example.com"', value: 'script-src' }),
+    },
+    {
+      kind: 'FirewallRuleWithFilter',
+      field: 'expression',
+      declare: () => new FirewallRuleWithFilter('rule', { zoneId: ZONE, expression: 'http.request.uri.path eq', action: 'block' }),
+    },
+    { kind: 'WafMigration', field: 'zoneId', declare: () => new WafMigration('migration', { zoneId: ZONE.toUpperCase(), mode: 'direct' }, { protect: false }) },
+  ];
+
+  test.each(cases)('pulumi up stops on $kind $field, shows the field and the reason, and sends no request', async ({ kind, field, declare }) => {
+    const stack = await sandbox.stack(`bad-${kind.toLowerCase()}`, async () => {
+      declare();
+      return {};
+    });
+    await sandbox.emulator.admin.clearRequests();
+    const run = await engine((opts) => stack.up(opts));
+    expect(run.ok).toBe(false);
+    expect(run.resourceErrors.map((e) => e.message)).toEqual([
+      expect.stringMatching(new RegExp(`^pulumi-nodejs:dynamic/zoneguard:${kind} resource '\\w+': property ${field} value .* has a problem: ${kind}\\.${field}: \\S`)),
+    ]);
+    expect(await sandbox.emulator.admin.requests()).toEqual([]);
+    const resources = ((await stack.exportStack()).deployment.resources ?? []) as Array<{ type: string }>;
+    expect(resources.filter((resource) => resource.type.includes('zoneguard'))).toEqual([]);
+  });
+});

@@ -281,3 +281,39 @@ describe('an Enterprise zone finalized out of band', () => {
     expect(await status(zone.id)).toMatchObject({ migration_state: 'complete', old_waf_status: 'disabled', new_waf_status: 'enabled' });
   });
 });
+
+describe('a migration slower than the wait', () => {
+  test('up fails but records the zone as pending; the next up waits for it without submitting again', async () => {
+    const zone = await sandbox.emulator.admin.seedZone({
+      name: 'acme-slow.example',
+      plan: 'pro',
+      migrationDelayMs: 4000,
+      previousWaf: { enabled: true, sensitivity: 'medium', actionMode: 'block' },
+    });
+    const slow = { wait: { timeoutSeconds: 1, pollIntervalSeconds: 1 } };
+    const stack = await sandbox.stack('slow', async () => {
+      const migration = new WafMigration('slow-waf', { zoneId: zone.id, mode: 'direct', wait: slow.wait });
+      return { migrationState: migration.migrationState };
+    });
+    await sandbox.emulator.admin.clearRequests();
+    const text = await engineFailure((onOutput) => stack.up({ color: 'never', onOutput }));
+    // The engine prints a partial create's reasons under the resource's name.
+    expect(text).toMatch(/WafMigration \(slow-waf\):\s*error: 1 error occurred:\s*\* the configuration was submitted, but the zone is still pending after 1s/);
+    expect(text).toContain('the resource is recorded as pending: run pulumi up again later to wait for complete');
+    expect(await submissions(zone.id)).toEqual(['pending']);
+    // A partial create: the engine keeps the resource with the state it reached, so nothing is submitted twice.
+    const deployment = (await stack.exportStack()).deployment as { resources: Array<{ type: string; outputs: Record<string, unknown> }> };
+    expect(deployment.resources.find((r) => r.type === TYPE)?.outputs).toMatchObject({ migrationState: 'pending', mode: 'direct' });
+
+    const { summary } = await previewDiff(stack);
+    expect(summary).toMatchObject({ update: 1 });
+
+    slow.wait = { timeoutSeconds: 30, pollIntervalSeconds: 1 };
+    await sandbox.emulator.admin.clearRequests();
+    const up = await stack.up({ color: 'never' });
+    expect(up.outputs.migrationState!.value).toBe('complete');
+    expect(await submissions(zone.id)).toEqual([]);
+    expect(await status(zone.id)).toMatchObject({ migration_state: 'complete', old_waf_status: 'disabled', new_waf_status: 'enabled' });
+    await stack.preview({ expectNoChanges: true, color: 'never' });
+  });
+});

@@ -132,7 +132,14 @@ export function percentile(values: readonly number[], p: number): number {
 
 export const fmt = {
   ms: (value: number) => (value >= 10_000 ? `${(value / 1000).toFixed(1)} s` : value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${value.toFixed(value < 10 ? 2 : 0)} ms`),
-  bytes: (value: number) => (value >= 1024 * 1024 ? `${(value / 1024 / 1024).toFixed(1)} MiB` : value >= 1024 ? `${(value / 1024).toFixed(2)} KiB` : `${value} B`),
+  bytes: (value: number) =>
+    value >= 1024 ** 3
+      ? `${(value / 1024 ** 3).toFixed(1)} GiB`
+      : value >= 1024 ** 2
+        ? `${(value / 1024 ** 2).toFixed(1)} MiB`
+        : value >= 1024
+          ? `${(value / 1024).toFixed(2)} KiB`
+          : `${value} B`,
   int: (value: number) => Math.round(value).toLocaleString('en-US'),
 };
 

@@ -146,16 +146,17 @@ try {
   const refreshOthers = nonMigration(refresh);
   const destroyOthers = nonMigration(destroy);
 
+  const reads = (n: number) => `${n} read${n === 1 ? '' : 's'}`;
   const figures: Lib.Figure[] = [
     {
       what: 'Demo stack, preview of the unchanged stack: provider API calls',
-      value: `${preview.provider} (+${preview.program} reads by the program itself)`,
+      value: `${preview.provider} (+ ${reads(preview.program)} by the demo program itself)`,
       goal: '0',
       met: preview.provider === 0,
     },
     {
       what: 'Demo stack, up of the unchanged stack: provider API calls',
-      value: `${upUnchanged.provider} (+${upUnchanged.program} program reads)`,
+      value: `${upUnchanged.provider} (+ ${reads(upUnchanged.program)} by the demo program itself)`,
       goal: '0',
       met: upUnchanged.provider === 0,
     },

@@ -111,6 +111,19 @@ describe('lifecycle against the emulator', () => {
     expect((await fx.requestsSince()).map((r) => r.method)).toEqual(['GET']);
   });
 
+  test('a create whose answer was lost is not repeated: an identical policy is taken over', async () => {
+    const inputs = await checked(declared({ description: 'made by a create whose answer was lost' }));
+    const { zoneId: _zone, adoptPolicyId: _adopt, ...fields } = inputs as Record<string, unknown>;
+    const lost = await fx.client.policies.create({ zoneId, ...(fields as { action: 'log'; expression: string; value: string; description: string; enabled: boolean }) });
+    const before = (await collect(fx.client.policies.list({ zoneId }))).length;
+    const { id } = await cspPolicy.create(inputs);
+    expect(id).toBe(lost.id);
+    expect((await collect(fx.client.policies.list({ zoneId }))).length).toBe(before);
+    // A policy differing in any field is not the same policy: a new one is made.
+    const other = await cspPolicy.create(await checked(declared({ description: 'made by a create whose answer was lost', enabled: false })));
+    expect(other.id).not.toBe(lost.id);
+  });
+
   test('adopting an id the zone does not have says what to do', async () => {
     const inputs = await checked(declared({ adoptPolicyId: 'f'.repeat(32) }));
     await expect(cspPolicy.create(inputs)).rejects.toThrow(

@@ -344,6 +344,9 @@ describe('the transition table', () => {
     expect(progressLine(zoneId, status('pending', 'enabled', 'enabled'), 'direct', 12_400, 900_000)).toBe(
       `zoneguard: WafMigration zone ${zoneId}: migration_state pending (previous WAF enabled, new WAF enabled), waiting for complete (12s of 900s)`,
     );
+    expect(progressLine(zoneId, status('complete', 'disabled', 'enabled'), 'direct', 1_200, 900_000)).toBe(
+      `zoneguard: WafMigration zone ${zoneId}: migration_state complete (previous WAF disabled, new WAF enabled), settled after 1s`,
+    );
   });
 });
 

@@ -453,6 +453,8 @@ export function progressLine(
   return (
     `zoneguard: WafMigration zone ${zoneId}: migration_state ${status.migration_state} ` +
     `(previous WAF ${status.old_waf_status}, new WAF ${status.new_waf_status}), ` +
-    `waiting for ${SETTLED_STATE[mode]} (${Math.round(elapsedMs / 1000)}s of ${Math.round(timeoutMs / 1000)}s)`
+    (status.migration_state === SETTLED_STATE[mode]
+      ? `settled after ${Math.round(elapsedMs / 1000)}s`
+      : `waiting for ${SETTLED_STATE[mode]} (${Math.round(elapsedMs / 1000)}s of ${Math.round(timeoutMs / 1000)}s)`)
   );
 }

@@ -5,7 +5,8 @@
 //
 // Both sides use the same client options (the providers' default retry policy and rate budget) and the same
 // emulator in this process, so the difference is the provider's own work: validation, payload building, the
-// mapping of answers to outputs. The engine's gRPC and the host's closure loading are not in it.
+// mapping of answers to outputs, and any call it makes beyond the operation's own (counted, and shown). The
+// engine's gRPC and the host's closure loading are not in it.
 import { ZoneGuardClient } from 'pulumi-zoneguard';
 import { startEmulator } from 'pulumi-zoneguard/emulator';
 import { implementation } from 'pulumi-zoneguard/providers';
@@ -15,7 +16,7 @@ const lib: typeof Lib = await import(new URL('./lib.mts', import.meta.url).href)
 const { fmt, table } = lib;
 
 const COMMAND = 'node bench/provider-overhead.bench.mts';
-/** Iterations per operation and side: 4 operations × 2 kinds × 2 sides × 50 = 800 calls, under the 1200 budget. */
+/** Iterations per operation and side: about 4 operations × 2 kinds × 2 sides × 50 = 800 calls, under the 1200 budget. */
 const N = 50;
 
 const emulator = await startEmulator({ port: 0, seed: 'empty' });
@@ -33,24 +34,30 @@ try {
   await rule.configure({ config } as never);
 
   type Op = 'check' | 'create' | 'read' | 'update' | 'delete';
-  const samples = new Map<string, { provider: number[]; raw: number[]; paired: number[] }>();
-  const record = (kind: string, op: Op, provider: number, raw: number) => {
+  const samples = new Map<string, { provider: number[]; raw: number[]; paired: number[]; providerCalls: number; rawCalls: number }>();
+  const record = (kind: string, op: Op, provider: [number, number], raw: [number, number]) => {
     const key = `${kind} ${op}`;
-    const entry = samples.get(key) ?? { provider: [], raw: [], paired: [] };
-    entry.provider.push(provider);
-    entry.raw.push(raw);
-    entry.paired.push(provider - raw);
+    const entry = samples.get(key) ?? { provider: [], raw: [], paired: [], providerCalls: 0, rawCalls: 0 };
+    entry.provider.push(provider[0]);
+    entry.raw.push(raw[0]);
+    entry.paired.push(provider[0] - raw[0]);
+    entry.providerCalls += provider[1];
+    entry.rawCalls += raw[1];
     samples.set(key, entry);
   };
-  const time = async <T,>(call: () => Promise<T>): Promise<[T, number]> => {
+  const calls = async () => (await emulator.admin.counters()).total;
+  /** The call's result, its time, and the API calls it made (counted outside the timing). */
+  const time = async <T,>(call: () => Promise<T>): Promise<[T, number, number]> => {
+    const before = await calls();
     const started = performance.now();
     const result = await call();
-    return [result, performance.now() - started];
+    const ms = performance.now() - started;
+    return [result, ms, (await calls()) - before];
   };
   /** Runs the provider side and the raw side, in alternating order, and records both. */
   const pair = async <P, R>(i: number, kind: string, op: Op, provider: () => Promise<P>, raw: () => Promise<R>): Promise<[P, R]> => {
-    let p: [P, number];
-    let r: [R, number];
+    let p: [P, number, number];
+    let r: [R, number, number];
     if (i % 2 === 0) {
       p = await time(provider);
       r = await time(raw);
@@ -58,7 +65,7 @@ try {
       r = await time(raw);
       p = await time(provider);
     }
-    record(kind, op, p[1], r[1]);
+    record(kind, op, [p[1], p[2]], [r[1], r[2]]);
     return [p[0], r[0]];
   };
 
@@ -72,8 +79,8 @@ try {
       expression: `http.host eq "p${i}.overhead.example"`,
       value: "script-src 'self' https://cdn.overhead.example",
     };
-    const [checked, checkMs] = await time(() => csp.check({}, news));
-    record('CspPolicy', 'check', checkMs, 0);
+    const [checked, checkMs, checkCalls] = await time(() => csp.check({}, news));
+    record('CspPolicy', 'check', [checkMs, checkCalls], [0, 0]);
     const inputs = checked.inputs as Record<string, unknown>;
     const [created, rawPolicy] = await pair(
       i,
@@ -99,8 +106,8 @@ try {
 
     // FirewallRuleWithFilter: the same against firewallRules.create/get/update/delete.
     const ruleNews = { zoneId, action: 'block', description: `overhead ${i}`, expression: `http.request.uri.path eq "/overhead/${i}/p"` };
-    const [ruleChecked, ruleCheckMs] = await time(() => rule.check({}, ruleNews));
-    record('FirewallRuleWithFilter', 'check', ruleCheckMs, 0);
+    const [ruleChecked, ruleCheckMs, ruleCheckCalls] = await time(() => rule.check({}, ruleNews));
+    record('FirewallRuleWithFilter', 'check', [ruleCheckMs, ruleCheckCalls], [0, 0]);
     const ruleInputs = ruleChecked.inputs as Record<string, unknown>;
     const [ruleCreated, [rawRule]] = await pair(
       i,
@@ -147,8 +154,6 @@ try {
   const counters = await emulator.admin.counters();
   const left = await emulator.admin.inventory(zoneId);
   if (left.counts.policies + left.counts.firewallRules + left.counts.filters > 0) throw new Error(`left behind: ${JSON.stringify(left.counts)}`);
-  const expectedCalls = N * 2 * 2 * 4;
-  if (counters.total !== expectedCalls) throw new Error(`${counters.total} API calls, expected ${expectedCalls}: a provider method made more than its one call`);
 
   const rows = [...samples.entries()].map(([key, s]) => {
     const isCheck = key.endsWith(' check');
@@ -158,6 +163,8 @@ try {
       raw: isCheck ? undefined : lib.median(s.raw),
       overhead: isCheck ? lib.median(s.provider) : lib.median(s.paired),
       p90: isCheck ? lib.percentile(s.provider, 90) : lib.percentile(s.paired, 90),
+      providerCalls: s.providerCalls / s.provider.length,
+      rawCalls: s.rawCalls / s.raw.length,
     };
   });
   for (const row of rows) console.log(`${row.key}: provider ${fmt.ms(row.provider)}, raw ${row.raw === undefined ? '-' : fmt.ms(row.raw)}, overhead ${fmt.ms(row.overhead)}`);
@@ -166,22 +173,33 @@ try {
   const worst = operations.reduce((a, b) => (b.overhead > a.overhead ? b : a));
   const checks = rows.filter((row) => row.raw === undefined);
 
+  const extra = operations.filter((row) => row.providerCalls > row.rawCalls);
   const figures: Lib.Figure[] = [
     {
       what: 'Provider overhead per operation beyond its HTTP call (median of the per-operation medians)',
-      value: `${fmt.ms(overall)} (largest: ${worst.key} ${fmt.ms(worst.overhead)}); check ${checks.map((row) => `${row.key.split(' ')[0]} ${fmt.ms(row.overhead)}`).join(', ')}`,
+      value:
+        `${fmt.ms(overall)} (largest: ${worst.key} ${fmt.ms(worst.overhead)}); check ${checks.map((row) => `${row.key.split(' ')[0]} ${fmt.ms(row.overhead)}`).join(', ')}` +
+        (extra.length > 0 ? `; extra API calls: ${extra.map((row) => `${row.key} ${row.providerCalls.toFixed(0)} calls where the operation needs ${row.rawCalls.toFixed(0)}`).join(', ')}` : ''),
     },
   ];
   const section = [
     `In one process: the emulator (empty seed plus one enterprise zone) and the providers' implementations loaded from \`pulumi-zoneguard/providers\` ` +
       `and configured as the dynamic provider host does. For each of ${N} iterations, each operation runs once through the provider method and once as ` +
-      'the raw client call it makes, alternating which goes first; each provider method made exactly its one API call ' +
-      `(${counters.total} calls in all, checked). Overhead = median over the iterations of (provider time − raw call time); ` +
-      '`check` is pure (no call) and is its whole time. An update is `diff` + `update`.',
+      'the one client call the operation needs, alternating which goes first. The API calls each side made are counted ' +
+      `from the emulator's counters outside the timing (${counters.total} calls in all). Overhead = median over the iterations of ` +
+      '(provider time − raw call time): it includes any call the provider makes beyond the operation\'s own (a column shows them); ' +
+      '`check` makes no call and is its whole time. An update is `diff` + `update`.',
     '',
     table(
-      ['operation', 'provider (median)', 'raw client call (median)', 'overhead (median of pairs)', 'overhead p90'],
-      rows.map((row) => [row.key, fmt.ms(row.provider), row.raw === undefined ? '- (no call)' : fmt.ms(row.raw), fmt.ms(row.overhead), fmt.ms(row.p90)]),
+      ['operation', 'API calls: provider / raw', 'provider (median)', 'raw client call (median)', 'overhead (median of pairs)', 'overhead p90'],
+      rows.map((row) => [
+        row.key,
+        row.raw === undefined ? `${row.providerCalls.toFixed(0)} / -` : `${row.providerCalls.toFixed(2)} / ${row.rawCalls.toFixed(2)}`,
+        fmt.ms(row.provider),
+        row.raw === undefined ? '- (no call)' : fmt.ms(row.raw),
+        fmt.ms(row.overhead),
+        fmt.ms(row.p90),
+      ]),
     ),
   ].join('\n');
   lib.emitResult({ bench: 'Provider overhead per operation', command: COMMAND, figures, section });

@@ -6,7 +6,7 @@ import { PageGuardSettings } from '../../src/resources/page-guard-settings';
 import { WafMigration } from '../../src/resources/waf-migration';
 import { openSandbox, type EngineSandbox } from '../e2e/harness';
 import { providerFixture, type ProviderFixture } from '../providers/support';
-import { engine } from './support';
+import { engine, unique } from './support';
 
 // The bad-input matrix: every field of every resource given invalid values. Each is refused by the provider's
 // `check`, before any API call, with one or more failures that all name the field (the engine's property path) and
@@ -217,7 +217,7 @@ describe('through the real engine', () => {
   ];
 
   test.each(cases)('pulumi up stops on $kind $field, shows the field and the reason, and sends no request', async ({ kind, field, declare }) => {
-    const stack = await sandbox.stack(`bad-${kind.toLowerCase()}`, async () => {
+    const stack = await sandbox.stack(unique(`bad-${kind.toLowerCase()}`), async () => {
       declare();
       return {};
     });

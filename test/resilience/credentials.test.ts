@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Stack } from '@pulumi/pulumi/automation';
 import { openSandbox, type EngineSandbox } from '../e2e/harness';
-import { convergenceProblems, engine, fleet, freshZone, programOf, upOrThrow, type EngineRun } from './support';
+import { convergenceProblems, engine, fleet, freshZone, programOf, unique, upOrThrow, type EngineRun } from './support';
 
 // Credentials through the real engine: a wrong token, and the token of another zone, fail clearly (403, code 10000,
 // the resource and the call named) and change nothing on the service, on up, refresh and destroy alike. No
@@ -101,19 +101,19 @@ describe.each([
   { name: 'a wrong token', label: 'wrong', token: () => WRONG_TOKEN },
   { name: "another zone's token", label: 'other', token: () => otherZoneToken },
 ])('$name', ({ label, token }) => {
-  let stack: Stack;
-  let zoneId: string;
-  beforeAll(async () => {
-    zoneId = await freshZone(sandbox.emulator, `creds-${label}`);
-    stack = await sandbox.stack(label, programOf(zoneId, () => declared));
-  });
+  const setUp = async () => {
+    const zoneId = await freshZone(sandbox.emulator, `creds-${label}`);
+    return { zoneId, stack: await sandbox.stack(unique(label), programOf(zoneId, () => declared)) };
+  };
 
   test('up is refused clearly and creates nothing', async () => {
+    const { zoneId, stack } = await setUp();
     await refusedWith(stack, zoneId, token(), (s) => (opts) => s.up(opts));
     expect((await sandbox.emulator.admin.inventory(zoneId)).counts).toMatchObject({ policies: 0, firewallRules: 0, filters: 0 });
   });
 
   test('refresh and destroy of a deployed stack are refused clearly and change nothing', async () => {
+    const { zoneId, stack } = await setUp();
     // Deployed with the zone's own token, which works: the refusals below are about the credential alone.
     await stack.setConfig('zoneguard:apiToken', { value: await zoneToken(zoneId), secret: true });
     await upOrThrow(stack);
@@ -133,7 +133,7 @@ describe.each([
 
 test('no credential configured: every resource fails its check naming the settings to give, and nothing is sent', async () => {
   const zoneId = await freshZone(sandbox.emulator, 'creds-none');
-  const stack = await sandbox.stack('none', programOf(zoneId, () => declared));
+  const stack = await sandbox.stack(unique('none'), programOf(zoneId, () => declared));
   await stack.removeConfig('zoneguard:apiToken');
   await sandbox.emulator.admin.clearRequests();
   const run = await engine((opts) => stack.up(opts));
@@ -146,7 +146,7 @@ test('no credential configured: every resource fails its check naming the settin
 // The Automation API's exportStack decrypts secrets (--show-secrets): the files on disk are what a reader of the state gets.
 test('after a deployment with the token: the state files, the stack settings and the output hold no credential in clear', async () => {
   const zoneId = await freshZone(sandbox.emulator, 'creds-clean');
-  const stack = await sandbox.stack('clean', programOf(zoneId, () => declared));
+  const stack = await sandbox.stack(unique('clean'), programOf(zoneId, () => declared));
   const output = await upOrThrow(stack);
   const preview = await engine((opts) => stack.preview({ ...opts, diff: true }));
   await expectNoCredentialIn({

@@ -13,6 +13,7 @@ import {
   type Declared,
   type EngineRun,
   type ProcessInfo,
+  unique,
 } from './support';
 
 // A process killed in the middle of `pulumi up`: the dynamic provider host (SIGKILL, as the OOM killer or a
@@ -42,8 +43,8 @@ afterAll(async () => {
 });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-/** How long the emulator holds the create: time enough to act while it is on the wire. */
-const HOLD_MS = 1500;
+/** How long the emulator holds the create: time enough to act while it is on the wire, on a loaded machine too. */
+const HOLD_MS = 3000;
 
 type Kind = 'CspPolicy' | 'FirewallRuleWithFilter';
 const ROUTE: Record<Kind, string> = { CspPolicy: 'page_guard/policies', FirewallRuleWithFilter: 'firewall/rules' };
@@ -119,7 +120,7 @@ test('the provider host killed while a create waits on the service: the run fail
     policies: [{ name: 'login', description: 'kill-waiting login', expression: 'http.host eq "login.kill-waiting.example"', value: "script-src 'self'", action: 'log' }],
     rules: [{ name: 'admin', description: 'kill-waiting admin', expression: '(http.request.uri.path eq "/kill-waiting")', action: 'block' }],
   };
-  const stack = await sandbox.stack('kill-waiting', programOf(zoneId, () => declared));
+  const stack = await sandbox.stack(unique('kill-waiting'), programOf(zoneId, () => declared));
 
   const { run, killed } = await upInterrupted(stack, zoneId, { kind: 'CspPolicy', victim: 'provider', afterServiceActed: false });
   expect(run.ok).toBe(false);
@@ -141,7 +142,7 @@ test('the provider host killed after the service created a firewall rule: the ne
     policies: [],
     rules: [{ name: 'admin', description: 'kill-rule admin', expression: '(http.request.uri.path eq "/kill-rule")', action: 'block' }],
   };
-  const stack = await sandbox.stack('kill-rule', programOf(zoneId, () => declared));
+  const stack = await sandbox.stack(unique('kill-rule'), programOf(zoneId, () => declared));
 
   const { run } = await upInterrupted(stack, zoneId, { kind: 'FirewallRuleWithFilter', victim: 'provider', afterServiceActed: true });
   expect(run.ok).toBe(false);
@@ -166,7 +167,7 @@ test('the provider host killed after the service created a CSP policy: the next 
     policies: [{ name: 'login', description: 'kill-policy login', expression: 'http.host eq "login.kill-policy.example"', value: "script-src 'self'", action: 'log' }],
     rules: [],
   };
-  const stack = await sandbox.stack('kill-policy', programOf(zoneId, () => declared));
+  const stack = await sandbox.stack(unique('kill-policy'), programOf(zoneId, () => declared));
 
   const { run } = await upInterrupted(stack, zoneId, { kind: 'CspPolicy', victim: 'provider', afterServiceActed: true });
   expect(run.ok).toBe(false);
@@ -187,7 +188,7 @@ test('the pulumi CLI killed mid-up: after pulumi cancel and refresh --clear-pend
     policies: [{ name: 'login', description: 'kill-cli login', expression: 'http.host eq "login.kill-cli.example"', value: "script-src 'self'", action: 'log' }],
     rules: [{ name: 'admin', description: 'kill-cli admin', expression: '(http.request.uri.path eq "/kill-cli")', action: 'block' }],
   };
-  const stack = await sandbox.stack('kill-cli', programOf(zoneId, () => declared));
+  const stack = await sandbox.stack(unique('kill-cli'), programOf(zoneId, () => declared));
 
   const { run } = await upInterrupted(stack, zoneId, { kind: 'FirewallRuleWithFilter', victim: 'cli', afterServiceActed: true });
   expect(run.ok).toBe(false);

@@ -9,10 +9,21 @@ import type { StartedEmulator, ZoneInventory } from '../../src/emulator';
 // stack made), the stack they declare, the convergence check, the engine's error diagnostics, and the process tree
 // of this jest worker (the Pulumi CLI and the dynamic provider host it starts).
 
+let made = 0;
+
+/**
+ * A name no earlier test or attempt used: the engine suites retry a failed test once (test/engine-retry.ts), and
+ * the retry must start from a new zone and a new stack, not from what the first attempt left.
+ */
+export function unique(label: string): string {
+  made += 1;
+  return `${label}-${Date.now().toString(36)}-${made}`;
+}
+
 /** A new enterprise zone, empty, page security off: the inventory of it is exactly what a test's stack made. */
 export async function freshZone(emulator: StartedEmulator, label: string): Promise<string> {
   const zone = await emulator.admin.seedZone({
-    name: `${label}.resilience.example`,
+    name: `${unique(label)}.resilience.example`,
     plan: 'enterprise',
     hosts: [`${label}.resilience.example`, `shop.${label}.resilience.example`],
     pageGuard: { enabled: false, use_vendor_reporting_endpoint: false, use_connection_url_path: false },
@@ -106,24 +117,33 @@ export interface EngineRun {
   resourceErrors: Array<{ urn: string; message: string }>;
   /** Wall time of the command. */
   ms: number;
+  /** How long each resource's operation took, from the engine's pre-event to its outcome, by resource name. */
+  opMs: Record<string, number>;
 }
 
 /** Runs an engine command, capturing instead of throwing: a faulted run may fail, and the test judges how. */
 export async function engine(command: (opts: { color: 'never'; onOutput: (text: string) => void; onEvent: (event: EngineEvent) => void }) => Promise<unknown>): Promise<EngineRun> {
   let output = '';
   const resourceErrors: EngineRun['resourceErrors'] = [];
+  const started: Record<string, number> = {};
+  const opMs: Record<string, number> = {};
+  const nameOf = (urn: string) => urn.split('::').pop() ?? urn;
   const onEvent = (event: EngineEvent) => {
+    const pre = event.resourcePreEvent?.metadata;
+    if (pre) started[nameOf(pre.urn)] = Date.now();
+    const done = event.resOutputsEvent?.metadata ?? event.resOpFailedEvent?.metadata;
+    if (done && started[nameOf(done.urn)] !== undefined) opMs[nameOf(done.urn)] = Date.now() - started[nameOf(done.urn)]!;
     const diagnostic = event.diagnosticEvent;
     if (diagnostic?.severity === 'error' && diagnostic.urn && !diagnostic.urn.includes('pulumi:pulumi:Stack')) {
       resourceErrors.push({ urn: diagnostic.urn, message: diagnostic.message.trim() });
     }
   };
-  const started = Date.now();
+  const began = Date.now();
   try {
     await command({ color: 'never', onOutput: (text) => (output += text), onEvent });
-    return { ok: true, output, resourceErrors, ms: Date.now() - started };
+    return { ok: true, output, resourceErrors, ms: Date.now() - began, opMs };
   } catch (error) {
-    return { ok: false, error: (error as Error).message, output, resourceErrors, ms: Date.now() - started };
+    return { ok: false, error: (error as Error).message, output, resourceErrors, ms: Date.now() - began, opMs };
   }
 }
 

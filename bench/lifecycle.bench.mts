@@ -200,9 +200,9 @@ try {
     ...stepRows.flatMap((row) => [`#### ${row.step.name}`, '', perType(row.step), '']),
     '#### The migration\'s calls on `up` (in order)',
     '',
-    'The WafMigration (store zone, Pro, `mode: direct`) reads the zone\'s plan (status, compatibility, the previous WAF\'s packages, ' +
-      'groups and overrides, the firewall rules the conversion looks at), submits the converted configuration once, then polls the ' +
-      'status until the migration is `complete` (the emulator completes it at once: `migrationDelayMs` 0).',
+    'The WafMigration (store zone, Pro, `mode: direct`) reads what it needs to plan the migration, submits the converted configuration ' +
+      'once (the PUT of the entry point), then polls the status until the migration is `complete` (the emulator completes it at once: ' +
+      '`migrationDelayMs` 0), in this order:',
     '',
     table(
       ['#', 'call', 'status'],

@@ -33,6 +33,13 @@ describe('checkWithSchema', () => {
     ]);
   });
 
+  test('an unknown key inside an input names that input', () => {
+    const Nested = z.object({ wait: z.object({ seconds: z.number() }).strict() }).strict();
+    expect(checkWithSchema(Nested, { wait: { seconds: 1, secs: 2 } }, 'Thing').failures).toEqual([
+      { property: 'wait', reason: 'Thing.wait: unknown key "secs"; remove it or check its spelling' },
+    ]);
+  });
+
   test('containsUnknown looks into objects and arrays', () => {
     expect(containsUnknown({ a: [{ b: UNKNOWN }] })).toBe(true);
     expect(containsUnknown({ a: [{ b: 'x' }] })).toBe(false);

@@ -48,11 +48,14 @@ export function checkWithSchema<S extends z.ZodObject>(
 /** One check failure per zod issue: the property path as the engine names it, and a reason that says what to do. */
 export function failuresFromZod(error: z.ZodError, resource: string): pulumi.dynamic.CheckFailure[] {
   return error.issues.map((issue) => {
-    const property = issue.path.length > 0 ? issue.path.map(String).join('.') : '';
-    const reason =
-      issue.code === 'unrecognized_keys'
-        ? `${resource}: unknown input ${issue.keys.map((k) => `"${k}"`).join(', ')}; remove it or check its spelling`
-        : `${resource}.${property || 'inputs'}: ${issue.message}`;
-    return { property: property || (issue.code === 'unrecognized_keys' ? (issue.keys[0] ?? '') : ''), reason };
+    const property = issue.path.map(String).join('.');
+    if (issue.code === 'unrecognized_keys') {
+      const keys = issue.keys.map((k) => `"${k}"`).join(', ');
+      // At the top an unknown key is an input of the resource; deeper it is a key of that input.
+      return property
+        ? { property, reason: `${resource}.${property}: unknown key ${keys}; remove it or check its spelling` }
+        : { property: issue.keys[0] ?? '', reason: `${resource}: unknown input ${keys}; remove it or check its spelling` };
+    }
+    return { property, reason: `${resource}.${property || 'inputs'}: ${issue.message}` };
   });
 }

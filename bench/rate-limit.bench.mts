@@ -2,11 +2,10 @@
 // the emulator enforces the service's rate limit, scaled down so the run stays short. Two runs: the providers as
 // shipped (their client budget is the real 1200 per 300000 ms, so the scaled limit answers 429 + Retry-After and the
 // retry policy absorbs it), and the providers' budget set to the scaled limit (what the real limit and the default
-// budget are to each other), injected by bench/rate-budget-preload.cjs since the providers have no setting for it.
+// budget are to each other), set with the providers' ZONEGUARD_RATE_BUDGET (or zoneguard:rateBudget) setting.
 //
 //   source scripts/env.sh && tsc -p tsconfig.build.json && source scripts/engine.sh && node bench/rate-limit.bench.mts
 import { execFileSync } from 'node:child_process';
-import * as path from 'node:path';
 import type { EngineEvent } from '@pulumi/pulumi/automation/index.js';
 import { CspPolicy, FirewallRuleWithFilter } from 'pulumi-zoneguard';
 import { startEmulator } from 'pulumi-zoneguard/emulator';
@@ -132,10 +131,7 @@ try {
       name: `budget = limit (${LIMIT.requests} per ${LIMIT.windowMs / 1000} s)`,
       stack: 'budget',
       limited: true,
-      env: {
-        NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${path.join(lib.root, 'bench', 'rate-budget-preload.cjs')}`,
-        ZONEGUARD_BENCH_RATE_BUDGET: `${LIMIT.requests}/${LIMIT.windowMs}`,
-      },
+      env: { ZONEGUARD_RATE_BUDGET: `${LIMIT.requests}/${LIMIT.windowMs}` },
     },
   ];
   for (const scenario of scenarios) {
@@ -200,9 +196,8 @@ try {
     '',
     '- *As shipped*: the providers build their client with the default budget (1200 per 300 s), far above the scaled limit, so the emulator refuses ' +
       'the excess with 429 and the client\'s retry policy waits out `Retry-After` (POSTs included: a 429 means nothing was created).',
-    `- *Budget = limit*: the providers' budget set to ${LIMIT.requests} per ${LIMIT.windowMs} ms in the provider process by \`bench/rate-budget-preload.cjs\` ` +
-      '(loaded with `NODE_OPTIONS=--require`), the scaled image of the shipped setup against the real service, where the budget equals the limit. ' +
-      'The providers have no setting for their budget (src/providers/kit/context.ts builds the client with the default): this preload stands in for one.',
+    `- *Budget = limit*: the providers' budget set to ${LIMIT.requests} per ${LIMIT.windowMs} ms with \`ZONEGUARD_RATE_BUDGET=${LIMIT.requests}/${LIMIT.windowMs}\` ` +
+      '(the stack config `zoneguard:rateBudget` does the same), the scaled image of the shipped setup against the real service, where the budget equals the limit.',
     '',
     table(
       ['providers', 'step', 'result', 'resource operations', 'failed', 'wall time', 'span of requests', 'floor', 'calls 2xx', '429 answers', 'other', 'most requests in one window'],

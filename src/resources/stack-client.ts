@@ -5,9 +5,9 @@ import { resolveSettings } from '../providers/kit/settings';
 /**
  * A client for reads inside a Pulumi program (plans, CSPs built from observed scripts), with the same settings the
  * providers use: the stack config (`zoneguard:apiToken`, `zoneguard:apiEmail` + `zoneguard:apiKey`,
- * `zoneguard:baseUrl`), then the ZONEGUARD_* environment variables.
+ * `zoneguard:baseUrl`, `zoneguard:rateBudget`), then the ZONEGUARD_* environment variables.
  */
 export function clientFromStackConfig(userAgent = 'pulumi-zoneguard-program'): ZoneGuardClient {
-  const { baseUrl, credentials } = resolveSettings((key) => pulumi.runtime.getConfig(key), process.env);
-  return new ZoneGuardClient({ baseUrl, credentials, userAgent });
+  const settings = resolveSettings((key) => pulumi.runtime.getConfig(key), process.env);
+  return new ZoneGuardClient({ ...settings, userAgent });
 }

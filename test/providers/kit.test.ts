@@ -91,6 +91,22 @@ describe('resolveSettings', () => {
       ),
     );
   });
+  test.each([
+    ['600/60000', { requests: 600, windowMs: 60000 }],
+    ['off', false],
+  ])('a rate budget of %s', (text, rateBudget) => {
+    expect(resolveSettings(none, { ZONEGUARD_API_TOKEN: 't', ZONEGUARD_RATE_BUDGET: text })).toEqual({
+      baseUrl: DEFAULT_BASE_URL,
+      credentials: { apiToken: 't' },
+      rateBudget,
+    });
+  });
+  test('a malformed rate budget says the form it takes', () => {
+    expect(() => resolveSettings(none, { ZONEGUARD_API_TOKEN: 't', ZONEGUARD_RATE_BUDGET: '10 per second' })).toThrow(
+      'zoneguard: zoneguard:rateBudget (or ZONEGUARD_RATE_BUDGET) must be "requests/windowMs", for example "1200/300000", or "off"; got "10 per second"',
+    );
+  });
+
   test('half a key pair names the missing half', () => {
     expect(() => resolveSettings(none, { ZONEGUARD_API_EMAIL: 'a@b.c' })).toThrow(
       'zoneguard: the key form of credentials needs both an email and an API key; set zoneguard:apiKey ' +

@@ -22,8 +22,8 @@ export function assertConfigured(): void {
 /** The process's client, built on first use from the config, or the environment when the config is silent. */
 export function getClient(): ZoneGuardClient {
   if (!client) {
-    const { baseUrl, credentials } = resolveSettings(lookup, process.env);
-    client = new ZoneGuardClient({ baseUrl, credentials, userAgent: 'pulumi-zoneguard-provider' });
+    const settings = resolveSettings(lookup, process.env);
+    client = new ZoneGuardClient({ ...settings, userAgent: 'pulumi-zoneguard-provider' });
   }
   return client;
 }

@@ -8,6 +8,7 @@ export const SETTING_SOURCES = {
   apiEmail: { config: 'zoneguard:apiEmail', env: 'ZONEGUARD_API_EMAIL' },
   apiKey: { config: 'zoneguard:apiKey', env: 'ZONEGUARD_API_KEY' },
   baseUrl: { config: 'zoneguard:baseUrl', env: 'ZONEGUARD_BASE_URL' },
+  rateBudget: { config: 'zoneguard:rateBudget', env: 'ZONEGUARD_RATE_BUDGET' },
 } as const;
 
 export type Credentials = { apiToken: string } | { apiEmail: string; apiKey: string };
@@ -15,9 +16,26 @@ export type Credentials = { apiToken: string } | { apiEmail: string; apiKey: str
 export interface ProviderSettings {
   baseUrl: string;
   credentials: Credentials;
+  /** The client's rate budget: `requests/windowMs`, `off`, or the client's default (1200/300000) when unset. */
+  rateBudget?: { requests: number; windowMs: number } | false;
 }
 
-/** A credential is missing or half given; the message names the config keys and variables to set. */
+/** Reads a rate budget setting: `requests/windowMs` (e.g. `1200/300000`) or `off`. */
+export function parseRateBudget(text: string): { requests: number; windowMs: number } | false {
+  if (text === 'off') return false;
+  const match = /^(\d+)\/(\d+)$/.exec(text);
+  const requests = Number(match?.[1]);
+  const windowMs = Number(match?.[2]);
+  if (!match || requests < 1 || windowMs < 1) {
+    throw new MissingCredentialsError(
+      `zoneguard: ${SETTING_SOURCES.rateBudget.config} (or ${SETTING_SOURCES.rateBudget.env}) must be "requests/windowMs", ` +
+        `for example "1200/300000", or "off"; got ${JSON.stringify(text)}`,
+    );
+  }
+  return { requests, windowMs };
+}
+
+/** A setting is missing, half given or malformed; the message names the config keys and variables to set. */
 export class MissingCredentialsError extends Error {
   override readonly name = 'MissingCredentialsError';
 }
@@ -35,11 +53,13 @@ export function resolveSettings(config: Lookup, env: Record<string, string | und
     return value === undefined || value.trim() === '' ? undefined : value.trim();
   };
   const baseUrl = read('baseUrl') ?? DEFAULT_BASE_URL;
+  const budget = read('rateBudget');
+  const rateBudget = budget === undefined ? {} : { rateBudget: parseRateBudget(budget) };
   const apiToken = read('apiToken');
-  if (apiToken) return { baseUrl, credentials: { apiToken } };
+  if (apiToken) return { baseUrl, credentials: { apiToken }, ...rateBudget };
   const apiEmail = read('apiEmail');
   const apiKey = read('apiKey');
-  if (apiEmail && apiKey) return { baseUrl, credentials: { apiEmail, apiKey } };
+  if (apiEmail && apiKey) return { baseUrl, credentials: { apiEmail, apiKey }, ...rateBudget };
   if (apiEmail || apiKey) {
     const missing = apiEmail ? SETTING_SOURCES.apiKey : SETTING_SOURCES.apiEmail;
     throw new MissingCredentialsError(

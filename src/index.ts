@@ -19,4 +19,3 @@ export { clientFromStackConfig } from './resources/stack-client';
 export * as schemas from './schemas';
 export * as insights from './insights';
 export { cspFromObservedScripts, classify, isMalicious, summarizeZone } from './insights';
-export { DEFAULT_BASE_URL, SETTING_SOURCES, MissingCredentialsError } from './providers/kit/settings';

@@ -1,6 +1,7 @@
 // The typed API client of the service: got + the shared zod schemas.
 export { ZoneGuardClient, DEFAULT_TIMEOUT_MS, DEFAULT_USER_AGENT, type ZoneGuardClientOptions } from './client';
 export type { Credentials } from './credentials';
+export { DEFAULT_BASE_URL, SETTING_SOURCES, SettingsError } from './settings';
 export {
   ZoneGuardError,
   BadRequestError,

@@ -1,6 +1,6 @@
 import * as pulumi from '@pulumi/pulumi';
 import { ZoneGuardClient } from '../client';
-import { resolveSettings } from '../providers/kit/settings';
+import { resolveSettings } from '../client/settings';
 
 /**
  * A client for reads inside a Pulumi program (plans, CSPs built from observed scripts), with the same settings the

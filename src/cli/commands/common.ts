@@ -1,7 +1,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { ZoneGuardClient } from '../../client';
 import type { LoadProgress } from '../../insights';
-import { DEFAULT_BASE_URL, MissingCredentialsError, resolveSettings, SETTING_SOURCES } from '../../providers/kit/settings';
+import { DEFAULT_BASE_URL, SettingsError, resolveSettings, SETTING_SOURCES } from '../../client/settings';
 import { DetectedStatusSchema, ZoneIdSchema, type DetectedStatus } from '../../schemas';
 
 /** The exit codes scripts can rely on. */
@@ -157,7 +157,7 @@ export function clientFrom(options: ConnectionOptions, env: Record<string, strin
   try {
     settings = resolveSettings((key) => flags[key], environment);
   } catch (error) {
-    if (!(error instanceof MissingCredentialsError)) throw error;
+    if (!(error instanceof SettingsError)) throw error;
     const half = (options.apiEmail ?? environment[SETTING_SOURCES.apiEmail.env]) || (options.apiKey ?? environment[SETTING_SOURCES.apiKey.env]);
     throw new UsageError(
       half

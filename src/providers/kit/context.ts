@@ -1,6 +1,6 @@
 import type * as pulumi from '@pulumi/pulumi';
 import { ZoneGuardClient } from '../../client';
-import { resolveSettings } from './settings';
+import { resolveSettings } from '../../client/settings';
 
 // State of the provider process: the stack config handed to `configure`, and one client built from it. The
 // implementation modules live once per process, so every resource of every type shares the client and thus the
@@ -14,7 +14,7 @@ export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<v
   client = undefined;
 }
 
-/** Throws MissingCredentialsError, naming the keys to set, when no credential is configured. */
+/** Throws SettingsError, naming the keys to set, when no credential is configured. */
 export function assertConfigured(): void {
   resolveSettings(lookup, process.env);
 }

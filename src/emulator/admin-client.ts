@@ -1,4 +1,5 @@
 import type { RequestCounters, RequestLogEntry } from './context';
+import type { TokenGrant } from './credentials';
 import type { FaultSpec } from './faults';
 import type { ZoneSeed } from './seed';
 import type { Plan } from './state';
@@ -20,8 +21,10 @@ export interface EmulatorCredentials {
   apiToken: string;
   apiEmail: string;
   apiKey: string;
-  /** A token per zone, accepted for that zone only. */
+  /** The primary token of each zone, accepted for that zone only. */
   zoneTokens: Record<string, string>;
+  /** Every token accepted (the primaries and those added), with the zone it opens (null: every zone). */
+  tokens: TokenGrant[];
 }
 
 /** An admin API failure: the status and the error envelope's messages. */
@@ -101,6 +104,26 @@ export class EmulatorAdmin {
   /** Service requests counted by route template and by status. */
   counters(): Promise<RequestCounters> {
     return this.call('GET', '/counters');
+  }
+
+  /** Adds an API token to the account (no `zoneId`) or to one zone; generated unless `token` is given. */
+  addToken(options: { zoneId?: string; token?: string } = {}): Promise<TokenGrant> {
+    return this.call('POST', '/credentials/tokens', options);
+  }
+
+  /** Replaces a token by a new one of the same scope (generated unless `newToken` is given); the old one stops working. */
+  rotateToken(token: string, newToken?: string): Promise<TokenGrant> {
+    return this.call('POST', '/credentials/tokens/rotate', { token, ...(newToken !== undefined ? { newToken } : {}) });
+  }
+
+  /** Revokes a token; the account and each zone keep at least one (rotate the last one instead). */
+  revokeToken(token: string): Promise<TokenGrant> {
+    return this.call('POST', '/credentials/tokens/revoke', { token });
+  }
+
+  /** Replaces the account's API key (generated unless given); the old key stops working. */
+  rotateKey(apiKey?: string): Promise<{ apiEmail: string; apiKey: string }> {
+    return this.call('POST', '/credentials/key/rotate', apiKey !== undefined ? { apiKey } : {});
   }
 
   /** Everything stored for a zone. */

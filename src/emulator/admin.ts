@@ -3,6 +3,18 @@ import { ZoneIdSchema } from '../schemas';
 import { params, parseBody, type EmulatorContext } from './context';
 import { ErrorCode, Messages, ServiceError, okEnvelope } from './errors';
 import { FaultsBodySchema } from './faults';
+import type { EmulatorCredentials } from './admin-client';
+import {
+  AddTokenBodySchema,
+  RevokeTokenBodySchema,
+  RotateKeyBodySchema,
+  RotateTokenBodySchema,
+  addToken,
+  revokeToken,
+  rotateKey,
+  rotateToken,
+  tokenGrants,
+} from './credentials';
 import { filterToWire, ruleToWire } from './firewall';
 import { applyZoneSeed, ZoneSeedSchema } from './seed';
 import type { EmulatorState, ZoneRecord } from './state';
@@ -10,14 +22,20 @@ import { wafStatus } from './waf';
 
 /** A zone as the admin API describes it. */
 export function describeZone(zone: ZoneRecord) {
-  return { id: zone.id, name: zone.name, plan: zone.plan, hosts: zone.hosts, ruleQuota: zone.ruleQuota, token: zone.token, migrationDelayMs: zone.migrationDelayMs };
+  const [token = ''] = zone.tokens;
+  return { id: zone.id, name: zone.name, plan: zone.plan, hosts: zone.hosts, ruleQuota: zone.ruleQuota, token, migrationDelayMs: zone.migrationDelayMs };
 }
 
-/** The credentials the emulator accepts: the account's, and one token per zone. */
-export function describeCredentials(state: EmulatorState) {
+/** The credentials the emulator accepts: the account's primary token and key, each zone's primary token, and every token. */
+export function describeCredentials(state: EmulatorState): EmulatorCredentials {
+  const { apiTokens, apiEmail, apiKey } = state.credentials;
+  const [apiToken = ''] = apiTokens;
   return {
-    ...state.credentials,
-    zoneTokens: Object.fromEntries([...state.zones.values()].map((zone) => [zone.id, zone.token])),
+    apiToken,
+    apiEmail,
+    apiKey,
+    zoneTokens: Object.fromEntries([...state.zones.values()].map((zone) => [zone.id, describeZone(zone).token])),
+    tokens: tokenGrants(state),
   };
 }
 
@@ -104,6 +122,31 @@ export function registerAdminRoutes(admin: FastifyInstance, context: EmulatorCon
   admin.delete('/requests', async () => {
     context.clearLog();
     return okEnvelope([]);
+  });
+
+  // Credentials: what a user does when a token leaks or an employee leaves (add, rotate, revoke).
+  admin.post('/credentials/tokens', async (request) => {
+    const grant = addToken(state, parseBody(AddTokenBodySchema, request.body ?? {}));
+    state.dirty = true;
+    return okEnvelope(grant);
+  });
+
+  admin.post('/credentials/tokens/rotate', async (request) => {
+    const grant = rotateToken(state, parseBody(RotateTokenBodySchema, request.body));
+    state.dirty = true;
+    return okEnvelope(grant);
+  });
+
+  admin.post('/credentials/tokens/revoke', async (request) => {
+    const grant = revokeToken(state, parseBody(RevokeTokenBodySchema, request.body));
+    state.dirty = true;
+    return okEnvelope(grant);
+  });
+
+  admin.post('/credentials/key/rotate', async (request) => {
+    const key = rotateKey(state, parseBody(RotateKeyBodySchema, request.body ?? {}));
+    state.dirty = true;
+    return okEnvelope(key);
   });
 
   admin.get('/counters', async () => okEnvelope(context.counters));

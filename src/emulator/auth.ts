@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { findToken } from './credentials';
 import { ErrorCode, Messages, ServiceError } from './errors';
 import type { EmulatorState } from './state';
 
@@ -21,11 +22,9 @@ export function authenticate(headers: IncomingHttpHeaders, state: EmulatorState)
   if (authorization !== undefined) {
     const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
     if (token === undefined) throw denied(Messages.badToken);
-    if (token === state.credentials.apiToken) return { kind: 'account' };
-    for (const zone of state.zones.values()) {
-      if (zone.token === token) return { kind: 'zone', zoneId: zone.id };
-    }
-    throw denied(Messages.badToken);
+    const grant = findToken(state, token);
+    if (!grant) throw denied(Messages.badToken);
+    return grant.zoneId === null ? { kind: 'account' } : { kind: 'zone', zoneId: grant.zoneId };
   }
   const email = header(headers, 'x-auth-email');
   const key = header(headers, 'x-auth-key');

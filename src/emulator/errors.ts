@@ -121,6 +121,10 @@ export const Messages = {
     `${field}: ${id} is not a managed ruleset; use ${known}`,
   previousWafWithdrawn: (zoneId: string) =>
     `the previous WAF managed rules API is not available for zone ${zoneId}: the zone migrated to the new WAF managed rules; use the rulesets API`,
+  tokenTaken: (field: string) => `${field}: this value is already a token of this emulator; choose another or leave it out`,
+  tokenNotFound: 'token: not a token this emulator accepts (revoked, rotated, or never issued)',
+  lastToken: (zoneId: string | null) =>
+    `token: the last API token of ${zoneId === null ? 'the account' : `zone ${zoneId}`} cannot be revoked; rotate it instead, or add another first`,
   entrypointNotFound: (zoneId: string) => `zone ${zoneId} has no http_request_firewall_managed entry point ruleset`,
 } as const;
 

@@ -8,6 +8,7 @@ import { buildServer } from './server';
 import { EmulatorState, loadStateFile, type Plan } from './state';
 
 export { EmulatorAdmin, EmulatorAdminError, type AdminZone, type EmulatorCredentials, type ZoneInventory } from './admin-client';
+export type { TokenGrant } from './credentials';
 export type { RequestCounters, RequestLogEntry } from './context';
 export { ErrorCode, Messages } from './errors';
 export { validateExpression } from './expression';

@@ -18,7 +18,7 @@ import {
   type ScriptDetail,
 } from '../schemas';
 import { seededRandom, stableHash, stableId, stableToken } from './ids';
-import { DEFAULT_RULE_QUOTA, PLANS, type AccountCredentials, type EmulatorState, type Plan, type ZoneRecord } from './state';
+import { DEFAULT_RULE_QUOTA, PLANS, type EmulatorState, type Plan, type ZoneRecord } from './state';
 import { OWASP_PACKAGE_NAME } from './waf';
 
 /** The previous WAF of a seeded zone: on/off, the core rule set's sensitivity and action, its overrides. */
@@ -79,7 +79,7 @@ export const SeedFileSchema = z.object({
 export type SeedFile = z.input<typeof SeedFileSchema>;
 
 /** The account credentials when a seed names none: fixed, so that a restarted emulator accepts the same ones. */
-export const DEFAULT_CREDENTIALS: AccountCredentials = {
+export const DEFAULT_CREDENTIALS: { apiToken: string; apiEmail: string; apiKey: string } = {
   apiToken: stableToken('zg_', 40, 'zoneguard emulator account token'),
   apiEmail: 'admin@acme.example',
   apiKey: stableHash('zoneguard emulator global key').slice(0, 37),
@@ -108,7 +108,7 @@ export function applyZoneSeed(state: EmulatorState, input: ZoneSeed): ZoneRecord
     plan: seed.plan,
     ruleQuota: seed.ruleQuota ?? DEFAULT_RULE_QUOTA[seed.plan],
     hosts: seed.hosts ?? [seed.name, `www.${seed.name}`],
-    token: seed.token ?? defaultZoneToken(id),
+    tokens: [seed.token ?? defaultZoneToken(id)],
     migrationDelayMs: seed.migrationDelayMs ?? 0,
   };
   state.zones.set(id, zone);
@@ -177,7 +177,8 @@ export function applyZoneSeed(state: EmulatorState, input: ZoneSeed): ZoneRecord
 export function applySeedFile(state: EmulatorState, input: SeedFile): void {
   const seed = SeedFileSchema.parse(input);
   state.clear();
-  state.credentials = { ...DEFAULT_CREDENTIALS, ...seed.credentials };
+  const credentials = { ...DEFAULT_CREDENTIALS, ...seed.credentials };
+  state.credentials = { apiTokens: [credentials.apiToken], apiEmail: credentials.apiEmail, apiKey: credentials.apiKey };
   for (const zone of seed.zones) applyZoneSeed(state, zone);
 }
 

@@ -22,7 +22,8 @@ export const DEFAULT_RULE_QUOTA: Record<Plan, number> = { free: 5, pro: 20, busi
 
 /** Credentials accepted for every zone. */
 export interface AccountCredentials {
-  apiToken: string;
+  /** The account's API tokens, the first one the primary (what the banner and `info()` show as `apiToken`). */
+  apiTokens: string[];
   apiEmail: string;
   apiKey: string;
 }
@@ -36,8 +37,8 @@ export interface ZoneRecord {
   ruleQuota: number;
   /** Hostnames of the zone (the detected items are spread over them). */
   hosts: string[];
-  /** A token accepted for this zone only. */
-  token: string;
+  /** The tokens accepted for this zone only, the first one the primary; never empty. */
+  tokens: string[];
   /** How long a migration stays pending before it completes; 0 completes it at once. */
   migrationDelayMs: number;
 }
@@ -113,7 +114,7 @@ export class Collection<T extends { id: string }> {
 
 /** The JSON document `--state FILE` holds. */
 export interface StateSnapshot {
-  version: 1;
+  version: 2;
   credentials: AccountCredentials;
   zones: ZoneRecord[];
   settings: Record<string, PageGuardSettings>;
@@ -130,7 +131,7 @@ export interface StateSnapshot {
 
 /** Everything the emulator knows. Handlers change it synchronously, so concurrent requests cannot interleave. */
 export class EmulatorState {
-  credentials: AccountCredentials = { apiToken: '', apiEmail: '', apiKey: '' };
+  credentials: AccountCredentials = { apiTokens: [], apiEmail: '', apiKey: '' };
   readonly zones = new Map<string, ZoneRecord>();
   readonly settings = new Map<string, PageGuardSettings>();
   readonly waf = new Map<string, WafRecord>();
@@ -174,7 +175,7 @@ export class EmulatorState {
 
   snapshot(): StateSnapshot {
     return {
-      version: 1,
+      version: 2,
       credentials: this.credentials,
       zones: [...this.zones.values()],
       settings: Object.fromEntries(this.settings),
@@ -191,7 +192,7 @@ export class EmulatorState {
   }
 
   restore(snapshot: StateSnapshot): void {
-    if (snapshot.version !== 1) throw new Error(`unsupported state file version ${String(snapshot.version)}`);
+    if (snapshot.version !== 2) throw new Error(`unsupported state file version ${String(snapshot.version)}`);
     this.credentials = snapshot.credentials;
     this.zones.clear();
     for (const zone of snapshot.zones) this.zones.set(zone.id, zone);

@@ -124,3 +124,110 @@ describe('the admin API', () => {
     expect(await answer.json()).toEqual(failure([7003, 'Could not route to /zones/nope, perhaps your object identifier is invalid?']));
   });
 });
+
+describe('credentials: add, rotate and revoke', () => {
+  const settings = (zone: string) => `/zones/${zone}/page_guard`;
+  const status = async (zone: string, auth: { token: string } | { email: string; key: string }) => (await h.call('GET', settings(zone), { auth })).status;
+  const adminPost = async (path: string, body: unknown) => {
+    const answer = await fetch(`${h.emulator.adminUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    return { status: answer.status, body: (await answer.json()) as unknown };
+  };
+
+  test('an added account token opens every zone beside the first, and info lists both', async () => {
+    const grant = await h.emulator.admin.addToken();
+    expect(grant).toEqual({ token: expect.stringMatching(/^zg_[A-Za-z0-9_-]{37}$/), zoneId: null });
+    for (const zone of h.emulator.zones) expect(await status(zone.id, { token: grant.token })).toBe(200);
+    expect(await status(h.zoneOf('pro'), { token: h.emulator.credentials.apiToken })).toBe(200);
+    const { credentials } = await h.emulator.admin.info();
+    expect(credentials.apiToken).toBe(h.emulator.credentials.apiToken);
+    expect(credentials.tokens.slice(0, 2)).toEqual([
+      { token: h.emulator.credentials.apiToken, zoneId: null },
+      { token: grant.token, zoneId: null },
+    ]);
+  });
+
+  test('an added zone token (its value chosen) opens that zone only', async () => {
+    const zone = h.zoneOf('business');
+    const grant = await h.emulator.admin.addToken({ zoneId: zone, token: 'zgz_second-business-token' });
+    expect(grant).toEqual({ token: 'zgz_second-business-token', zoneId: zone });
+    expect(await status(zone, grant)).toBe(200);
+    expect(await status(h.zoneOf('pro'), grant)).toBe(403);
+    expect((await h.emulator.admin.zones()).find((z) => z.id === zone)?.token).toBe(h.emulator.credentials.zoneTokens[zone]);
+  });
+
+  test('rotating the account token: the new one works at once, the old one answers 403 10000', async () => {
+    const old = h.emulator.credentials.apiToken;
+    const grant = await h.emulator.admin.rotateToken(old, 'zg_rotated-account-token');
+    expect(grant).toEqual({ token: 'zg_rotated-account-token', zoneId: null });
+    expect(await status(h.zoneOf('enterprise'), grant)).toBe(200);
+    const refused = await h.call('GET', settings(h.zoneOf('enterprise')), { auth: { token: old } });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual(failure([10000, 'Authentication error: invalid API token']));
+    // The rotated token takes the primary's place.
+    expect((await h.emulator.admin.info()).credentials.apiToken).toBe('zg_rotated-account-token');
+  });
+
+  test("rotating a zone token keeps its scope; the zone's primary is the new one", async () => {
+    const zone = h.zoneOf('free');
+    const old = h.emulator.credentials.zoneTokens[zone]!;
+    const grant = await h.emulator.admin.rotateToken(old);
+    expect(grant).toEqual({ token: expect.stringMatching(/^zgz_[A-Za-z0-9_-]{36}$/), zoneId: zone });
+    expect(await status(zone, grant)).toBe(200);
+    expect(await status(h.zoneOf('pro'), grant)).toBe(403);
+    expect(await status(zone, { token: old })).toBe(403);
+    expect((await h.emulator.admin.zones()).find((z) => z.id === zone)?.token).toBe(grant.token);
+  });
+
+  test('revoking a token: it answers 403 at once, the others keep working', async () => {
+    const old = h.emulator.credentials.apiToken;
+    const added = await h.emulator.admin.addToken();
+    expect(await h.emulator.admin.revokeToken(old)).toEqual({ token: old, zoneId: null });
+    expect(await status(h.zoneOf('pro'), { token: old })).toBe(403);
+    expect(await status(h.zoneOf('pro'), added)).toBe(200);
+    expect((await h.emulator.admin.info()).credentials.apiToken).toBe(added.token);
+  });
+
+  test('the last token of the account or of a zone cannot be revoked (409 10027)', async () => {
+    const zone = h.zoneOf('pro');
+    await expect(h.emulator.admin.revokeToken(h.emulator.credentials.apiToken)).rejects.toThrow(
+      'POST /credentials/tokens/revoke: token: the last API token of the account cannot be revoked; rotate it instead, or add another first',
+    );
+    const answer = await adminPost('/credentials/tokens/revoke', { token: h.emulator.credentials.zoneTokens[zone] });
+    expect(answer).toEqual({
+      status: 409,
+      body: failure([10027, `token: the last API token of zone ${zone} cannot be revoked; rotate it instead, or add another first`]),
+    });
+    expect(await status(zone, { token: h.emulator.credentials.zoneTokens[zone]! })).toBe(200);
+  });
+
+  test('rotating the API key: the new key works with the same email, the old one answers 403 10000', async () => {
+    const { apiEmail, apiKey: old } = h.emulator.credentials;
+    const rotated = await h.emulator.admin.rotateKey();
+    expect(rotated).toEqual({ apiEmail, apiKey: expect.stringMatching(/^[0-9a-f]{37}$/) });
+    expect(await status(h.zoneOf('pro'), { email: apiEmail, key: rotated.apiKey })).toBe(200);
+    const refused = await h.call('GET', settings(h.zoneOf('pro')), { auth: { email: apiEmail, key: old } });
+    expect(refused.body).toEqual(failure([10000, 'Authentication error: invalid X-Auth-Email or X-Auth-Key']));
+    expect((await h.emulator.admin.rotateKey('chosen-key')).apiKey).toBe('chosen-key');
+  });
+
+  test('reset brings the seeded credentials back and forgets added ones', async () => {
+    const added = await h.emulator.admin.addToken();
+    await h.emulator.admin.rotateToken(h.emulator.credentials.apiToken);
+    await h.emulator.admin.reset();
+    expect(await status(h.zoneOf('pro'), { token: h.emulator.credentials.apiToken })).toBe(200);
+    expect(await status(h.zoneOf('pro'), added)).toBe(403);
+  });
+
+  test.each([
+    ['an unknown token to rotate', '/credentials/tokens/rotate', { token: 'zg_never-issued' }, 404, 10013, 'token: not a token this emulator accepts (revoked, rotated, or never issued)'],
+    ['an unknown token to revoke', '/credentials/tokens/revoke', { token: 'zg_never-issued' }, 404, 10013, 'token: not a token this emulator accepts (revoked, rotated, or never issued)'],
+    ['a token on an unknown zone', '/credentials/tokens', { zoneId: '0123456789abcdef0123456789abcdef' }, 404, 10013, 'zone 0123456789abcdef0123456789abcdef not found'],
+    ['a chosen value already in use', '/credentials/tokens', { token: 'zg_vMX9s5BshHEX8LnNptywXTGlAT1bkYjO-oAzx' }, 409, 10027, 'token: this value is already a token of this emulator; choose another or leave it out'],
+    ['a new value with a space', '/credentials/tokens/rotate', { token: 'zg_vMX9s5BshHEX8LnNptywXTGlAT1bkYjO-oAzx', newToken: 'a b' }, 400, 1004, 'newToken: must be 1 to 200 visible ASCII characters, no spaces'],
+    ['an unknown field', '/credentials/tokens', { zone: 'x' }, 400, 1004, 'Unrecognized key: "zone"'],
+  ])('%s is refused and changes nothing', async (_name, path, body, code, errorCode, message) => {
+    const before = (await h.emulator.admin.info()).credentials;
+    expect(await adminPost(path, body)).toEqual({ status: code, body: failure([errorCode, message]) });
+    expect((await h.emulator.admin.info()).credentials).toEqual(before);
+  });
+});

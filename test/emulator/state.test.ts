@@ -77,7 +77,7 @@ describe('--state FILE', () => {
 
   test('a state file of another version is refused', async () => {
     const statePath = join(dir, 'state.json');
-    writeFileSync(statePath, JSON.stringify({ version: 2 }));
-    await expect(startEmulator({ statePath })).rejects.toThrow('unsupported state file version 2');
+    writeFileSync(statePath, JSON.stringify({ version: 3 }));
+    await expect(startEmulator({ statePath })).rejects.toThrow('unsupported state file version 3');
   });
 });

@@ -22,7 +22,7 @@ function checkValue(field: string, value: unknown): string {
   return value;
 }
 
-/** The request headers that authenticate, in the spec's two forms. Throws a TypeError naming the missing field. */
+/** The request headers that authenticate, in the service's two forms (docs/service.md#authentication). Throws a TypeError naming the missing field. */
 export function authHeaders(credentials: Credentials): Record<string, string> {
   if (!credentials || typeof credentials !== 'object') {
     throw new TypeError('credentials must be { apiToken } or { apiEmail, apiKey }');

@@ -27,7 +27,7 @@ export const MANAGED_RULESETS: Record<string, string> = {
 /** Name of the previous WAF's anomaly package (the OWASP core rule set). */
 export const OWASP_PACKAGE_NAME = 'OWASP ModSecurity Core Rule Set';
 
-/** The spec's conversion table: old sensitivity to paranoia level and score threshold of the new ruleset. */
+/** docs/service.md#sensitivity-conversion: old sensitivity to paranoia level and score threshold of the new ruleset. */
 export const SENSITIVITY_CONVERSION: Record<Exclude<WafSensitivity, 'off'>, { paranoiaLevel: 1 | 2; scoreThreshold: number }> = {
   high: { paranoiaLevel: 2, scoreThreshold: 40 },
   medium: { paranoiaLevel: 1, scoreThreshold: 25 },
@@ -71,8 +71,8 @@ function paranoiaCategories(level: 1 | 2) {
 /**
  * The new configuration equivalent to a zone's previous WAF (the configuration read). Firewall rules that
  * bypass the WAF become skip rules placed first; the vendor package becomes an execute of the managed ruleset;
- * the anomaly package becomes an execute of the OWASP ruleset converted by the spec's tables. The previous core
- * rule set's group and rule overrides are dropped, as the spec says the migration does.
+ * the anomaly package becomes an execute of the OWASP ruleset converted by the tables of docs/service.md. The previous
+ * core rule set's group and rule overrides are dropped (docs/service.md#migration-conversion).
  */
 export function convertPreviousWaf(
   previousWafEnabled: boolean,
@@ -137,7 +137,7 @@ export function convertPreviousWaf(
   return { name: 'default', rules: converted };
 }
 
-/** Why a zone cannot be migrated by its owner (spec, Limits), or undefined when it can. */
+/** Why a zone cannot be migrated by its owner (docs/service.md#migration-limits), or undefined when it can. */
 export function migrationLimitProblem(
   rules: RuleRecord[],
   filterOf: (id: string) => FilterRecord | undefined,

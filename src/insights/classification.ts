@@ -28,7 +28,7 @@ export function compareText(a: string, b: string): number {
 
 /**
  * Whether the score alone classes the item malicious. The service returns no maliciousness field: a
- * js_integrity_score below the threshold (50) is the spec's classification. No score (plans without the
+ * js_integrity_score below the threshold (50) is the service's classification (docs/service.md#malicious). No score (plans without the
  * analysis, and connections) is no evidence either way.
  */
 export function isBelowScoreThreshold(item: Reportable): boolean {
@@ -44,7 +44,7 @@ export function maliciousReasons(item: Reportable): MaliciousReason[] {
   return reasons;
 }
 
-/** Whether a script or connection is malicious by any of the spec's three signals. */
+/** Whether a script or connection is malicious by any of the three signals of docs/service.md#malicious. */
 export function isMalicious(item: Reportable): boolean {
   return maliciousReasons(item).length > 0;
 }

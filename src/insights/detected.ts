@@ -22,8 +22,8 @@ export interface LoadProgress {
 }
 
 /**
- * What to list and how. Every filter the service offers (the spec's hosts, status and paging, and the public
- * API's extras) is passed through to it; `maliciousOnly` is applied here, since the service has no such filter.
+ * What to list and how. Every filter the service offers (hosts, status, paging and the public API's extras:
+ * docs/service.md#lists) is passed through to it; `maliciousOnly` is applied here, since the service has no such filter.
  */
 export interface DetectedQuery extends Omit<DetectedListArgs, 'status'> {
   client: ZoneGuardClient;

@@ -157,7 +157,7 @@ export function rulesUsingExpression(rules: readonly FirewallRule[], expression:
   return rules.filter((rule) => rule.filter.expression === expression).map((rule) => rule.id);
 }
 
-/** Whether a failed create is the rule quota (the filter may have been created anyway: spec, Area B rule 5). */
+/** Whether a failed create is the rule quota (the filter may have been created anyway: docs/service.md#rule-quota). */
 export function isQuotaError(error: unknown): error is ZoneGuardError {
   return error instanceof ZoneGuardError && (error.codes.includes(10030) || /quota/i.test(error.message));
 }
@@ -221,7 +221,7 @@ async function createRule(inputs: FirewallRuleWithFilterInputs): Promise<Firewal
   } catch (error) {
     if (!isDuplicateFilterError(error)) throw error;
     // A filter with this expression exists: left by an earlier quota failure, or by a rule deleted without it.
-    // Reusing it by id is what the spec's rule 5 allows; a filter some rule still uses is another rule's.
+    // Reusing it by id is what docs/service.md#rule-quota allows; a filter some rule still uses is another rule's.
     const filters = await filtersWithExpression(zoneId, expression);
     const rules = await zoneRules(zoneId);
     const orphan = orphanFilter(filters, rules, expression);

@@ -234,7 +234,7 @@ async function waitForSettled(
 }
 
 /**
- * Brings the zone from where it is to the declared mode: reads the plan, decides with the spec's transition table,
+ * Brings the zone from where it is to the declared mode: reads the plan, decides with docs/service.md#migration-modes,
  * refuses what cannot be done before any write, submits, and waits. `previous` is the state of an update.
  */
 async function converge(

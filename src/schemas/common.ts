@@ -23,7 +23,7 @@ export const ErrorItemSchema = z.object({
 export type ErrorItem = z.infer<typeof ErrorItemSchema>;
 
 /**
- * Paging facts of a list response. Area A lists carry all five; the public API's firewall rules, filters and
+ * Paging facts of a list response (docs/service.md#envelope). Area A lists carry all five; the public API's firewall rules, filters and
  * previous-WAF lists omit total_pages, so it is optional here, or the client would refuse their answers.
  */
 export const ResultInfoSchema = z.object({
@@ -45,7 +45,7 @@ export const EnvelopeSchema = z.object({
 });
 export type Envelope = z.infer<typeof EnvelopeSchema>;
 
-/** Detected-item status values: the spec shows active and infrequent; the public API also has inactive. */
+/** Detected-item status values: active, infrequent, and inactive (docs/service.md#detected-items). */
 export const DetectedStatusSchema = z.enum(['active', 'infrequent', 'inactive']);
 export type DetectedStatus = z.infer<typeof DetectedStatusSchema>;
 
@@ -53,7 +53,7 @@ export type DetectedStatus = z.infer<typeof DetectedStatusSchema>;
 export const PAGING = {
   /** The public API accepts per_page 1-100. */
   maxPerPage: 100,
-  /** The page size the spec's examples use; the emulator's default. */
+  /** The page size of the service's examples (docs/service.md#lists); the emulator's default. */
   defaultPerPage: 15,
 } as const;
 

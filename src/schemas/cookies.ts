@@ -18,7 +18,7 @@ export const CookieSchema = z.object({
   last_seen_at: TimestampSchema.optional(),
   first_page_url: z.string().optional(),
   page_urls: z.array(z.string()).optional(),
-  // The spec's cookie table has no status, yet lists filter by it; the public API carries it.
+  // The service's cookie fields omit status, yet lists filter by it; the public API carries it (docs/service.md#detected-items).
   status: DetectedStatusSchema.or(z.string()).optional(),
 });
 export type Cookie = z.infer<typeof CookieSchema>;

@@ -23,7 +23,7 @@ export const PageGuardSettingsUpdateSchema = z
   });
 export type PageGuardSettingsUpdate = z.infer<typeof PageGuardSettingsUpdateSchema>;
 
-/** Result of the settings update: the spec shows enabled and updated_at (more fields tolerated). */
+/** Result of the settings update: enabled and updated_at at least (docs/service.md#page-guard-settings). */
 export const PageGuardSettingsUpdateResultSchema = z.object({
   enabled: z.boolean(),
   updated_at: TimestampSchema.optional(),

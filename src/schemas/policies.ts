@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { HexIdSchema } from './common';
 
-/** CSP policy actions: log and allow from the spec, add_reporting_directives added to the public API after 2024. */
+/** CSP policy actions: log, allow, and add_reporting_directives added later (docs/service.md#csp-policies). */
 export const CspActionSchema = z.enum(['log', 'allow', 'add_reporting_directives']);
 export type CspAction = z.infer<typeof CspActionSchema>;
 
 /**
- * `enabled` of a CSP policy. The spec shows the text form ("true") in requests and responses, the public
- * description a JSON boolean: both are read, and the result is always a boolean.
+ * `enabled` of a CSP policy. The service shows the text form ("true") in requests and responses, the public
+ * API a JSON boolean (docs/service.md#policy-enabled): both are read, and the result is always a boolean.
  */
 export const CspEnabledSchema = z
   .union([z.boolean(), z.enum(['true', 'false'])], {
@@ -15,7 +15,7 @@ export const CspEnabledSchema = z
   })
   .transform((value) => value === true || value === 'true');
 
-/** The wire form the spec shows for `enabled`: text. */
+/** The wire form of `enabled`: text (docs/service.md#policy-enabled). */
 export function cspEnabledToWire(enabled: boolean): 'true' | 'false' {
   return enabled ? 'true' : 'false';
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { TimestampSchema } from './common';
 
-/** Limits past which the caller cannot complete a migration and must contact support (spec, Limits). */
+/** Limits past which the caller cannot complete a migration and must contact support (docs/service.md#migration-limits). */
 export const WAF_MIGRATION_LIMITS = {
   /** At most this many firewall rules to migrate. */
   maxFirewallRules: 200,
@@ -13,8 +13,8 @@ export const WAF_MIGRATION_LIMITS = {
 export const MANAGED_PHASE = 'http_request_firewall_managed';
 
 /**
- * Where a zone is in the migration. `start` is shown by the spec; the others are this project's names for the
- * modes of the spec's table: validation (both WAFs on), pending (new WAF being enabled), complete (new WAF only).
+ * Where a zone is in the migration (docs/service.md#migration-modes). `start` is the service's; the others are
+ * this project's names for its modes: validation (both WAFs on), pending (new WAF being enabled), complete (new WAF only).
  */
 export const MigrationStateSchema = z.enum(['start', 'validation', 'pending', 'complete']);
 export type MigrationState = z.infer<typeof MigrationStateSchema>;

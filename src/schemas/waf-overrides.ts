@@ -14,7 +14,7 @@ export const WafOverrideSchema = z.object({
 });
 export type WafOverride = z.infer<typeof WafOverrideSchema>;
 
-/** Sensitivity of the previous core rule set (the spec's conversion table has Default too). */
+/** Sensitivity of the previous core rule set (docs/service.md#sensitivity-conversion has Default too). */
 export const WafSensitivitySchema = z.enum(['default', 'high', 'medium', 'low', 'off']);
 export type WafSensitivity = z.infer<typeof WafSensitivitySchema>;
 

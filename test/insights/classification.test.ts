@@ -10,8 +10,8 @@ import {
 } from '../../src/insights';
 import { MALICIOUS_SCORE_THRESHOLD } from '../../src/schemas';
 
-describe('the malicious classification of the spec', () => {
-  test('the threshold is the spec\'s 50', () => {
+describe('the malicious classification of docs/service.md#malicious', () => {
+  test('the threshold is the service\'s 50', () => {
     expect(MALICIOUS_SCORE_THRESHOLD).toBe(50);
   });
 

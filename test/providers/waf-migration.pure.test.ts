@@ -168,7 +168,7 @@ describe('entrypointBody', () => {
   test('the pending request sends the rules as read', () => {
     expect(entrypointBody(converted(), 'pending')).toEqual(converted());
   });
-  test('the validation request omits each rule id, version and ref (spec)', () => {
+  test('the validation request omits each rule id, version and ref (docs/service.md#validation-request)', () => {
     const body = entrypointBody(converted(), 'validation');
     expect(body.rules).toHaveLength(3);
     for (const rule of body.rules) {

@@ -1,5 +1,5 @@
 // WafMigration's provider methods and planWafMigration against the emulator over loopback HTTP: every move of the
-// spec's transition table on zones of each plan, the refusals, waiting, drift.
+// transition table of docs/service.md#migration-modes on zones of each plan, the refusals, waiting, drift.
 import { UNKNOWN } from '../../src/providers/kit/check';
 import { WafMigrationUnsettledError, wafMigration as provider } from '../../src/providers/waf-migration';
 import { MANAGED_RULESET_ID, OWASP_RULESET_ID } from '../../src/providers/waf-migration/conversion';
@@ -145,7 +145,7 @@ describe('previous WAF only → new WAF only (direct), on every plan', () => {
         note: null,
       },
     });
-    // The converted OWASP override is the spec's table: Simulate became log, medium became threshold 25.
+    // The converted OWASP override is docs/service.md#sensitivity-conversion: Simulate became log, medium became threshold 25.
     const entrypoint = (await fx.emulator.admin.inventory(zoneId)).waf?.entrypoint as { rules: { action_parameters?: { id: string; overrides?: unknown } }[] };
     expect(entrypoint.rules[2]?.action_parameters?.overrides).toMatchObject({ rules: [{ action: 'log', score_threshold: 25 }] });
 
@@ -182,7 +182,7 @@ describe('validation mode', () => {
     expect(writes(await apiCalls())).toEqual([`PUT ${ENTRYPOINT}?waf_migration=validation`]);
     let outs = created.outs as Props;
     expect(outs).toMatchObject({ migrationState: 'validation', previousWafStatus: 'enabled', newWafStatus: 'enabled' });
-    // The validation-mode request omits each rule's id, version and ref (spec).
+    // The validation-mode request omits each rule's id, version and ref (docs/service.md#validation-request).
     for (const rule of (outs.submittedRuleset as { rules: Props[] }).rules) expect(Object.keys(rule)).not.toEqual(expect.arrayContaining(['id']));
     expect(await provider.diff(zoneId, outs, inputs)).toMatchObject({ changes: false });
 

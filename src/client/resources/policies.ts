@@ -7,8 +7,8 @@ import type { ZoneArgs } from './common';
 type PolicyArgs = ZoneArgs & { policyId: string };
 
 /**
- * `enabled` goes out in the text form the spec shows ("true"/"false"), whichever form the caller gave: the spec's
- * service carries text in requests and responses, and its acceptance of a JSON boolean is not shown.
+ * `enabled` goes out as text ("true"/"false"), whichever form the caller gave: the service carries text in
+ * requests and responses, and whether it accepts a JSON boolean is not known (docs/service.md#policy-enabled).
  */
 function toWire<T extends { enabled?: boolean | 'true' | 'false' }>(body: T): Omit<T, 'enabled'> & { enabled?: 'true' | 'false' } {
   if (body.enabled === undefined) return body as Omit<T, 'enabled'>;

@@ -13,7 +13,7 @@ import {
 import { zonePath, type Transport } from '../transport';
 import type { ZoneArgs } from './common';
 
-/** Every migration call selects the second phase of the migration (spec, Versioning). */
+/** Every migration call selects the second phase of the migration (docs/service.md#migration-calls). */
 const PHASE_TWO = { phase_two: 1 } as const;
 
 /** The WAF managed rules migration: /zones/{zone_id}/waf_migration and the managed phase's entry point. */

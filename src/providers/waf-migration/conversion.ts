@@ -190,7 +190,8 @@ export function applyAdjustments(converted: EntrypointRuleset, adjustments: Adju
 }
 
 /**
- * The body of the entry point update: the validation-mode request omits each rule's id, version and ref (spec);
+ * The body of the entry point update: the validation-mode request omits each rule's id, version and ref
+ * (docs/service.md#validation-request);
  * the pending request sends them as the configuration read gave them.
  */
 export function entrypointBody(ruleset: EntrypointRuleset, mode: WafMigrationMode): EntrypointRuleset {
@@ -210,7 +211,7 @@ export interface FirewallRuleFacts {
   products?: string[];
 }
 
-/** The zone against the migration's limits (spec, Limits), and one line per limit exceeded. */
+/** The zone against the migration's limits (docs/service.md#migration-limits), and one line per limit exceeded. */
 export interface MigrationLimits {
   firewallRules: number;
   maxFirewallRules: number;
@@ -260,7 +261,7 @@ export function migrationLimits(rules: readonly FirewallRuleFacts[]): MigrationL
 // ---------------------------------------------------------------------------------------------------------------
 // What the conversion changes or drops
 
-/** The spec's table: old sensitivity to paranoia level and score threshold of the new OWASP ruleset. */
+/** docs/service.md#sensitivity-conversion: old sensitivity to paranoia level and score threshold of the new OWASP ruleset. */
 export const SENSITIVITY_CONVERSION: Readonly<
   Record<Exclude<WafSensitivity, 'off'>, { paranoiaLevel: 'PL1' | 'PL2'; scoreThreshold: number; thresholdLevel: 'High' | 'Medium' }>
 > = {
@@ -312,7 +313,7 @@ export interface PreviousWafFacts {
   adjusted?: readonly string[];
 }
 
-/** The conversion notes of the spec's "What the migration converts", for this zone. */
+/** The conversion notes of docs/service.md#migration-conversion, for this zone. */
 export function conversionNotes({ packages, firewallRules, adjusted = [] }: PreviousWafFacts): WafConversion {
   const changed: string[] = [];
   const dropped: string[] = [];
@@ -401,7 +402,7 @@ export type NextStep =
   | { kind: 'refuse'; reason: string };
 
 /**
- * The spec's transition table as a decision. `resubmit` says the declared configuration may differ from the one the
+ * The table of docs/service.md#migration-modes as a decision. `resubmit` says the declared configuration may differ from the one the
  * zone runs (a create, or changed adjustments): in validation mode it is submitted again.
  */
 export function nextStep(state: MigrationState | string, mode: MigrationMode, resubmit: boolean): NextStep {

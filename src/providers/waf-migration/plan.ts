@@ -24,7 +24,7 @@ export interface BlockingOverride {
 /** Why a zone cannot migrate as it is, and how to fix it. */
 export interface Incompatibility {
   reason: string;
-  /** The URI-based overrides that keep the zone from migrating (spec, Area C rule 3). */
+  /** The URI-based overrides that keep the zone from migrating (docs/service.md#migration-eligibility). */
   overrides: BlockingOverride[];
   /** The operation that deletes one of them. */
   deleteOperation: string;

@@ -1,4 +1,4 @@
-import { authHeaders, checkBaseUrl, secretsOf, type Credentials } from './credentials';
+import { authHeaders, checkBaseUrl, secretsOf, secretValuesOf, type Credentials } from './credentials';
 import { DEFAULT_RATE_BUDGET, sharedRateBudget, type RateBudgetLimits } from './rate-budget';
 import { ConnectionsResource } from './resources/connections';
 import { CookiesResource } from './resources/cookies';
@@ -25,6 +25,8 @@ export interface ZoneGuardClientOptions {
   retry?: Partial<RetryPolicy> | false;
   /** Client-side budget shared by every client of the process with the same credentials and base URL; default 1200 per 300000 ms; `false` for none. */
   rateBudget?: RateBudgetLimits | false;
+  /** Largest answer the client reads, in bytes; a larger one fails with ResponseTooLargeError. Default 10 MiB. */
+  maxResponseBytes?: number;
   /** The User-Agent header; default `pulumi-zoneguard`. */
   userAgent?: string;
   /** Progress events (request, response, retry, throttle), without credentials. */
@@ -33,6 +35,12 @@ export interface ZoneGuardClientOptions {
 
 /** Default per-attempt timeout. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/**
+ * Default size limit of an answer: a page holds at most 100 items of a few KB, so 10 MiB is far above any honest
+ * answer, and low enough that a runaway one (a proxy streaming a file, a loop) cannot exhaust the process.
+ */
+export const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
 
 /** Default User-Agent. */
 export const DEFAULT_USER_AGENT = 'pulumi-zoneguard';
@@ -74,10 +82,16 @@ export class ZoneGuardClient {
     if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
       throw new TypeError(`timeoutMs must be a positive number of milliseconds, got ${String(timeoutMs)}`);
     }
+    const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    if (!Number.isSafeInteger(maxResponseBytes) || maxResponseBytes < 1) {
+      throw new TypeError(`maxResponseBytes must be a whole number of bytes of at least 1, got ${String(maxResponseBytes)}`);
+    }
     const limits = options.rateBudget === false ? undefined : (options.rateBudget ?? DEFAULT_RATE_BUDGET);
     const transport = createTransport({
       baseUrl,
       authHeaders: headers,
+      secrets: secretValuesOf(options.credentials),
+      maxResponseBytes,
       userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
       timeoutMs,
       retry: resolveRetryPolicy(options.retry),

@@ -3,21 +3,34 @@ import { isIP } from 'node:net';
 /** An API token (sent as `Authorization: Bearer`), or an account email with its global API key. */
 export type Credentials = { apiToken: string } | { apiEmail: string; apiKey: string };
 
-/** Header values may not hold control characters; checked here so the error names the field, never the value. */
-function hasControlCharacter(value: string): boolean {
+/**
+ * The first character a request header cannot carry, as a phrase for a message (`U+00E9 at position 5`), or
+ * undefined. Credentials are printable ASCII without spaces (tokens and keys are base64-like, RFC 6750's
+ * b64token); anything else would make Node refuse the header on every request, which got reports as a
+ * connection error. The phrase names the position and code point, never the value.
+ */
+export function headerUnsafeCharacter(value: string): string | undefined {
+  let position = 0;
   for (const char of value) {
-    const code = char.charCodeAt(0);
-    if (code < 0x20 || code === 0x7f) return true;
+    position += 1;
+    const code = char.codePointAt(0)!;
+    if (code <= 0x20 || code >= 0x7f) {
+      const name = code === 0x20 ? 'a space' : code === 0x0a || code === 0x0d ? 'a line break' : code < 0x20 || code === 0x7f ? 'a control character' : 'a character outside ASCII';
+      return `${name} (U+${code.toString(16).toUpperCase().padStart(4, '0')}) at position ${position}`;
+    }
   }
-  return false;
+  return undefined;
 }
 
 function checkValue(field: string, value: unknown): string {
   if (typeof value !== 'string' || value.trim() === '') {
     throw new TypeError(`credentials.${field} must be a non-empty string`);
   }
-  if (hasControlCharacter(value)) {
-    throw new TypeError(`credentials.${field} must not contain control characters (line breaks included)`);
+  const unsafe = headerUnsafeCharacter(value);
+  if (unsafe) {
+    throw new TypeError(
+      `credentials.${field} has ${unsafe}, which a request header cannot carry; copy it again without spaces or line breaks`,
+    );
   }
   return value;
 }
@@ -35,6 +48,31 @@ export function authHeaders(credentials: Credentials): Record<string, string> {
     return { 'x-auth-email': checkValue('apiEmail', apiEmail), 'x-auth-key': checkValue('apiKey', apiKey) };
   }
   throw new TypeError('credentials must be { apiToken } or { apiEmail, apiKey }');
+}
+
+/** What the redaction masks a credential with. */
+export const REDACTED = '***';
+
+/** The secret values of credentials (token or key; the email is not a secret), for redaction. */
+export function secretValuesOf(credentials: Credentials): string[] {
+  return 'apiToken' in credentials ? [credentials.apiToken] : [credentials.apiKey];
+}
+
+/**
+ * Text with every secret masked, in the forms a server may quote it in: as sent, JSON-escaped (also with `\/`)
+ * and percent-encoded. The one redaction of the project: the client applies it to every text that reaches one of
+ * its errors, the CLI to the lines it prints. Secrets shorter than 4 characters are left alone: masking them would
+ * garble every message without hiding anything.
+ */
+export function redactSecrets(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (secret.length < 4) continue;
+    const json = JSON.stringify(secret).slice(1, -1);
+    const forms = new Set([secret, json, json.replace(/\//g, '\\/'), encodeURIComponent(secret)]);
+    for (const form of forms) out = out.split(form).join(REDACTED);
+  }
+  return out;
 }
 
 /** The credential values alone, for hashing into the rate budget key. */

@@ -91,6 +91,18 @@ export class ConnectionError extends ZoneGuardError {
   }
 }
 
+/** The answer was larger than the client's `maxResponseBytes`: reading it stopped there, and the call failed. */
+export class ResponseTooLargeError extends ZoneGuardError {
+  override name = 'ResponseTooLargeError';
+  /** The limit that was passed, in bytes. */
+  readonly limitBytes: number;
+
+  constructor(message: string, details: ZoneGuardErrorDetails & { limitBytes: number }) {
+    super(message, details);
+    this.limitBytes = details.limitBytes;
+  }
+}
+
 /** No answer arrived within the client's timeout (or the service answered 408). */
 export class TimeoutError extends ZoneGuardError {
   override name = 'TimeoutError';
@@ -175,11 +187,23 @@ export function errorFromResponse(
   return new BadRequestError(message, details);
 }
 
-/** A connection that failed before any answer (ECONNREFUSED, ECONNRESET, ...). */
-export function connectionError(site: CallSite & { code: string; attempts?: number }): ConnectionError {
-  return new ConnectionError(`${site.method} ${site.path} failed: connection error ${site.code}, no answer from the service`, {
-    ...site,
-  });
+/**
+ * A connection that failed before any answer (ECONNREFUSED, ECONNRESET, ...), or, with `cutOff`, one that broke
+ * while the answer was arriving (fewer bytes than its Content-Length, or a chunked body that never ended).
+ */
+export function connectionError(site: CallSite & { code: string; attempts?: number; cutOff?: boolean }): ConnectionError {
+  const what = site.cutOff ? `the answer was cut off (${site.code})` : `connection error ${site.code}, no answer from the service`;
+  const { cutOff: _cutOff, ...details } = site;
+  return new ConnectionError(`${site.method} ${site.path} failed: ${what}`, details);
+}
+
+/** The answer passed the client's size limit (by its Content-Length, or while it was being read). */
+export function tooLargeError(site: CallSite & { status: number; limitBytes: number; attempts?: number }): ResponseTooLargeError {
+  return new ResponseTooLargeError(
+    `${site.method} ${site.path} failed: the answer (${describeStatus(site.status)}) is larger than ${site.limitBytes} bytes, ` +
+      'the client\'s maxResponseBytes; it was not read further',
+    site,
+  );
 }
 
 /** The client's own per-attempt timer fired. */

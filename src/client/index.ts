@@ -1,5 +1,5 @@
 // The typed API client of the service: got + the shared zod schemas.
-export { ZoneGuardClient, DEFAULT_TIMEOUT_MS, DEFAULT_USER_AGENT, type ZoneGuardClientOptions } from './client';
+export { ZoneGuardClient, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, DEFAULT_USER_AGENT, type ZoneGuardClientOptions } from './client';
 export type { Credentials } from './credentials';
 export { DEFAULT_BASE_URL, SETTING_SOURCES, SettingsError } from './settings';
 export {
@@ -13,6 +13,7 @@ export {
   ConnectionError,
   TimeoutError,
   ResponseValidationError,
+  ResponseTooLargeError,
 } from './errors';
 export { DEFAULT_RETRY_POLICY, computeRetryDelay, parseRetryAfter, isRetryable, type RetryPolicy } from './retry';
 export { DEFAULT_RATE_BUDGET, RateBudget, type RateBudgetLimits } from './rate-budget';

@@ -9,6 +9,26 @@ export interface RateBudgetLimits {
 /** The service's limit: 1200 requests per 5 minutes per user. */
 export const DEFAULT_RATE_BUDGET: RateBudgetLimits = Object.freeze({ requests: 1200, windowMs: 300_000 });
 
+/**
+ * Bounds of a budget. The budget keeps one slot per request of the window and scans them on every request, so the
+ * count is capped far above any real limit (the service's is 1200). A window is waited out with one timer, and
+ * Node's timers cannot wait longer than 2^31-1 ms (about 24.8 days): a longer one fires at once, which would turn
+ * the wait into a busy loop.
+ */
+export const RATE_BUDGET_BOUNDS = Object.freeze({ maxRequests: 100_000, maxWindowMs: 2 ** 31 - 1 });
+
+/** What is wrong with these limits, as `requests must be ...`, or undefined when they are usable. */
+export function rateBudgetProblem(limits: RateBudgetLimits): string | undefined {
+  const { maxRequests, maxWindowMs } = RATE_BUDGET_BOUNDS;
+  if (!Number.isInteger(limits.requests) || limits.requests < 1 || limits.requests > maxRequests) {
+    return `requests must be a whole number from 1 to ${maxRequests}, got ${String(limits.requests)}`;
+  }
+  if (!Number.isInteger(limits.windowMs) || limits.windowMs < 1 || limits.windowMs > maxWindowMs) {
+    return `windowMs must be a whole number of milliseconds from 1 to ${maxWindowMs} (about 24.8 days), got ${String(limits.windowMs)}`;
+  }
+  return undefined;
+}
+
 /** Time as the budget sees it; injectable so tests run on a fake clock. */
 export interface Clock {
   now(): number;
@@ -55,12 +75,8 @@ export class RateBudget {
   #tail: Promise<unknown> = Promise.resolve();
 
   constructor(limits: RateBudgetLimits, clock: Clock = systemClock) {
-    if (!Number.isInteger(limits.requests) || limits.requests < 1) {
-      throw new TypeError(`rateBudget.requests must be a whole number of at least 1, got ${limits.requests}`);
-    }
-    if (!Number.isFinite(limits.windowMs) || limits.windowMs <= 0) {
-      throw new TypeError(`rateBudget.windowMs must be a positive number of milliseconds, got ${limits.windowMs}`);
-    }
+    const problem = rateBudgetProblem(limits);
+    if (problem) throw new TypeError(`rateBudget.${problem}`);
     this.limits = { requests: limits.requests, windowMs: limits.windowMs };
     this.#clock = clock;
     this.#slots = new Array<number>(limits.requests).fill(Number.NEGATIVE_INFINITY);

@@ -1,4 +1,4 @@
-import got, { RequestError, TimeoutError as GotTimeoutError, type Got, type Response } from 'got';
+import got, { AbortError, RequestError, TimeoutError as GotTimeoutError, type Got, type Response } from 'got';
 import type { z } from 'zod';
 import { EnvelopeSchema, formatZodIssues, type Envelope, type ResultInfo } from '../schemas';
 import {
@@ -6,11 +6,13 @@ import {
   describeStatus,
   errorFromResponse,
   timeoutError,
+  tooLargeError,
   validationError,
   type CallSite,
   type ZoneGuardError,
 } from './errors';
 import type { Page } from './pagination';
+import { redactSecrets } from './credentials';
 import type { RateBudget } from './rate-budget';
 import { computeRetryDelay, isRetryable, parseRetryAfter, type AttemptFailure, type RetryPolicy } from './retry';
 
@@ -30,7 +32,11 @@ export interface ClientLogger {
 export interface TransportConfig {
   baseUrl: string;
   authHeaders: Record<string, string>;
+  /** The credential values, masked in every text that reaches an error (a server may quote them). */
+  secrets: readonly string[];
   userAgent: string;
+  /** Largest answer read, in bytes; a larger one fails the call with ResponseTooLargeError. */
+  maxResponseBytes: number;
   timeoutMs: number;
   retry: RetryPolicy;
   budget: RateBudget | undefined;
@@ -73,7 +79,7 @@ function encodeSegment(segment: string): string {
 /** The outcome of one attempt, before the retry decision. */
 type Attempt =
   | { ok: true; status: number; body: unknown; empty: boolean }
-  | { ok: false; error: ZoneGuardError; failure: AttemptFailure; retryAfterMs?: number };
+  | { ok: false; error: ZoneGuardError; failure: AttemptFailure; retryAfterMs?: number; final?: true };
 
 /** A success answer: its parsed envelope (undefined for an empty answer) and how many attempts it took. */
 interface Answer {
@@ -109,18 +115,42 @@ export function createTransport(config: TransportConfig): Transport {
     allowAbsoluteUrls: false,
   });
   const { retry: policy, logger } = config;
+  const redact = (text: string) => redactSecrets(text, config.secrets);
 
   async function attemptOnce<S extends z.ZodType>(spec: CallSpec<S>, site: CallSite, attempt: number): Promise<Attempt> {
     const began = Date.now();
     notify(() => logger?.onRequest?.({ ...site, attempt }));
     let response: Response<string>;
+    // The answer is read into memory: past maxResponseBytes (announced by Content-Length or counted while
+    // reading) the request is aborted, so a hostile or broken answer cannot exhaust the process's memory.
+    const abort = new AbortController();
+    let oversized: number | undefined;
+    let answered = 0;
     try {
-      response = await http(spec.path.replace(/^\/+/, ''), {
+      const request = http(spec.path.replace(/^\/+/, ''), {
         method: spec.method,
         searchParams: definedOnly(spec.query),
+        signal: abort.signal,
         ...(spec.json === undefined ? {} : { json: spec.json }),
       });
+      // The raw request's own event, ahead of got's listener: got emits `response` after the first progress event.
+      request.on('request', (raw) => raw.prependOnceListener('response', (started) => (answered = started.statusCode ?? 0)));
+      request.on('downloadProgress', ({ transferred, total }) => {
+        if (oversized === undefined && Math.max(transferred, total ?? 0) > config.maxResponseBytes) {
+          oversized = answered;
+          abort.abort();
+        }
+      });
+      response = await request;
     } catch (error) {
+      if (oversized !== undefined && error instanceof AbortError) {
+        return {
+          ok: false,
+          final: true,
+          failure: { kind: 'status', status: oversized },
+          error: tooLargeError({ ...site, status: oversized, limitBytes: config.maxResponseBytes, attempts: attempt }),
+        };
+      }
       if (error instanceof GotTimeoutError) {
         return {
           ok: false,
@@ -129,8 +159,11 @@ export function createTransport(config: TransportConfig): Transport {
         };
       }
       if (error instanceof RequestError) {
-        const code = error.code || 'ECONNRESET';
-        return { ok: false, failure: { kind: 'network', code }, error: connectionError({ ...site, code, attempts: attempt }) };
+        // An answer that started and then broke (a reset mid-body, fewer bytes than its Content-Length) is a
+        // reset for the retry decision: an idempotent call is repeated, a POST is not (the service acted).
+        const cutOff = error.response !== undefined || error.code === 'ERR_HTTP_CONTENT_LENGTH_MISMATCH';
+        const code = cutOff ? 'ECONNRESET' : error.code || 'ECONNRESET';
+        return { ok: false, failure: { kind: 'network', code }, error: connectionError({ ...site, code, cutOff, attempts: attempt }) };
       }
       throw error;
     }
@@ -138,12 +171,14 @@ export function createTransport(config: TransportConfig): Transport {
     notify(() => logger?.onResponse?.({ ...site, attempt, status, durationMs: Date.now() - began }));
     const text = response.body ?? '';
     const empty = text.trim() === '';
+    const failed = status < 200 || status >= 300;
     let body: unknown;
     try {
-      body = empty ? undefined : JSON.parse(text);
+      // A refusal's text ends up in the error message: a credential the server quotes there is masked first.
+      body = empty ? undefined : JSON.parse(failed ? redact(text) : text);
     } catch {
       body = undefined;
-      if (status >= 200 && status < 300) {
+      if (!failed) {
         return {
           ok: false,
           failure: { kind: 'status', status },
@@ -151,8 +186,9 @@ export function createTransport(config: TransportConfig): Transport {
         };
       }
     }
-    const refused = status < 200 || status >= 300 || (isObject(body) && body['success'] === false);
+    const refused = failed || (isObject(body) && body['success'] === false);
     if (refused) {
+      if (!failed) body = parseOrUndefined(redact(text));
       const retryAfterMs = parseRetryAfter(response.headers['retry-after'], Date.now());
       return {
         ok: false,
@@ -185,7 +221,7 @@ export function createTransport(config: TransportConfig): Transport {
       if (outcome.ok) return unwrap(outcome, site, spec, attempt);
 
       const { failure, error, retryAfterMs } = outcome;
-      if (attempt >= policy.maxAttempts || !isRetryable(spec.method, failure, policy)) throw error;
+      if (outcome.final || attempt >= policy.maxAttempts || !isRetryable(spec.method, failure, policy)) throw error;
       if (retryAfterMs !== undefined && retryAfterMs > policy.maxRetryAfterMs) throw error;
       const delayMs = computeRetryDelay({ attempt, policy, retryAfterMs });
       if (spentMs + delayMs >= policy.deadlineMs) throw error;
@@ -212,7 +248,7 @@ export function createTransport(config: TransportConfig): Transport {
     }
     const envelope = EnvelopeSchema.safeParse(outcome.body);
     if (!envelope.success) {
-      throw validationError({ ...site, status, issues: formatZodIssues(envelope.error), attempts });
+      throw validationError({ ...site, status, issues: formatZodIssues(envelope.error).map(redact), attempts });
     }
     return { status, envelope: envelope.data, attempts };
   }
@@ -226,7 +262,7 @@ export function createTransport(config: TransportConfig): Transport {
       path: spec.path,
       status: answer.status,
       attempts: answer.attempts,
-      issues: formatZodIssues(parsed.error, prefix),
+      issues: formatZodIssues(parsed.error, prefix).map(redact),
     });
   }
 
@@ -253,6 +289,14 @@ function definedOnly(query: Record<string, QueryValue> | undefined): Record<stri
   if (!query) return undefined;
   const entries = Object.entries(query).filter((entry): entry is [string, string | number | boolean] => entry[1] !== undefined);
   return entries.length > 0 ? Object.fromEntries(entries) : undefined;
+}
+
+function parseOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -61,7 +61,10 @@ describe('authHeaders', () => {
     [{ apiToken: '' }, 'credentials.apiToken must be a non-empty string'],
     [{ apiEmail: 'me@example.com' }, 'credentials.apiKey must be a non-empty string'],
     [{ apiKey: 'k' }, 'credentials.apiEmail must be a non-empty string'],
-    [{ apiToken: 'secret\r\nx-evil: 1' }, 'credentials.apiToken must not contain control characters (line breaks included)'],
+    [
+      { apiToken: 'secret\r\nx-evil: 1' },
+      'credentials.apiToken has a line break (U+000D) at position 7, which a request header cannot carry; copy it again without spaces or line breaks',
+    ],
   ])('refuses %j without echoing the value', (credentials, message) => {
     expect(() => authHeaders(credentials as never)).toThrow(new TypeError(message));
   });

@@ -126,11 +126,19 @@ describe('RateBudget', () => {
   });
 
   it.each([
-    [{ requests: 0, windowMs: 1000 }, 'rateBudget.requests must be a whole number of at least 1, got 0'],
-    [{ requests: 2.5, windowMs: 1000 }, 'rateBudget.requests must be a whole number of at least 1, got 2.5'],
-    [{ requests: 10, windowMs: 0 }, 'rateBudget.windowMs must be a positive number of milliseconds, got 0'],
+    [{ requests: 0, windowMs: 1000 }, 'rateBudget.requests must be a whole number from 1 to 100000, got 0'],
+    [{ requests: 2.5, windowMs: 1000 }, 'rateBudget.requests must be a whole number from 1 to 100000, got 2.5'],
+    // 2^32 slots would be an array JavaScript cannot allocate ("Invalid array length").
+    [{ requests: 4294967296, windowMs: 1 }, 'rateBudget.requests must be a whole number from 1 to 100000, got 4294967296'],
+    [{ requests: 10, windowMs: 0 }, 'rateBudget.windowMs must be a whole number of milliseconds from 1 to 2147483647 (about 24.8 days), got 0'],
+    // A timer longer than 2^31-1 ms fires at once: the wait would become a busy loop.
+    [{ requests: 10, windowMs: 2 ** 31 }, 'rateBudget.windowMs must be a whole number of milliseconds from 1 to 2147483647 (about 24.8 days), got 2147483648'],
   ])('refuses %j', (limits, message) => {
     expect(() => new RateBudget(limits)).toThrow(new TypeError(message));
+  });
+
+  it('takes the largest limits it allows', () => {
+    expect(new RateBudget({ requests: 100_000, windowMs: 2 ** 31 - 1 }).available()).toBe(100_000);
   });
 });
 

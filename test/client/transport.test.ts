@@ -1,10 +1,12 @@
 import { createServer } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import { inspect } from 'node:util';
 import {
   AuthenticationError,
   BadRequestError,
   ConnectionError,
   RateLimitedError,
+  ResponseTooLargeError,
   ResponseValidationError,
   ServerError,
   TimeoutError,
@@ -322,7 +324,140 @@ describe('credentials stay secret', () => {
     } catch (error) {
       message = (error as Error).message;
     }
-    expect(message).toBe('credentials.apiToken must not contain control characters (line breaks included)');
+    expect(message).toBe(
+      'credentials.apiToken has a line break (U+000A) at position 28, which a request header cannot carry; copy it again without spaces or line breaks',
+    );
+  });
+});
+
+describe('hostile answers', () => {
+  const path = `/zones/${ZONE}/page_guard`;
+
+  /** Starts a 200 answer, sends `sent` bytes of it, then destroys the socket. */
+  const cutAfter = (sent: string, headers: Record<string, string>) => (_req: unknown, res: ServerResponse) => {
+    res.writeHead(200, { 'content-type': 'application/json', ...headers });
+    res.write(sent);
+    setTimeout(() => res.socket?.destroy(), 10);
+  };
+
+  it('stops reading an answer whose Content-Length passes maxResponseBytes, and says so', async () => {
+    stub.next((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(600 * 1024 * 1024) });
+      res.write('{"success":true,"result":"');
+    });
+    const error = (await client({ maxResponseBytes: 1024 }).pageGuard.get({ zoneId: ZONE }).catch((e: unknown) => e)) as ResponseTooLargeError;
+    expect(error).toBeInstanceOf(ResponseTooLargeError);
+    expect(error.message).toBe(
+      `GET ${path} failed: the answer (HTTP 200) is larger than 1024 bytes, the client's maxResponseBytes; it was not read further`,
+    );
+    expect(error.limitBytes).toBe(1024);
+    expect(stub.seen).toHaveLength(1); // not retried: the same answer would come again
+  });
+
+  it('stops reading a chunked answer once it passes maxResponseBytes', async () => {
+    stub.next((_req, res) => {
+      res.writeHead(503, { 'content-type': 'application/json' });
+      const chunk = 'x'.repeat(64 * 1024);
+      const timer = setInterval(() => (res.destroyed ? clearInterval(timer) : res.write(chunk)), 1);
+      res.on('close', () => clearInterval(timer));
+    });
+    const error = (await client({ maxResponseBytes: 256 * 1024 }).pageGuard.get({ zoneId: ZONE }).catch((e: unknown) => e)) as ResponseTooLargeError;
+    expect(error).toBeInstanceOf(ResponseTooLargeError);
+    expect(error.message).toBe(
+      `GET ${path} failed: the answer (HTTP 503 Service Unavailable) is larger than 262144 bytes, the client's maxResponseBytes; it was not read further`,
+    );
+    expect(stub.seen).toHaveLength(1);
+  });
+
+  it('reads an answer of exactly maxResponseBytes', async () => {
+    const body = JSON.stringify(ok({ enabled: true }));
+    stub.next((_req, res) => json(res, 200, ok({ enabled: true })));
+    expect((await client({ maxResponseBytes: Buffer.byteLength(body) }).pageGuard.get({ zoneId: ZONE })).enabled).toBe(true);
+  });
+
+  it.each([0, -1, 1.5, Number.NaN])('refuses maxResponseBytes %p at the constructor', (maxResponseBytes) => {
+    expect(() => client({ maxResponseBytes })).toThrow(
+      new TypeError(`maxResponseBytes must be a whole number of bytes of at least 1, got ${String(maxResponseBytes)}`),
+    );
+  });
+
+  it.each([
+    ['with a Content-Length', { 'content-length': '4096' }],
+    ['chunked', {}],
+  ])('retries a GET whose answer was cut off %s, as a reset', async (_name, headers) => {
+    const retries: string[] = [];
+    stub.next(cutAfter('{"success":true,', headers));
+    stub.next((_req, res) => json(res, 200, ok({ enabled: true })));
+    const settings = await client({ retry: { baseDelayMs: 1 }, logger: { onRetry: (e) => retries.push(e.reason) } }).pageGuard.get({ zoneId: ZONE });
+    expect(settings.enabled).toBe(true);
+    expect(retries).toEqual(['ECONNRESET']);
+    expect(stub.seen).toHaveLength(2);
+  });
+
+  it('says the answer was cut off when every attempt was', async () => {
+    stub.always(cutAfter('{"success":true,', { 'content-length': '4096' }));
+    const error = (await client({ retry: { baseDelayMs: 1, maxAttempts: 3 } }).pageGuard.update({ zoneId: ZONE, enabled: true }).catch((e: unknown) => e)) as ConnectionError;
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error.message).toBe(`PUT ${path} failed: the answer was cut off (ECONNRESET)`);
+    expect(error.code).toBe('ECONNRESET');
+    expect(error.attempts).toBe(3);
+  });
+
+  it('does not repeat a POST whose answer was cut off: the service acted on it', async () => {
+    stub.always(cutAfter('{"success":true,', { 'content-length': '4096' }));
+    const error = (await client({ retry: { baseDelayMs: 1 } })
+      .firewallRules.create({ zoneId: ZONE, rules: [{ action: 'block', filter: { expression: 'ip.src eq 192.0.2.1' } }] })
+      .catch((e: unknown) => e)) as ConnectionError;
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error.message).toBe(`POST /zones/${ZONE}/firewall/rules failed: the answer was cut off (ECONNRESET)`);
+    expect(stub.seen).toHaveLength(1);
+  });
+});
+
+describe('a credential the server quotes is masked in errors', () => {
+  const SLASHED = 'tok/with/slashes-SUPER-secret';
+  const shownOf = (error: Error) => [error.message, error.stack, JSON.stringify(error), inspect(error, { depth: Infinity, showHidden: true })].join('\n');
+
+  it.each([
+    ['a 403 quoting the token', { apiToken: TOKEN }, 403, `invalid token ${TOKEN}`, `403 Forbidden: 10000 invalid token ***`],
+    ['a 400 quoting the key', { apiEmail: 'ops@example.com', apiKey: KEY }, 400, `key "${KEY}" rejected`, `400 Bad Request: 1004 key "***" rejected`],
+    ['a 500 quoting the percent-encoded token', { apiToken: SLASHED }, 500, `bad ${encodeURIComponent(SLASHED)}`, '500 Internal Server Error: 10001 bad ***'],
+  ])('%s', async (_name, credentials, status, quoted, shown) => {
+    stub.always((_req, res) => json(res, status, fail(status === 500 ? 10001 : status === 403 ? 10000 : 1004, quoted)));
+    const error = (await client({ credentials, retry: false }).pageGuard.get({ zoneId: ZONE }).catch((e: unknown) => e)) as Error;
+    expect(error.message).toBe(`GET /zones/${ZONE}/page_guard failed: HTTP ${shown}`);
+    expect(shownOf(error)).not.toMatch(/SUPER-secret/);
+  });
+
+  it('masks a token a server escapes as \\/ in its JSON (PHP does)', async () => {
+    stub.always((_req, res) => {
+      const text = `{"success":false,"errors":[{"code":10000,"message":"bad ${SLASHED.replace(/\//g, '\\/')}"}],"messages":[],"result":null}`;
+      res.writeHead(403, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+      res.end(text);
+    });
+    const error = (await client({ credentials: { apiToken: SLASHED }, retry: false }).pageGuard.get({ zoneId: ZONE }).catch((e: unknown) => e)) as Error;
+    expect(error.message).toBe(`GET /zones/${ZONE}/page_guard failed: HTTP 403 Forbidden: 10000 bad ***`);
+  });
+
+  it('masks a token quoted in a 200 whose envelope says success false', async () => {
+    stub.always((_req, res) => json(res, 200, fail(10000, `token ${TOKEN} expired`)));
+    const error = (await client({ retry: false }).pageGuard.get({ zoneId: ZONE }).catch((e: unknown) => e)) as Error;
+    expect(error.message).toBe(`GET /zones/${ZONE}/page_guard failed: HTTP 200: 10000 token *** expired`);
+    expect(shownOf(error)).not.toMatch(/SUPER-secret/);
+  });
+});
+
+describe('a credential a header cannot carry', () => {
+  it.each([
+    [`${TOKEN}\n`, 'a line break (U+000A) at position 28'],
+    [`tok en`, 'a space (U+0020) at position 4'],
+    ['tokén-1234', 'a character outside ASCII (U+00E9) at position 4'],
+    ['tok\u2028x', 'a character outside ASCII (U+2028) at position 4'],
+    ['tok\u0000x', 'a control character (U+0000) at position 4'],
+  ])('refuses %j at the constructor, naming the character, not the value', (apiToken, what) => {
+    expect(() => client({ credentials: { apiToken } })).toThrow(
+      new TypeError(`credentials.apiToken has ${what}, which a request header cannot carry; copy it again without spaces or line breaks`),
+    );
   });
 });
 

@@ -1,5 +1,6 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { ZoneGuardClient } from '../../client';
+import { redactSecrets } from '../../client/credentials';
 import type { LoadProgress } from '../../insights';
 import { DEFAULT_BASE_URL, SettingsError, resolveSettings, SETTING_SOURCES } from '../../client/settings';
 import { DetectedStatusSchema, ZoneIdSchema, type DetectedStatus } from '../../schemas';
@@ -176,13 +177,6 @@ export function clientFrom(options: ConnectionOptions, env: Record<string, strin
   }
 }
 
-/** Text with every given secret masked: a last guard so that no error line ever shows a credential. */
-export function redact(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join('***');
-  return out;
-}
-
 /** One line: line breaks and runs of spaces folded. */
 export function oneLine(text: string): string {
   return text.replace(/\s*[\r\n]+\s*/g, ' ').trim();
@@ -246,7 +240,8 @@ export function actionOf<O extends object>(
       io.setExitCode(EXIT.ok);
     } catch (error) {
       if (error instanceof ExitSignal) throw error;
-      io.stderr.write(`${commandPath(command)}: error: ${redact(oneLine(messageOf(error)), secrets)}\n`);
+      // A last guard: the client masks what reaches its errors, this masks every other error line too.
+      io.stderr.write(`${commandPath(command)}: error: ${redactSecrets(oneLine(messageOf(error)), secrets)}\n`);
       io.setExitCode(exitCodeOf(error));
     }
   };

@@ -21,6 +21,9 @@ export function describeEmulator(emulator: StartedEmulator, statePath: string | 
     'zoneguard emulator is serving the service API',
     `  base URL   ${emulator.baseUrl}`,
     `  admin URL  ${emulator.adminUrl}`,
+    ...(emulator.adminToken !== undefined
+      ? [`  admin token ${emulator.adminToken}   (Authorization: Bearer <token> on the admin API)`]
+      : []),
     `  API token  ${credentials.apiToken}   (Authorization: Bearer <token>)`,
     `  API email  ${credentials.apiEmail}`,
     `  API key    ${credentials.apiKey}   (X-Auth-Email + X-Auth-Key)`,
@@ -31,6 +34,12 @@ export function describeEmulator(emulator: StartedEmulator, statePath: string | 
     ),
     'Press Ctrl+C to stop.',
   ];
+  if (emulator.adminToken !== undefined) {
+    lines.unshift(
+      'warning: serving on a non-loopback address: other machines can reach the service API and its credentials;',
+      '         the admin API requires the admin token printed below. Use --host 127.0.0.1 unless you need this.',
+    );
+  }
   return lines.join('\n');
 }
 
@@ -74,7 +83,7 @@ export function buildProgram(): Command {
     .command('emulator')
     .description('serve an emulator of the service API on loopback, seeded with a demo zone per plan')
     .option('--port <n>', 'port to listen on (0 picks a free one)', portOption, DEFAULT_EMULATOR_PORT)
-    .option('--host <address>', 'address to listen on', '127.0.0.1')
+    .option('--host <address>', 'address to listen on; off loopback the admin API requires a token it prints', '127.0.0.1')
     .option('--seed <file>', 'JSON seed file (credentials and zones) instead of the demo')
     .option('--state <file>', 'state file: loaded at start if present, written after every change')
     .action(runEmulator);

@@ -40,13 +40,21 @@ export class EmulatorAdminError extends Error {
 
 /** HTTP client of the emulator's admin API (Node's fetch), usable against an emulator in another process. */
 export class EmulatorAdmin {
-  /** @param adminUrl the admin API's base, e.g. `http://127.0.0.1:8787/__admin`. */
-  constructor(readonly adminUrl: string) {}
+  /**
+   * @param adminUrl the admin API's base, e.g. `http://127.0.0.1:8787/__admin`.
+   * @param options.token the admin token, required by an emulator serving off loopback (it prints it at start).
+   */
+  constructor(
+    readonly adminUrl: string,
+    private readonly options: { token?: string } = {},
+  ) {}
 
   private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const headers: Record<string, string> = body === undefined ? {} : { 'content-type': 'application/json' };
+    if (this.options.token !== undefined) headers.authorization = `Bearer ${this.options.token}`;
     const response = await fetch(`${this.adminUrl}${path}`, {
       method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      headers,
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     const envelope = (await response.json()) as { success: boolean; result: T; errors: { message: string }[] };

@@ -121,6 +121,12 @@ export const Messages = {
     `${field}: ${id} is not a managed ruleset; use ${known}`,
   previousWafWithdrawn: (zoneId: string) =>
     `the previous WAF managed rules API is not available for zone ${zoneId}: the zone migrated to the new WAF managed rules; use the rulesets API`,
+  adminOrigin: (origin: string) =>
+    `admin API: requests from web pages are refused (Origin ${origin}); call it from a program, e.g. EmulatorAdmin`,
+  adminHost: (host: string, allowed: string[]) =>
+    `admin API: Host ${host} is not this emulator's address; it answers ${allowed.join(' or ')} only`,
+  adminToken:
+    'admin API: send Authorization: Bearer <admin token> (printed when the emulator started; required off loopback)',
   tokenTaken: (field: string) => `${field}: this value is already a token of this emulator; choose another or leave it out`,
   tokenNotFound: 'token: not a token this emulator accepts (revoked, rotated, or never issued)',
   lastToken: (zoneId: string | null) =>

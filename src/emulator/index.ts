@@ -1,7 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { EmulatorAdmin, type EmulatorCredentials } from './admin-client';
 import { describeCredentials } from './admin';
+import { isLoopbackAddress } from './admin-guard';
 import { ADMIN_PREFIX, API_PREFIX, EmulatorContext } from './context';
 import { applySeedFile, demoSeed, type SeedFile } from './seed';
 import { buildServer } from './server';
@@ -35,6 +37,11 @@ export interface StartEmulatorOptions {
   statePath?: string;
   /** fastify's request logging; off by default. */
   logger?: boolean;
+  /**
+   * A token the admin API requires (`Authorization: Bearer`). Off loopback one is always required: generated when
+   * not given. On loopback none is required unless given; the admin API then answers its own `Host` only.
+   */
+  adminToken?: string;
 }
 
 /** A zone the emulator serves. */
@@ -51,6 +58,8 @@ export interface StartedEmulator {
   /** The admin API's base URL, ending in /__admin. */
   adminUrl: string;
   admin: EmulatorAdmin;
+  /** The admin API's token, when one is required (always off loopback); `admin` already sends it. */
+  adminToken?: string;
   /** The credentials accepted at start (seeding a zone later adds its token: see `admin.info()`). */
   credentials: EmulatorCredentials;
   /** The zones served at start. */
@@ -75,8 +84,10 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
   const context = new EmulatorContext(state, reseed, options.statePath);
   context.persist();
 
-  const app = buildServer(context, { logger: options.logger ?? false });
-  await app.listen({ port: options.port ?? 0, host: options.host ?? '127.0.0.1' });
+  const listenHost = options.host ?? '127.0.0.1';
+  const adminToken = options.adminToken ?? (isLoopbackAddress(listenHost) ? undefined : randomBytes(24).toString('base64url'));
+  const app = buildServer(context, { logger: options.logger ?? false, adminToken });
+  await app.listen({ port: options.port ?? 0, host: listenHost });
   const address = app.server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const origin = `http://${host}:${address.port}`;
@@ -84,7 +95,8 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
   return {
     baseUrl: `${origin}${API_PREFIX}`,
     adminUrl,
-    admin: new EmulatorAdmin(adminUrl),
+    admin: new EmulatorAdmin(adminUrl, adminToken !== undefined ? { token: adminToken } : {}),
+    ...(adminToken !== undefined ? { adminToken } : {}),
     credentials: describeCredentials(state),
     zones: [...state.zones.values()].map(({ id, name, plan }) => ({ id, name, plan })),
     close: () => app.close(),

@@ -1,6 +1,8 @@
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { registerAdminRoutes } from './admin';
+import { adminRefusal } from './admin-guard';
 import { authenticate, authorizeZone } from './auth';
 import { ADMIN_PREFIX, API_PREFIX, apiPath, isHexId, params, type EmulatorContext } from './context';
 import { ErrorCode, Messages, ServiceError, errorEnvelope } from './errors';
@@ -48,12 +50,15 @@ function routeKey(request: FastifyRequest): string {
 }
 
 /** Builds the emulator's HTTP server: the service API under /client/v4 and the admin API under /__admin. */
-export function buildServer(context: EmulatorContext, options: { logger?: boolean } = {}): FastifyInstance {
+export function buildServer(context: EmulatorContext, options: { logger?: boolean; adminToken?: string | undefined } = {}): FastifyInstance {
   const app = Fastify({ logger: options.logger ?? false, bodyLimit: BODY_LIMIT, forceCloseConnections: true });
 
   // Our own JSON parser: an empty body is no body (DELETE with Content-Type and nothing else), and a parse failure
   // answers the service's envelope with what the parser found.
   app.removeContentTypeParser('application/json');
+  // JSON sent as text/plain is refused like any other type: the service wants application/json, and a web page can
+  // send text/plain to a loopback server without a CORS preflight.
+  app.removeContentTypeParser('text/plain');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, undefined);
@@ -142,7 +147,20 @@ export function buildServer(context: EmulatorContext, options: { logger?: boolea
     { prefix: API_PREFIX },
   );
 
-  app.register(async (admin) => registerAdminRoutes(admin, context), { prefix: ADMIN_PREFIX });
+  app.register(
+    async (admin) => {
+      admin.addHook('onRequest', async (request) => {
+        const { address, port } = app.server.address() as AddressInfo;
+        const refusal = adminRefusal(
+          { host: request.headers.host, origin: request.headers.origin, authorization: request.headers.authorization },
+          { address, port, adminToken: options.adminToken },
+        );
+        if (refusal !== undefined) throw ServiceError.of(403, ErrorCode.authentication, refusal);
+      });
+      registerAdminRoutes(admin, context);
+    },
+    { prefix: ADMIN_PREFIX },
+  );
   return app;
 }
 

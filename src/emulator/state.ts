@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type {
   Connection,
@@ -218,12 +218,15 @@ export function loadStateFile(path: string): StateSnapshot {
 }
 
 /**
- * Writes the state atomically: a temporary file beside the target, then a rename, so a crash mid-write leaves
+ * Writes the state atomically, mode 0600: a temporary file beside the target, then a rename, so a crash mid-write leaves
  * the previous file whole. Synchronous on purpose: the response is sent only once the state is on disk.
  */
 export function saveStateFile(path: string, snapshot: StateSnapshot): void {
   mkdirSync(dirname(path), { recursive: true });
   const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, JSON.stringify(snapshot));
+  // Readable by its owner only, from its creation on: the file holds every credential the emulator accepts. A stale
+  // temporary file of this process is removed first, since an existing file would keep its own mode.
+  rmSync(temporary, { force: true });
+  writeFileSync(temporary, JSON.stringify(snapshot), { mode: 0o600, flag: 'wx' });
   renameSync(temporary, path);
 }

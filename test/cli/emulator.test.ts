@@ -145,6 +145,24 @@ describe('zoneguard emulator', () => {
     }
   }, 30_000);
 
+  test('--host 0.0.0.0 warns, and the admin API answers only with the admin token it prints', async () => {
+    const { child, output } = await startCli(['--port', '0', '--host', '0.0.0.0']);
+    try {
+      const lines = output.split('\n');
+      expect(lines.slice(0, 2)).toEqual([
+        'warning: serving on a non-loopback address: other machines can reach the service API and its credentials;',
+        '         the admin API requires the admin token printed below. Use --host 127.0.0.1 unless you need this.',
+      ]);
+      const adminToken = /^ {2}admin token (\S+) {3}\(Authorization: Bearer <token> on the admin API\)$/m.exec(output)?.[1] ?? '';
+      expect(adminToken).toMatch(/^[A-Za-z0-9_-]{32}$/);
+      const adminUrl = field(output, 'admin URL').replace('0.0.0.0', '127.0.0.1');
+      expect((await fetch(`${adminUrl}/info`)).status).toBe(403);
+      expect((await fetch(`${adminUrl}/info`, { headers: { authorization: `Bearer ${adminToken}` } })).status).toBe(200);
+    } finally {
+      await stop(child, 'SIGTERM');
+    }
+  }, 30_000);
+
   test('a bad --port or a bad seed file is an error with a non-zero exit', () => {
     const env = { ...process.env, NODE_PATH: join(root, 'node_modules'), NODE_OPTIONS: '' };
     const port = spawnSync(process.execPath, [cli, 'emulator', '--port', 'eighty'], { encoding: 'utf8', env });

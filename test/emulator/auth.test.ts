@@ -111,10 +111,14 @@ describe('bodies', () => {
     expect(answer.body).toEqual(failure([1001, `Malformed JSON in request body: Unexpected token '}', "{"enabled": tru}" is not valid JSON`]));
   });
 
-  test('a body that is not JSON is a 415 code 1001', async () => {
-    const answer = await h.call('PUT', settings(h.zoneOf('pro')), { rawBody: 'enabled=true', contentType: 'application/x-www-form-urlencoded' });
+  test.each([
+    ['a form', 'enabled=true', 'application/x-www-form-urlencoded'],
+    ['JSON sent as text/plain', '{"enabled":false}', 'text/plain'],
+  ])('%s is a 415 code 1001 and changes nothing', async (_name, rawBody, contentType) => {
+    const answer = await h.call('PUT', settings(h.zoneOf('pro')), { rawBody, contentType });
     expect(answer.status).toBe(415);
-    expect(answer.body).toEqual(failure([1001, 'Content-Type must be application/json, got application/x-www-form-urlencoded']));
+    expect(answer.body).toEqual(failure([1001, `Content-Type must be application/json, got ${contentType}`]));
+    expect((await h.call('GET', settings(h.zoneOf('pro')))).body.result.enabled).toBe(true);
   });
 
   test('a JSON body with a charset parameter is accepted', async () => {

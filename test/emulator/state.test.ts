@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmulator, type StartedEmulator } from '../../src/emulator';
@@ -73,6 +73,16 @@ describe('--state FILE', () => {
     await call(running, 'PUT', `/zones/${zone}/page_guard`, { enabled: false });
     await running.admin.reset();
     expect(JSON.parse(readFileSync(statePath, 'utf8')).settings[zone].enabled).toBe(true);
+  });
+
+  test('the state file, which holds every credential, is readable by its owner only, also when it existed before', async () => {
+    const statePath = join(dir, 'state.json');
+    running = await startEmulator({ statePath });
+    expect(statSync(statePath).mode & 0o777).toBe(0o600);
+    chmodSync(statePath, 0o644);
+    await running.admin.addToken();
+    expect(statSync(statePath).mode & 0o777).toBe(0o600);
+    expect(readdirSync(dir)).toEqual(['state.json']);
   });
 
   test('a state file of another version is refused', async () => {

@@ -107,7 +107,10 @@ describe('no credential is ever printed', () => {
   test('a token with a line break is refused naming the field, not the value', async () => {
     const c = capture();
     expect(await scripts(['--zone', BIG_ZONE, '--base-url', h.emulator.baseUrl, '--api-token', 'abc\ndef-secret'], c.io)).toBe(2);
-    expect(c.stderr()).toBe('zoneguard scripts: error: credentials.apiToken must not contain control characters (line breaks included)\n');
+    expect(c.stderr()).toBe(
+      'zoneguard scripts: error: credentials.apiToken has a line break (U+000A) at position 4, which a request header cannot carry; ' +
+        'copy it again without spaces or line breaks\n',
+    );
   });
 });
 

@@ -1,44 +1,8 @@
 import type { z } from 'zod';
-import { formatZodIssues, type ErrorItem } from '../schemas';
+import { ErrorCode, formatZodIssues, type ErrorItem } from '../schemas';
 
-/**
- * Error codes the emulator answers, with the HTTP status each goes with. The service's codes where they are
- * known (10000, 7000, 7003, 971, 10102, 10202); the rest are this project's, listed in docs/CONTRACTS.md.
- */
-export const ErrorCode = {
-  /** 400: the body is not JSON, or not JSON at all (wrong Content-Type). */
-  malformedBody: 1001,
-  /** 400: a field of the body or the query fails validation; the message is `path: problem`. */
-  validation: 1004,
-  /** 403: missing, wrong or out-of-scope credentials. */
-  authentication: 10000,
-  /** 404: no route for that method and path. */
-  noRoute: 7000,
-  /** 400: an identifier in the path is malformed. */
-  invalidId: 7003,
-  /** 404: the zone or the object does not exist. */
-  notFound: 10013,
-  /** 409: the object's state forbids the change (locked filter, filter in use, migration already done). */
-  conflict: 10027,
-  /** 400: a filter with the same expression already exists in the zone. */
-  duplicateFilter: 10102,
-  /** 400: two filters of one request body have the same expression. */
-  duplicateInRequest: 10202,
-  /** 400: the zone's firewall rule quota would be exceeded. */
-  ruleQuotaExceeded: 10030,
-  /** 409: the zone has URI-based WAF overrides, so it cannot migrate. */
-  migrationIncompatible: 10031,
-  /** 400: the migration is past the limits the caller may migrate alone; support must be contacted. */
-  migrationNeedsSupport: 10032,
-  /** 400: validation mode asked for on a plan other than Enterprise. */
-  migrationPlan: 10033,
-  /** 410: the previous WAF managed rules API is withdrawn for a zone that migrated. */
-  previousWafWithdrawn: 10034,
-  /** 429: the service's rate limit (or an injected 429). */
-  rateLimited: 971,
-  /** 5xx: an injected server fault, or a bug of the emulator. */
-  internal: 10001,
-} as const;
+/** The service's error codes (docs/service.md#errors), defined once in src/schemas/service.ts. */
+export { ErrorCode };
 
 /** A domain error: thrown anywhere in a handler, turned into the service's error envelope by one wrapper. */
 export class ServiceError extends Error {

@@ -23,7 +23,7 @@ export {
   OWASP_ANOMALY_SCORE_RULE_ID,
   OWASP_RULESET_ID,
   SENSITIVITY_CONVERSION,
-} from './waf';
+} from '../schemas';
 
 /** Options of `startEmulator`. */
 export interface StartEmulatorOptions {

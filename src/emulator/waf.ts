@@ -1,42 +1,24 @@
 import {
+  ACTION_CONVERSION,
   MANAGED_PHASE,
+  MANAGED_RULESET_ID,
+  MANAGED_RULESET_NAMES,
+  OWASP_ANOMALY_SCORE_RULE_ID,
+  OWASP_RULESET_ID,
   WAF_MIGRATION_LIMITS,
+  expressionBytes,
+  sensitivityConversion,
   type EntrypointRuleset,
   type MigrationState,
   type RulesetRule,
-  type WafActionMode,
   type WafPackage,
-  type WafSensitivity,
   type WafStatus,
 } from '../schemas';
 import { ErrorCode, Messages, ServiceError } from './errors';
 import type { FilterRecord, RuleRecord, WafRecord } from './state';
 
-/** The managed ruleset the migrated configuration executes for the vendor's managed rules. */
-export const MANAGED_RULESET_ID = 'efb7b8c949ac4650a09736fc376e9aee';
-/** The managed ruleset the migrated configuration executes for the OWASP core rule set. */
-export const OWASP_RULESET_ID = '4814384a9e5d4991b9815dcfc25d2f1f';
-/** The OWASP ruleset's anomaly score rule: its override carries the score threshold and the action. */
-export const OWASP_ANOMALY_SCORE_RULE_ID = '6179ae15870a4bb7b2d480d4843b323c';
-/** The managed rulesets an entry point rule may execute, by id, with their names. */
-export const MANAGED_RULESETS: Record<string, string> = {
-  [MANAGED_RULESET_ID]: 'Cloudflare Managed Ruleset',
-  [OWASP_RULESET_ID]: 'Cloudflare OWASP Core Ruleset',
-};
-
 /** Name of the previous WAF's anomaly package (the OWASP core rule set). */
 export const OWASP_PACKAGE_NAME = 'OWASP ModSecurity Core Rule Set';
-
-/** docs/service.md#sensitivity-conversion: old sensitivity to paranoia level and score threshold of the new ruleset. */
-export const SENSITIVITY_CONVERSION: Record<Exclude<WafSensitivity, 'off'>, { paranoiaLevel: 1 | 2; scoreThreshold: number }> = {
-  high: { paranoiaLevel: 2, scoreThreshold: 40 },
-  medium: { paranoiaLevel: 1, scoreThreshold: 25 },
-  low: { paranoiaLevel: 1, scoreThreshold: 40 },
-  default: { paranoiaLevel: 2, scoreThreshold: 40 },
-};
-
-/** The previous core rule set's action in the new ruleset: an almost direct mapping where Simulate becomes Log. */
-export const ACTION_CONVERSION: Record<WafActionMode, string> = { simulate: 'log', block: 'block', challenge: 'challenge' };
 
 /** The migration state a zone is in now: a pending migration becomes complete once its delay has passed. */
 export function effectiveMigrationState(record: WafRecord, now: Date): MigrationState {
@@ -101,7 +83,7 @@ export function convertPreviousWaf(
       version: '',
       action: 'execute',
       expression: 'true',
-      description: MANAGED_RULESETS[MANAGED_RULESET_ID],
+      description: MANAGED_RULESET_NAMES[MANAGED_RULESET_ID],
       ref: '',
       enabled: previousWafEnabled,
       action_parameters: { id: MANAGED_RULESET_ID, overrides: { rules: [] } },
@@ -110,13 +92,13 @@ export function convertPreviousWaf(
   const owasp = packages.find((p) => p.detection_mode === 'anomaly');
   if (owasp) {
     const sensitivity = owasp.sensitivity ?? 'default';
-    const conversion = SENSITIVITY_CONVERSION[sensitivity === 'off' ? 'default' : sensitivity];
+    const conversion = sensitivityConversion(sensitivity);
     converted.push({
       id: '',
       version: '',
       action: 'execute',
       expression: 'true',
-      description: MANAGED_RULESETS[OWASP_RULESET_ID],
+      description: MANAGED_RULESET_NAMES[OWASP_RULESET_ID],
       ref: '',
       enabled: previousWafEnabled && sensitivity !== 'off',
       action_parameters: {
@@ -145,7 +127,7 @@ export function migrationLimitProblem(
   if (rules.length > WAF_MIGRATION_LIMITS.maxFirewallRules) return { kind: 'count', count: rules.length };
   for (const rule of rules) {
     const expression = filterOf(rule.filterId)?.expression ?? '';
-    const bytes = Buffer.byteLength(expression, 'utf8');
+    const bytes = expressionBytes(expression);
     if (bytes > WAF_MIGRATION_LIMITS.maxExpressionBytes) return { kind: 'expression', ruleId: rule.id, bytes };
   }
   return undefined;

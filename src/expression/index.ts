@@ -6,7 +6,6 @@ import { checkAst } from './checker';
 import { positionAt, type ExpressionError } from './errors';
 import { parse } from './parser';
 import { FIREWALL_LIMITS } from '../schemas/filters';
-import { WAF_MIGRATION_LIMITS } from '../schemas/waf-migration';
 
 export type { ExpressionError } from './errors';
 export { formatExpressionError } from './errors';
@@ -23,41 +22,6 @@ export type ExpressionParse = { ok: true; ast: ExpressionNode } | { ok: false; e
 
 /** Longest expression the service accepts on a filter, in characters (the filters schema's limit). */
 export const EXPRESSION_MAX_LENGTH: number = FIREWALL_LIMITS.expressionMax;
-
-/** Longest firewall rule expression the WAF migration takes without support's help: 4 KB of UTF-8. */
-export const MIGRATION_EXPRESSION_MAX_BYTES = WAF_MIGRATION_LIMITS.maxExpressionBytes satisfies 4096;
-
-/** Length of `text` in UTF-8 bytes (the unit of the migration limit), without allocating a buffer. */
-export function byteLength(text: string): number {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) bytes += 1;
-    else if (c < 0x800) bytes += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        bytes += 4;
-        i++;
-      } else bytes += 3;
-    } else bytes += 3;
-  }
-  return bytes;
-}
-
-/**
- * The migration's length rule as an error, or undefined when `text` fits in 4 KB. Kept apart from
- * {@link checkExpression} because only the WAF migration applies it.
- */
-export function checkMigrationLength(text: string): ExpressionError | undefined {
-  const bytes = byteLength(text);
-  if (bytes <= MIGRATION_EXPRESSION_MAX_BYTES) return undefined;
-  return {
-    line: 1,
-    column: 1,
-    message: `expression is ${bytes} bytes long; the WAF migration takes at most ${MIGRATION_EXPRESSION_MAX_BYTES} bytes per rule expression`,
-  };
-}
 
 /** Parses `text` without type checking; the first syntax error stops it. */
 export function parseExpression(text: string): ExpressionParse {

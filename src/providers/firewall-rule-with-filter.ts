@@ -2,6 +2,7 @@ import type * as pulumi from '@pulumi/pulumi';
 import { z } from 'zod';
 import { ConflictError, NotFoundError, ZoneGuardError } from '../client/errors';
 import {
+  ErrorCode,
   FIREWALL_LIMITS,
   FilterExpressionSchema,
   FirewallActionSchema,
@@ -159,12 +160,12 @@ export function rulesUsingExpression(rules: readonly FirewallRule[], expression:
 
 /** Whether a failed create is the rule quota (the filter may have been created anyway: docs/service.md#rule-quota). */
 export function isQuotaError(error: unknown): error is ZoneGuardError {
-  return error instanceof ZoneGuardError && (error.codes.includes(10030) || /quota/i.test(error.message));
+  return error instanceof ZoneGuardError && error.codes.includes(ErrorCode.ruleQuotaExceeded);
 }
 
 /** Whether a failed create is a filter with the same expression that already exists (10102). */
 export function isDuplicateFilterError(error: unknown): error is ZoneGuardError {
-  return error instanceof ZoneGuardError && error.codes.includes(10102);
+  return error instanceof ZoneGuardError && error.codes.includes(ErrorCode.duplicateFilter);
 }
 
 const label = (inputs: { zoneId?: unknown }, id?: string) => `${RESOURCE} ${id ? `${id} ` : ''}in zone ${String(inputs.zoneId)}`;

@@ -3,7 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import type { ZoneGuardClient } from '../client';
 import { ZoneGuardError } from '../client/errors';
-import { ZoneIdSchema, type EntrypointRuleset, type SavedRuleset, type WafMigrationMode, type WafStatus } from '../schemas';
+import { ErrorCode, ZoneIdSchema, type EntrypointRuleset, type SavedRuleset, type WafMigrationMode, type WafStatus } from '../schemas';
 import { checkWithSchema, containsUnknown } from './kit/check';
 import { assertConfigured, configure, getClient } from './kit/context';
 import { diffFields } from './kit/diff';
@@ -165,7 +165,7 @@ export class WafMigrationUnsettledError extends ProviderError {
 /** The clear message for validation mode refused by the service; undefined for any other failure. */
 export function validationRefusal(zoneId: string, error: unknown): string | undefined {
   if (!(error instanceof ZoneGuardError)) return undefined;
-  const aboutPlan = error.codes.includes(10033) || /enterprise/i.test(error.message);
+  const aboutPlan = error.codes.includes(ErrorCode.migrationPlan);
   if (!aboutPlan || (error.status !== undefined && error.status >= 500)) return undefined;
   return (
     `${label(zoneId)}: validation mode is available to Enterprise zones only, and the service refused it for this zone ` +

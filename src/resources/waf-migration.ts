@@ -6,7 +6,8 @@ import { AdjustmentsSchema, NO_ADJUSTMENTS, type WafConversion } from '../provid
 import { readMigrationPlan, type WafMigrationPlan } from '../providers/waf-migration/plan';
 import { ZoneIdSchema, formatZodIssues, type EntrypointRuleset } from '../schemas';
 
-export { MANAGED_RULESET_ID, OWASP_RULESET_ID, type WafConversion } from '../providers/waf-migration/conversion';
+export { MANAGED_RULESET_ID, OWASP_RULESET_ID } from '../schemas';
+export type { WafConversion } from '../providers/waf-migration/conversion';
 export type { WafMigrationPlan, Incompatibility, BlockingOverride } from '../providers/waf-migration/plan';
 export type { MigrationLimits, CoreRuleSetConversion } from '../providers/waf-migration/conversion';
 

@@ -10,3 +10,4 @@ export * from './firewall-rules';
 export * from './waf-migration';
 export * from './waf-overrides';
 export * from './csp-value';
+export * from './service';

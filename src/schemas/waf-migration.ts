@@ -1,14 +1,6 @@
 import { z } from 'zod';
 import { TimestampSchema } from './common';
 
-/** Limits past which the caller cannot complete a migration and must contact support (docs/service.md#migration-limits). */
-export const WAF_MIGRATION_LIMITS = {
-  /** At most this many firewall rules to migrate. */
-  maxFirewallRules: 200,
-  /** At most this many bytes (UTF-8) in one firewall rule expression. */
-  maxExpressionBytes: 4096,
-} as const;
-
 /** Phase of the entry point the migration writes. */
 export const MANAGED_PHASE = 'http_request_firewall_managed';
 

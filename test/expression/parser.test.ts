@@ -1,13 +1,10 @@
 import {
-  byteLength,
   checkExpression,
-  checkMigrationLength,
   EXPRESSION_MAX_LENGTH,
   FIELD_NAMES,
   FIELDS,
   formatExpressionError,
   FUNCTION_NAMES,
-  MIGRATION_EXPRESSION_MAX_BYTES,
   parseExpression,
   type ExpressionNode,
 } from '../../src/expression';
@@ -158,28 +155,6 @@ describe('result', () => {
 });
 
 describe('limits', () => {
-  test('byteLength counts UTF-8 bytes', () => {
-    expect(byteLength('abc')).toBe(3);
-    expect(byteLength('é')).toBe(2);
-    expect(byteLength('☁')).toBe(3);
-    expect(byteLength('😀')).toBe(4);
-    expect(byteLength('\ud800')).toBe(3); // a lone surrogate is encoded as U+FFFD
-  });
-
-  test('the migration limit is 4096 bytes, not characters', () => {
-    expect(MIGRATION_EXPRESSION_MAX_BYTES).toBe(4096);
-    const fits = `http.host eq "${'a'.repeat(4096 - 15)}"`;
-    expect(byteLength(fits)).toBe(4096);
-    expect(checkMigrationLength(fits)).toBeUndefined();
-    const tooLong = `http.host eq "${'é'.repeat(2100)}"`;
-    expect(tooLong.length).toBeLessThan(4096);
-    expect(checkMigrationLength(tooLong)).toEqual({
-      line: 1,
-      column: 1,
-      message: 'expression is 4215 bytes long; the WAF migration takes at most 4096 bytes per rule expression',
-    });
-  });
-
   test('expressions longer than the service accepts are refused where the excess starts', () => {
     const text = `http.host eq "${'a'.repeat(EXPRESSION_MAX_LENGTH)}"`;
     expect(checkExpression(text)).toEqual({

@@ -4,9 +4,7 @@ import { BadRequestError, ServerError } from '../../src/client/errors';
 import { UNKNOWN } from '../../src/providers/kit/check';
 import {
   AdjustmentsSchema,
-  MANAGED_RULESET_ID,
   NO_ADJUSTMENTS,
-  OWASP_RULESET_ID,
   adoptedConversion,
   applyAdjustments,
   assessProgress,
@@ -19,6 +17,7 @@ import {
   type Adjustments,
 } from '../../src/providers/waf-migration/conversion';
 import { incompatibilityOf } from '../../src/providers/waf-migration/plan';
+import { MANAGED_RULESET_ID, OWASP_RULESET_ID } from '../../src/schemas';
 import {
   DEFAULT_WAIT,
   WafMigrationArgsSchema,
@@ -439,7 +438,7 @@ describe('messages', () => {
     });
   test.each([
     ['the plan refusal code', refusal(10033, 'waf_migration: validation mode is available to Enterprise zones only'), true],
-    ['a refusal naming Enterprise without the code', refusal(1004, 'validation requires an Enterprise plan'), true],
+    ['a refusal naming Enterprise without the code (codes decide, not message text)', refusal(1004, 'validation requires an Enterprise plan'), false],
     ['another refusal', refusal(10031, 'zone cannot migrate'), false],
     ['a server error', new ServerError('HTTP 500 enterprise', { method: 'PUT', path: '/p', status: 500 }), false],
     ['not a client error', new Error('enterprise'), false],

@@ -2,7 +2,7 @@
 // transition table of docs/service.md#migration-modes on zones of each plan, the refusals, waiting, drift.
 import { UNKNOWN } from '../../src/providers/kit/check';
 import { WafMigrationUnsettledError, wafMigration as provider } from '../../src/providers/waf-migration';
-import { MANAGED_RULESET_ID, OWASP_RULESET_ID } from '../../src/providers/waf-migration/conversion';
+import { MANAGED_RULESET_ID, OWASP_RULESET_ID } from '../../src/schemas';
 import { planWafMigration } from '../../src/resources/waf-migration';
 import type { RequestLogEntry, ZoneSeed } from '../../src/emulator';
 import { providerFixture, type ProviderFixture } from './support';

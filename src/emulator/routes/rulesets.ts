@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { EntrypointRulesetSchema, WAF_MIGRATION_LIMITS, WafMigrationModeSchema, type ErrorItem, type SavedRuleset } from '../../schemas';
+import { EntrypointRulesetSchema, MANAGED_RULESET_NAMES, WAF_MIGRATION_LIMITS, WafMigrationModeSchema, type ErrorItem, type SavedRuleset } from '../../schemas';
 import { parseBody, parseQuery, query, single, zoneOf, type EmulatorContext } from '../context';
 import { ErrorCode, Messages, ServiceError, okEnvelope } from '../errors';
 import { newId, stableId } from '../ids';
-import { MANAGED_RULESETS, MIGRATION_PHASE, effectiveMigrationState, migrationLimitProblem } from '../waf';
+import { MIGRATION_PHASE, effectiveMigrationState, migrationLimitProblem } from '../waf';
 import { assertPhaseTwo, wafRecordOf } from './waf-migration';
 
 const ENTRYPOINT = `/zones/:zone_id/rulesets/phases/${MIGRATION_PHASE}/entrypoint`;
@@ -33,8 +33,8 @@ export function registerRulesetRoutes(api: FastifyInstance, context: EmulatorCon
     const unknown: ErrorItem[] = [];
     body.rules.forEach((rule, index) => {
       const rulesetId = rule.action_parameters?.id;
-      if (rule.action === 'execute' && (rulesetId === undefined || MANAGED_RULESETS[rulesetId] === undefined)) {
-        const known = Object.entries(MANAGED_RULESETS).map(([id, name]) => `${id} (${name})`).join(' or ');
+      if (rule.action === 'execute' && (rulesetId === undefined || MANAGED_RULESET_NAMES[rulesetId] === undefined)) {
+        const known = Object.entries(MANAGED_RULESET_NAMES).map(([id, name]) => `${id} (${name})`).join(' or ');
         unknown.push({ code: ErrorCode.validation, message: Messages.unknownManagedRuleset(`rules.${index}.action_parameters.id`, rulesetId ?? '(none)', known) });
       }
     });

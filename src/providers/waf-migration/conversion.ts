@@ -4,8 +4,14 @@
 // read, so every decision has a table test.
 import { z } from 'zod';
 import {
+  ACTION_CONVERSION,
   HexIdSchema,
+  MANAGED_RULESET_ID,
+  MANAGED_RULESET_NAMES,
+  OWASP_RULESET_ID,
   WAF_MIGRATION_LIMITS,
+  expressionBytes,
+  sensitivityConversion,
   type EntrypointRuleset,
   type MigrationState,
   type RuleOverride,
@@ -17,17 +23,6 @@ import {
   type WafSensitivity,
   type WafStatus,
 } from '../../schemas';
-
-/** The vendor's managed ruleset, which the converted configuration executes for the previous managed rules. */
-export const MANAGED_RULESET_ID = 'efb7b8c949ac4650a09736fc376e9aee';
-/** The OWASP core ruleset, which the converted configuration executes for the previous OWASP core rule set. */
-export const OWASP_RULESET_ID = '4814384a9e5d4991b9815dcfc25d2f1f';
-
-/** Names of the managed rulesets, for messages and conversion notes. */
-export const MANAGED_RULESET_NAMES: Readonly<Record<string, string>> = {
-  [MANAGED_RULESET_ID]: 'Cloudflare Managed Ruleset',
-  [OWASP_RULESET_ID]: 'Cloudflare OWASP Core Ruleset',
-};
 
 const rulesetName = (id: string) => MANAGED_RULESET_NAMES[id] ?? `managed ruleset ${id}`;
 
@@ -96,11 +91,6 @@ export type Adjustments = z.output<typeof AdjustmentsSchema>;
 
 /** No adjustment: the default, written once so defaults and comparisons agree. */
 export const NO_ADJUSTMENTS: Adjustments = { rules: [], categories: [] };
-
-/** Whether any adjustment is declared. */
-export function hasAdjustments(adjustments: Adjustments | undefined): boolean {
-  return (adjustments?.rules.length ?? 0) + (adjustments?.categories.length ?? 0) > 0;
-}
 
 /** The converted configuration with the adjustments applied, one line per override, and what could not apply. */
 export interface AdjustedRuleset {
@@ -237,7 +227,7 @@ export function migrationLimits(rules: readonly FirewallRuleFacts[]): MigrationL
   let longestExpressionBytes = 0;
   let longestExpressionRuleId: string | null = null;
   for (const rule of rules) {
-    const bytes = Buffer.byteLength(rule.expression, 'utf8');
+    const bytes = expressionBytes(rule.expression);
     if (bytes > longestExpressionBytes) {
       longestExpressionBytes = bytes;
       longestExpressionRuleId = rule.id;
@@ -260,19 +250,6 @@ export function migrationLimits(rules: readonly FirewallRuleFacts[]): MigrationL
 
 // ---------------------------------------------------------------------------------------------------------------
 // What the conversion changes or drops
-
-/** docs/service.md#sensitivity-conversion: old sensitivity to paranoia level and score threshold of the new OWASP ruleset. */
-export const SENSITIVITY_CONVERSION: Readonly<
-  Record<Exclude<WafSensitivity, 'off'>, { paranoiaLevel: 'PL1' | 'PL2'; scoreThreshold: number; thresholdLevel: 'High' | 'Medium' }>
-> = {
-  high: { paranoiaLevel: 'PL2', scoreThreshold: 40, thresholdLevel: 'Medium' },
-  medium: { paranoiaLevel: 'PL1', scoreThreshold: 25, thresholdLevel: 'High' },
-  low: { paranoiaLevel: 'PL1', scoreThreshold: 40, thresholdLevel: 'Medium' },
-  default: { paranoiaLevel: 'PL2', scoreThreshold: 40, thresholdLevel: 'Medium' },
-};
-
-/** The previous core rule set's action in the new ruleset: an almost direct mapping, Simulate becomes Log. */
-export const ACTION_CONVERSION: Readonly<Record<WafActionMode, string>> = { simulate: 'log', block: 'block', challenge: 'challenge' };
 
 /** How the previous OWASP core rule set carries over. */
 export interface CoreRuleSetConversion {
@@ -331,11 +308,12 @@ export function conversionNotes({ packages, firewallRules, adjusted = [] }: Prev
   let coreRuleSet: CoreRuleSetConversion | null = null;
   if (owasp) {
     const sensitivity = owasp.sensitivity ?? 'default';
-    const conversion = SENSITIVITY_CONVERSION[sensitivity === 'off' ? 'default' : sensitivity];
+    const conversion = sensitivityConversion(sensitivity);
+    const paranoiaLevel = `PL${conversion.paranoiaLevel}` as const;
     const previousAction = owasp.action_mode ?? 'block';
     coreRuleSet = {
       sensitivity,
-      paranoiaLevel: conversion.paranoiaLevel,
+      paranoiaLevel,
       scoreThreshold: conversion.scoreThreshold,
       thresholdLevel: conversion.thresholdLevel,
       previousAction,
@@ -344,8 +322,8 @@ export function conversionNotes({ packages, firewallRules, adjusted = [] }: Prev
     };
     changed.push(
       sensitivity === 'off'
-        ? `core rule set sensitivity off: the ${MANAGED_RULESET_NAMES[OWASP_RULESET_ID]} is deployed disabled (paranoia level ${conversion.paranoiaLevel}, score threshold ${conversion.thresholdLevel}, ${conversion.scoreThreshold} or higher, once enabled)`
-        : `core rule set sensitivity ${sensitivity}: paranoia level ${conversion.paranoiaLevel}, score threshold ${conversion.thresholdLevel} (${conversion.scoreThreshold} or higher)`,
+        ? `core rule set sensitivity off: the ${MANAGED_RULESET_NAMES[OWASP_RULESET_ID]} is deployed disabled (paranoia level ${paranoiaLevel}, score threshold ${conversion.thresholdLevel}, ${conversion.scoreThreshold} or higher, once enabled)`
+        : `core rule set sensitivity ${sensitivity}: paranoia level ${paranoiaLevel}, score threshold ${conversion.thresholdLevel} (${conversion.scoreThreshold} or higher)`,
     );
     changed.push(
       previousAction === 'simulate'

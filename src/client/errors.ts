@@ -1,4 +1,4 @@
-import { EnvelopeSchema, type ErrorItem } from '../schemas';
+import { EnvelopeSchema, ErrorCode, type ErrorItem } from '../schemas';
 
 /** Where a failed call went: the HTTP method and the path below the base URL (no query, no host). */
 export interface CallSite {
@@ -53,9 +53,22 @@ export class AuthenticationError extends ZoneGuardError {
   override name = 'AuthenticationError';
 }
 
-/** The zone, the object or the route does not exist (404). */
+/**
+ * The service's own answer that the zone or the object does not exist: 404 with code 10013 in its envelope. The only
+ * 404 that means "gone": a provider may forget an object on this one, and on no other.
+ */
 export class NotFoundError extends ZoneGuardError {
   override name = 'NotFoundError';
+}
+
+/**
+ * A 404 that is not the service saying an object is gone: no route for the method and path (code 7000), or an
+ * answer without the service's envelope (a proxy's or a load balancer's page). The base URL is the usual cause
+ * (`…/client/v3`, the bare origin, an extra segment). Not a NotFoundError on purpose: nothing may be read as
+ * deleted on it.
+ */
+export class RouteNotFoundError extends ZoneGuardError {
+  override name = 'RouteNotFoundError';
 }
 
 /** The request conflicts with the current state (409). */
@@ -178,7 +191,11 @@ export function errorFromResponse(
   const message = `${site.method} ${site.path} failed: ${describeStatus(status)}${items ? `: ${items}` : ''}`;
   const details = { method: site.method, path: site.path, status, errors, attempts: site.attempts };
   if (status === 401 || status === 403) return new AuthenticationError(message, details);
-  if (status === 404) return new NotFoundError(message, details);
+  if (status === 404) {
+    return errors.some((item) => item.code === ErrorCode.notFound)
+      ? new NotFoundError(message, details)
+      : new RouteNotFoundError(`${message} (not the service's "not found": check the base URL, which ends in /client/v4)`, details);
+  }
   if (status === 408) return new TimeoutError(message, details);
   if (status === 409) return new ConflictError(message, details);
   if (status === 429) return new RateLimitedError(message, { ...details, retryAfterMs: site.retryAfterMs });

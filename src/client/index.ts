@@ -7,6 +7,7 @@ export {
   BadRequestError,
   AuthenticationError,
   NotFoundError,
+  RouteNotFoundError,
   ConflictError,
   RateLimitedError,
   ServerError,

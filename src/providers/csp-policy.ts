@@ -62,14 +62,6 @@ export function policyUpdateBody(current: Partial<CspPolicyInputs>, desired: Csp
   return body;
 }
 
-/** The first policy whose every field equals the declared one, if any. */
-export async function findIdentical(policies: AsyncIterable<CspPolicy>, desired: CspPolicyInputs): Promise<CspPolicy | undefined> {
-  for await (const policy of policies) {
-    if (Object.keys(policyUpdateBody(policy, desired)).length === 0) return policy;
-  }
-  return undefined;
-}
-
 const label = (inputs: { zoneId?: unknown }, id?: string) =>
   `CspPolicy ${id ? `${id} ` : ''}in zone ${String(inputs.zoneId)}`;
 
@@ -106,17 +98,9 @@ export const cspPolicy: Implementation = {
             ? current
             : client.policies.update({ zoneId, policyId: adoptPolicyId, ...changes });
         })
-      : await step(`${label(inputs)}: creating the policy`, async () => {
-          // The service has no idempotency key for policies: a create whose answer was lost (a killed provider,
-          // a reset after the POST) leaves a policy the state does not know. One holding exactly the declared
-          // fields is that policy; taking it over changes nothing on the service and makes no second one.
-          const twin = await findIdentical(client.policies.list({ zoneId }), inputs);
-          if (twin) {
-            console.error(`zoneguard: ${label(inputs)}: policy ${twin.id} already holds exactly these fields; taking it over instead of creating a second one`);
-            return twin;
-          }
-          return client.policies.create({ zoneId, ...body });
-        });
+      : // One call, and never a policy found by its fields: identical policies are legitimate (two resources, two
+        // stacks), and binding to one by a guess would let another resource's delete remove it (README, "Who owns what").
+        await step(`${label(inputs)}: creating the policy`, () => client.policies.create({ zoneId, ...body }));
     return { id: policy.id, outs: outputsFromPolicy(zoneId, policy, adoptPolicyId) };
   },
 

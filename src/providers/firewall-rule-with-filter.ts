@@ -20,6 +20,7 @@ import { assertConfigured, configure, getClient } from './kit/context';
 import { diffFields } from './kit/diff';
 import { expressionProblems } from './kit/expression';
 import { ProviderError, step, unlessNotFound, type Implementation } from './kit/implementation';
+import { nameOf } from './kit/ownership';
 
 const RESOURCE = 'FirewallRuleWithFilter';
 const wire = FirewallRuleCreateItemSchema.shape;
@@ -184,6 +185,23 @@ export function quotaMessage(zoneId: string, serviceMessage: string, keptFilterI
   );
 }
 
+/**
+ * The message of a create refused because a rule of the zone already matches the expression (10102). A rename is
+ * the usual cause, and `aliases` its safe answer: an adoption in the same run as the old resource's removal would
+ * make one rule held by two resources. So aliases first, with the snippet; adoption second, for rules made outside
+ * the stack only. Pure.
+ */
+export function existingRuleMessage(zoneId: string, name: string | undefined, ruleIds: readonly string[], serviceMessage: string): string {
+  const [first] = ruleIds;
+  const me = name === undefined ? RESOURCE : `${RESOURCE} '${name}'`;
+  return (
+    `${me} in zone ${zoneId}: firewall rule ${ruleIds.join(', ')} of this zone already matches this expression (${serviceMessage}). ` +
+    `If this resource is one of this stack renamed, give it its old name as an alias, and the rule stays as it is: ` +
+    `{ aliases: [{ name: '<old name>' }] } in its resource options. Only if rule ${first} was made outside this stack, ` +
+    `take it over with adoptRuleId: '${first}'. Or change the expression`
+  );
+}
+
 async function filtersWithExpression(zoneId: string, expression: string): Promise<Filter[]> {
   // The service's expression filter matches substrings: keep the exact ones.
   const found = await getClient().filters.list({ zoneId, expression }).toArray();
@@ -228,13 +246,7 @@ async function createRule(inputs: FirewallRuleWithFilterInputs): Promise<Firewal
     const orphan = orphanFilter(filters, rules, expression);
     if (orphan) return createOn(onFilterItem(inputs, orphan.id));
     const users = rulesUsingExpression(rules, expression);
-    if (users.length > 0) {
-      throw new ProviderError(
-        `${label(inputs)}: firewall rule ${users.join(', ')} of this zone already matches this expression; ` +
-          `take it over with adoptRuleId: '${users[0]}', or change the expression`,
-        { cause: error },
-      );
-    }
+    if (users.length > 0) throw new ProviderError(existingRuleMessage(zoneId, nameOf(inputs), users, error.message), { cause: error });
     throw error;
   }
 }

@@ -1,16 +1,25 @@
 // The implementations the stored provider closures load by package specifier (`pulumi-zoneguard/providers`).
 import type { ResourceKind } from './kit/closure';
 import type { Implementation } from './kit/implementation';
+import { withOwnership } from './kit/ownership';
 import { cspPolicy } from './csp-policy';
 import { pageGuardSettings } from './page-guard-settings';
 import { firewallRuleWithFilter } from './firewall-rule-with-filter';
 import { wafMigration } from './waf-migration';
 
+const adopt = (key: string) => (inputs: Record<string, unknown>) => (typeof inputs[key] === 'string' ? (inputs[key] as string) : undefined);
+
+// Every kind behind the ownership guard (kit/ownership.ts). The settings and the migration are one per zone: their
+// create always takes the zone's over, so it is an adoption of the zone id.
 const implementations: Partial<Record<ResourceKind, Implementation>> = {
-  PageGuardSettings: pageGuardSettings,
-  CspPolicy: cspPolicy,
-  FirewallRuleWithFilter: firewallRuleWithFilter,
-  WafMigration: wafMigration,
+  PageGuardSettings: withOwnership('PageGuardSettings', pageGuardSettings, { noun: 'the page security settings of zone', adoptedId: adopt('zoneId') }),
+  CspPolicy: withOwnership('CspPolicy', cspPolicy, { noun: 'policy', adoptedId: adopt('adoptPolicyId'), adoptInput: 'adoptPolicyId' }),
+  FirewallRuleWithFilter: withOwnership('FirewallRuleWithFilter', firewallRuleWithFilter, {
+    noun: 'firewall rule',
+    adoptedId: adopt('adoptRuleId'),
+    adoptInput: 'adoptRuleId',
+  }),
+  WafMigration: withOwnership('WafMigration', wafMigration, { noun: 'the WAF migration of zone', adoptedId: adopt('zoneId') }),
 };
 
 /** The implementation of one resource kind; throws for a kind this version does not know. */

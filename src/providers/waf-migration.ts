@@ -2,12 +2,12 @@ import type * as pulumi from '@pulumi/pulumi';
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import type { ZoneGuardClient } from '../client';
-import { ZoneGuardError } from '../client/errors';
+import { NotFoundError, ZoneGuardError } from '../client/errors';
 import { ErrorCode, ZoneIdSchema, type EntrypointRuleset, type SavedRuleset, type WafMigrationMode, type WafStatus } from '../schemas';
 import { checkWithSchema, containsUnknown } from './kit/check';
 import { assertConfigured, configure, getClient } from './kit/context';
 import { diffFields } from './kit/diff';
-import { ProviderError, step, unlessNotFound, type Implementation } from './kit/implementation';
+import { ProviderError, step, type Implementation } from './kit/implementation';
 import {
   AdjustmentsSchema,
   MigrationModeSchema,
@@ -311,11 +311,22 @@ export const wafMigration: Implementation = {
 
   async read(id, props) {
     const recorded = props as WafMigrationOutputs;
-    const status = await step(`${label(recorded.zoneId)}: reading the migration status`, () =>
-      unlessNotFound(() => getClient().wafMigration.status({ zoneId: recorded.zoneId }), undefined),
-    );
-    // A zone that is gone, or back at start (no migration to speak of), leaves the state.
-    if (!status || status.migration_state === 'start') return { id: '' };
+    // No 404 takes it out of the state, not even the service's "zone not found": the migration cannot be undone,
+    // and a resource forgotten on a lookup that went wrong would take the record of what was submitted with it.
+    const status = await step(`${label(recorded.zoneId)}: reading the migration status`, async () => {
+      try {
+        return await getClient().wafMigration.status({ zoneId: recorded.zoneId });
+      } catch (error) {
+        if (!(error instanceof NotFoundError)) throw error;
+        throw new ProviderError(
+          `${label(recorded.zoneId)}: the service does not know the zone (${error.message}); the resource stays in the state. ` +
+            `Check the zone id and the credentials' account; if the zone was deleted for good, ${HOW_TO_DROP}`,
+          { cause: error },
+        );
+      }
+    });
+    // Back at start (no migration to speak of: the service says so in a successful answer) leaves the state.
+    if (status.migration_state === 'start') return { id: '' };
     const mode: MigrationMode = modeOfState(String(status.migration_state), recorded.mode);
     const outs: WafMigrationOutputs = {
       ...recorded,

@@ -1,5 +1,5 @@
 import * as pulumi from '@pulumi/pulumi';
-import { providerFor, TYPE_MODULE } from '../providers/kit/closure';
+import { NAME_KEY, providerFor, TYPE_MODULE } from '../providers/kit/closure';
 
 /** Inputs of a {@link CspPolicy}. */
 export interface CspPolicyArgs {
@@ -35,7 +35,7 @@ export class CspPolicy extends pulumi.dynamic.Resource {
     super(
       providerFor('CspPolicy'),
       name,
-      { policyId: undefined, description: undefined, enabled: undefined, ...args },
+      { policyId: undefined, description: undefined, enabled: undefined, ...args, [NAME_KEY]: name },
       opts,
       TYPE_MODULE,
       'CspPolicy',

@@ -1,5 +1,5 @@
 import * as pulumi from '@pulumi/pulumi';
-import { providerFor, TYPE_MODULE } from '../providers/kit/closure';
+import { NAME_KEY, providerFor, TYPE_MODULE } from '../providers/kit/closure';
 import type { FirewallAction, FirewallProduct } from '../schemas';
 
 /** Inputs of a {@link FirewallRuleWithFilter}. */
@@ -57,6 +57,7 @@ export class FirewallRuleWithFilter extends pulumi.dynamic.Resource {
         description: undefined,
         ref: undefined,
         ...args,
+        [NAME_KEY]: name,
       },
       opts,
       TYPE_MODULE,

@@ -1,5 +1,5 @@
 import * as pulumi from '@pulumi/pulumi';
-import { providerFor, TYPE_MODULE } from '../providers/kit/closure';
+import { NAME_KEY, providerFor, TYPE_MODULE } from '../providers/kit/closure';
 
 /** Inputs of {@link PageGuardSettings}. */
 export interface PageGuardSettingsArgs {
@@ -31,7 +31,7 @@ export class PageGuardSettings extends pulumi.dynamic.Resource {
     super(
       providerFor('PageGuardSettings'),
       name,
-      { updatedAt: undefined, previous: undefined, useVendorReportingEndpoint: undefined, useConnectionUrlPath: undefined, ...args },
+      { updatedAt: undefined, previous: undefined, useVendorReportingEndpoint: undefined, useConnectionUrlPath: undefined, ...args, [NAME_KEY]: name },
       opts,
       TYPE_MODULE,
       'PageGuardSettings',

@@ -1,6 +1,6 @@
 import * as pulumi from '@pulumi/pulumi';
 import type { ZoneGuardClient } from '../client';
-import { providerFor, TYPE_MODULE } from '../providers/kit/closure';
+import { NAME_KEY, providerFor, TYPE_MODULE } from '../providers/kit/closure';
 import { clientFromStackConfig } from './stack-client';
 import { AdjustmentsSchema, NO_ADJUSTMENTS, type WafConversion } from '../providers/waf-migration/conversion';
 import { readMigrationPlan, type WafMigrationPlan } from '../providers/waf-migration/plan';
@@ -84,6 +84,7 @@ export class WafMigration extends pulumi.dynamic.Resource {
         adjustments: undefined,
         wait: undefined,
         ...args,
+        [NAME_KEY]: name,
       },
       wafMigrationOptions(opts),
       TYPE_MODULE,

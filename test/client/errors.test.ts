@@ -6,6 +6,7 @@ import {
   errorFromResponse,
   NotFoundError,
   RateLimitedError,
+  RouteNotFoundError,
   ResponseValidationError,
   ServerError,
   timeoutError,
@@ -23,7 +24,7 @@ describe('errorFromResponse', () => {
     [400, BadRequestError, 'BadRequestError'],
     [401, AuthenticationError, 'AuthenticationError'],
     [403, AuthenticationError, 'AuthenticationError'],
-    [404, NotFoundError, 'NotFoundError'],
+    [404, RouteNotFoundError, 'RouteNotFoundError'], // a 404 without the service's not-found code
     [405, BadRequestError, 'BadRequestError'],
     [408, TimeoutError, 'TimeoutError'],
     [409, ConflictError, 'ConflictError'],
@@ -46,6 +47,28 @@ describe('errorFromResponse', () => {
     expect(error.path).toBe(site.path);
     expect(error.errors).toEqual([{ code: 1234, message: 'something is off' }]);
     expect(error.codes).toEqual([1234]);
+  });
+
+  // Only the service's own not-found answer (10013 in its envelope) may read as "gone": a provider forgets an object
+  // on it. A missing route (a wrong base URL) or a proxy's page is another class, so no provider matches on text.
+  it.each<[string, unknown, new (...args: never[]) => ZoneGuardError]>([
+    ['the service: zone or object not found (10013)', envelope(10013, 'policy 0123 not found'), NotFoundError],
+    ['the service: no route (7000)', envelope(7000, 'No route for that URI'), RouteNotFoundError],
+    ['an envelope with another code', envelope(1004, 'something else'), RouteNotFoundError],
+    ['a proxy page (no envelope)', undefined, RouteNotFoundError],
+    ['an empty object', {}, RouteNotFoundError],
+  ])('a 404 from %s is %p', (_from, body, Class) => {
+    const error = errorFromResponse({ ...site, status: 404, body });
+    expect(error).toBeInstanceOf(Class);
+    expect(error.status).toBe(404);
+    expect(error instanceof NotFoundError).toBe(Class === NotFoundError);
+  });
+
+  it('says what to check on a route 404', () => {
+    const error = errorFromResponse({ ...site, status: 404, body: envelope(7000, 'No route for that URI') });
+    expect(error.message).toBe(
+      `GET ${site.path} failed: HTTP 404 Not Found: 7000 No route for that URI (not the service's "not found": check the base URL, which ends in /client/v4)`,
+    );
   });
 
   it('names the call, the status and every service message', () => {

@@ -111,17 +111,19 @@ describe('lifecycle against the emulator', () => {
     expect((await fx.requestsSince()).map((r) => r.method)).toEqual(['GET']);
   });
 
-  test('a create whose answer was lost is not repeated: an identical policy is taken over', async () => {
-    const inputs = await checked(declared({ description: 'made by a create whose answer was lost' }));
-    const { zoneId: _zone, adoptPolicyId: _adopt, ...fields } = inputs as Record<string, unknown>;
-    const lost = await fx.client.policies.create({ zoneId, ...(fields as { action: 'log'; expression: string; value: string; description: string; enabled: boolean }) });
-    const before = (await collect(fx.client.policies.list({ zoneId }))).length;
-    const { id } = await cspPolicy.create(inputs);
-    expect(id).toBe(lost.id);
-    expect((await collect(fx.client.policies.list({ zoneId }))).length).toBe(before);
-    // A policy differing in any field is not the same policy: a new one is made.
-    const other = await cspPolicy.create(await checked(declared({ description: 'made by a create whose answer was lost', enabled: false })));
-    expect(other.id).not.toBe(lost.id);
+  test('two identical declarations get a policy each, one POST per create and nothing else', async () => {
+    const inputs = await checked(declared({ description: 'declared twice' }));
+    await fx.requestsSince();
+    const first = await cspPolicy.create(inputs);
+    const second = await cspPolicy.create(inputs);
+    expect(second.id).not.toBe(first.id);
+    expect((await fx.requestsSince()).map((r) => `${r.method} ${r.path}`)).toEqual([
+      `POST /client/v4/zones/${zoneId}/page_guard/policies`,
+      `POST /client/v4/zones/${zoneId}/page_guard/policies`,
+    ]);
+    // Deleting one leaves the other.
+    await cspPolicy.delete(first.id, first.outs as Record<string, unknown>);
+    expect(await fx.client.policies.get({ zoneId, policyId: second.id })).toMatchObject({ id: second.id, description: 'declared twice' });
   });
 
   test('adopting an id the zone does not have says what to do', async () => {

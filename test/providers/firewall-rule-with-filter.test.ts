@@ -257,8 +257,13 @@ describe('filters left behind', () => {
     const zoneId = await freshZone({ firewallRules: [{ id: 'e'.repeat(32), expression: 'ip.src eq 198.51.100.9', action: 'log' }] });
     const inputs = await checked(declared(zoneId, { expression: 'ip.src eq 198.51.100.9' }));
     await expect(provider.create(inputs)).rejects.toThrow(
-      `FirewallRuleWithFilter in zone ${zoneId}: firewall rule ${'e'.repeat(32)} of this zone already matches this expression; ` +
-        `take it over with adoptRuleId: '${'e'.repeat(32)}', or change the expression`,
+      `FirewallRuleWithFilter in zone ${zoneId}: firewall rule ${'e'.repeat(32)} of this zone already matches this expression ` +
+        `(POST /zones/${zoneId}/firewall/rules failed: HTTP 400 Bad Request: 10102 `,
+    );
+    await expect(provider.create(inputs)).rejects.toThrow(
+      `. If this resource is one of this stack renamed, give it its old name as an alias, and the rule stays as it is: ` +
+        `{ aliases: [{ name: '<old name>' }] } in its resource options. Only if rule ${'e'.repeat(32)} was made outside this stack, ` +
+        `take it over with adoptRuleId: '${'e'.repeat(32)}'. Or change the expression`,
     );
     expect((await inventory(zoneId)).counts).toMatchObject({ firewallRules: 1, filters: 1 });
   });

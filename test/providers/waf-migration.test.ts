@@ -366,11 +366,13 @@ describe('read', () => {
     expect(await provider.diff(zoneId, read.props as Props, await checked({ ...inputs, mode: 'direct' }, read.inputs as Props))).toMatchObject({ changes: false });
   });
 
-  test('a zone that no longer exists leaves the state', async () => {
+  test('a zone the service no longer knows fails the read: a migration never leaves the state on a 404', async () => {
     const zoneId = await freshZone('pro');
     const { outs } = await provider.create(await checked(declared(zoneId)));
     await fx.emulator.admin.removeZone(zoneId);
-    expect(await provider.read(zoneId, outs as Props)).toEqual({ id: '' });
+    await expect(provider.read(zoneId, outs as Props)).rejects.toThrow(
+      new RegExp(`^WafMigration of zone ${zoneId}: the service does not know the zone \\(GET /zones/${zoneId}/waf_migration/status failed: HTTP 404 Not Found: 10013 .*\\); the resource stays in the state\\. .*pulumi state delete <urn>`),
+    );
   });
 });
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type * as pulumi from '@pulumi/pulumi';
+import { NAME_KEY } from './closure';
 
 /** The value the engine puts in place of an input that is not known yet during a preview. */
 export const UNKNOWN = '04da6b54-80e4-46f7-96ec-b56ff0331ba9';
@@ -12,8 +13,8 @@ export function containsUnknown(value: unknown): boolean {
   return false;
 }
 
-/** Keys the engine adds to every dynamic resource's inputs; never validated, always passed through. */
-const ENGINE_KEYS = new Set(['__provider']);
+/** Keys the engine (the provider) and the resource classes (the name) add to the inputs; never validated, always passed through. */
+const ENGINE_KEYS = new Set(['__provider', NAME_KEY]);
 
 export type CheckResult<T> = pulumi.dynamic.CheckResult<T> & { failures: pulumi.dynamic.CheckFailure[] };
 

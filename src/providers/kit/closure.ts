@@ -6,6 +6,14 @@ export type ResourceKind = 'PageGuardSettings' | 'CspPolicy' | 'FirewallRuleWith
 /** Module part of every type token. Changing it would change every URN. */
 export const TYPE_MODULE = 'zoneguard';
 
+/**
+ * The input (and output) that carries a resource's logical name to its provider. The dynamic provider host of
+ * @pulumi/pulumi 3.259 (cmd/dynamic-provider) hands create, read, update and delete the id and the properties only,
+ * never the URN, so the resource classes add their name to the inputs and the provider keeps it in the outputs
+ * (kit/ownership.ts). Never validated, never diffed: a rename with `aliases` stays a no-op.
+ */
+export const NAME_KEY = '__name';
+
 const providers = new Map<ResourceKind, pulumi.dynamic.ResourceProvider>();
 
 /**

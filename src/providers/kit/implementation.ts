@@ -1,12 +1,17 @@
 import type * as pulumi from '@pulumi/pulumi';
-import { NotFoundError, ZoneGuardError } from '../../client/errors';
+import { AuthenticationError, NotFoundError, RouteNotFoundError, ZoneGuardError } from '../../client/errors';
+import { SETTING_SOURCES } from '../../client/settings';
 
 /** What a resource kind implements: every method of a dynamic provider, with plain records for inputs. */
 export type Implementation = Required<
   Pick<pulumi.dynamic.ResourceProvider, 'configure' | 'check' | 'diff' | 'create' | 'read' | 'update' | 'delete'>
 >;
 
-/** Runs `call`, and answers `fallback` instead when the object it addresses no longer exists (404). */
+/**
+ * Runs `call`, and answers `fallback` instead when the service says the object or its zone does not exist (its own
+ * 404, code 10013: NotFoundError). Any other 404 (no route: a wrong base URL; a proxy's page) is a RouteNotFoundError
+ * and fails like every other error: only the service's "not found" may make a provider forget an object.
+ */
 export async function unlessNotFound<T, F>(call: () => Promise<T>, fallback: F): Promise<T | F> {
   try {
     return await call();
@@ -24,12 +29,24 @@ export class ProviderError extends Error {
   }
 }
 
+/** The setting to check when a call failed because of where or as whom it was sent, not because of the resource. */
+export function settingHint(error: ZoneGuardError): string {
+  const { baseUrl, apiToken, apiEmail, apiKey } = SETTING_SOURCES;
+  if (error instanceof RouteNotFoundError) {
+    return `; check ${baseUrl.config} (or ${baseUrl.env}): it must be the service's base URL, ending in /client/v4. Nothing was read as deleted`;
+  }
+  if (error instanceof AuthenticationError) {
+    return `; check ${apiToken.config} (or ${apiToken.env}), or ${apiEmail.config} and ${apiKey.config}: the credentials were refused`;
+  }
+  return '';
+}
+
 /** Prefixes a failure of `call` with the resource and the step, keeping the client's message (method, path, codes). */
 export async function step<T>(what: string, call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
-    if (error instanceof ZoneGuardError) throw new ProviderError(`${what}: ${error.message}`, { cause: error });
+    if (error instanceof ZoneGuardError) throw new ProviderError(`${what}: ${error.message}${settingHint(error)}`, { cause: error });
     throw error;
   }
 }

@@ -1,0 +1,143 @@
+import { NAME_KEY, type ResourceKind } from './closure';
+import { ProviderError, type Implementation } from './implementation';
+
+/** How a resource came to hold an object in this provider process: made it, adopted it, or has it in its state. */
+export type Hold = 'created' | 'adopted' | 'held';
+
+/** Who holds an object: the kind and logical name of the resource (undefined for state written before names were kept). */
+export interface Holder {
+  kind: ResourceKind;
+  name: string | undefined;
+  how: Hold;
+}
+
+/** What a kind tells the ownership guard about its objects. */
+export interface OwnershipSpec {
+  /** What the object is called in messages: `policy`, `firewall rule`, `page security settings of zone`. */
+  noun: string;
+  /** The id a create takes over rather than makes (an adopt…Id, or the zone for per-zone objects). */
+  adoptedId(inputs: Record<string, unknown>): string | undefined;
+  /** The input that names it, for the message; undefined when the kind always takes over (one per zone). */
+  adoptInput?: string;
+}
+
+/** `CspPolicy 'login'`, or the kind alone when the name was not recorded. */
+export function describeHolder(kind: ResourceKind, name: string | undefined): string {
+  return name === undefined ? `a ${kind} whose name is not recorded` : `${kind} '${name}'`;
+}
+
+const howHeld = (holder: Holder) => (holder.how === 'held' ? 'in its state' : `${holder.how} in this run`);
+
+/** A holder other than the resource itself: a different name, or a different kind. Same name and kind is the same resource. */
+function isOther(kind: ResourceKind, name: string | undefined, holder: Holder | undefined): holder is Holder {
+  return holder !== undefined && (holder.kind !== kind || holder.name !== name);
+}
+
+/**
+ * Why a create may not take over `id`: another resource of this deployment holds it. Undefined when it may. Pure.
+ * Two resources bound to one object means the delete of either removes what the other still holds.
+ */
+export function adoptionRefusal(kind: ResourceKind, name: string | undefined, id: string, holder: Holder | undefined, spec: OwnershipSpec): string | undefined {
+  if (!isOther(kind, name, holder)) return undefined;
+  const me = describeHolder(kind, name);
+  const other = describeHolder(holder.kind, holder.name);
+  const what = `${spec.noun} ${id}`;
+  const rename = holder.name === undefined ? '' : ` If ${me} is ${other} renamed, declare it with the resource option aliases: [{ name: '${holder.name}' }]${spec.adoptInput ? ` and without ${spec.adoptInput}` : ''}.`;
+  const own = spec.adoptInput ? ` Otherwise remove ${spec.adoptInput} to create an object of its own.` : ` Otherwise declare only one of them.`;
+  return `${me}: refused before any change: ${other} of this deployment holds ${what} (${howHeld(holder)}); two resources must not hold one object, or the delete of one removes what the other holds.${rename}${own}`;
+}
+
+/**
+ * Why a delete of `id` must not happen: another resource of this deployment created, adopted or holds it (the
+ * adopt-and-remove of a rename without `aliases`). Undefined when it may. Pure.
+ */
+export function deleteSkip(kind: ResourceKind, name: string | undefined, id: string, holder: Holder | undefined, spec: OwnershipSpec): string | undefined {
+  if (!isOther(kind, name, holder)) return undefined;
+  return (
+    `zoneguard: ${describeHolder(kind, name)}: not deleting ${spec.noun} ${id}: ${describeHolder(holder.kind, holder.name)} holds it (${howHeld(holder)}); ` +
+    `${describeHolder(kind, name)} leaves the state and the object stays. Next time use the resource option aliases for a rename`
+  );
+}
+
+// The objects each resource holds in this provider process. The engine runs one dynamic provider process per
+// deployment for every zoneguard resource, so this sees every create, adoption and delete of one `up`.
+const holders = new Map<string, Holder>();
+const keyOf = (kind: ResourceKind, id: string) => `${kind}:${id}`;
+
+/** The logical name a resource passed in, if any. */
+export function nameOf(props: Record<string, unknown> | undefined): string | undefined {
+  const name = props?.[NAME_KEY];
+  return typeof name === 'string' && name !== '' ? name : undefined;
+}
+
+const named = <T extends Record<string, unknown> | undefined>(props: T, name: string | undefined): T =>
+  props === undefined || name === undefined ? props : ({ ...props, [NAME_KEY]: name } as T);
+
+function remember(kind: ResourceKind, id: string, name: string | undefined): void {
+  if (id !== '' && !holders.has(keyOf(kind, id))) holders.set(keyOf(kind, id), { kind, name, how: 'held' });
+}
+
+/**
+ * The implementation with the ownership guard around it: a create that takes over an object another resource of
+ * this deployment holds is refused before any call; a delete of an object another resource holds is skipped, with
+ * one line naming both; every object a resource creates, adopts or has in its state is recorded for that.
+ */
+export function withOwnership(kind: ResourceKind, impl: Implementation, spec: OwnershipSpec): Implementation {
+  return {
+    ...impl,
+
+    async diff(id, olds, news) {
+      remember(kind, id, nameOf(news) ?? nameOf(olds));
+      return impl.diff(id, olds, news);
+    },
+
+    async create(inputs) {
+      const name = nameOf(inputs);
+      const taken = spec.adoptedId(inputs);
+      if (taken !== undefined) {
+        const refusal = adoptionRefusal(kind, name, taken, holders.get(keyOf(kind, taken)), spec);
+        if (refusal) throw new ProviderError(refusal);
+        // Reserved before the first await, so a second adoption of the same id in the same run sees it.
+        holders.set(keyOf(kind, taken), { kind, name, how: 'adopted' });
+      }
+      try {
+        const result = await impl.create(inputs);
+        holders.set(keyOf(kind, result.id), { kind, name, how: taken === result.id ? 'adopted' : 'created' });
+        return { ...result, outs: named(result.outs, name) };
+      } catch (error) {
+        if (taken !== undefined) holders.delete(keyOf(kind, taken));
+        throw error;
+      }
+    },
+
+    async read(id, props) {
+      const name = nameOf(props);
+      const result = await impl.read(id, props);
+      if (result.id) remember(kind, result.id, name);
+      return { ...result, props: named(result.props, name), inputs: named(result.inputs, name) };
+    },
+
+    async update(id, olds, news) {
+      const name = nameOf(news) ?? nameOf(olds);
+      remember(kind, id, name);
+      const result = await impl.update(id, olds, news);
+      return { ...result, outs: named(result.outs, name) };
+    },
+
+    async delete(id, props) {
+      const name = nameOf(props);
+      const skip = deleteSkip(kind, name, id, holders.get(keyOf(kind, id)), spec);
+      if (skip) {
+        console.error(skip);
+        return;
+      }
+      await impl.delete(id, props);
+      holders.delete(keyOf(kind, id));
+    },
+  };
+}
+
+/** For tests: forget every holder, as a new provider process would. */
+export function resetOwnership(): void {
+  holders.clear();
+}

@@ -1,0 +1,161 @@
+// The ownership guard (src/providers/kit/ownership.ts): within one provider process, an object one resource created,
+// adopted or holds is never taken over or deleted by another. Pure decisions as tables, then the guarded providers
+// against the emulator over loopback HTTP, with the logical names the resource classes pass in.
+import { implementation } from '../../src/providers';
+import { NAME_KEY } from '../../src/providers/kit/closure';
+import { adoptionRefusal, deleteSkip, resetOwnership, type Holder, type OwnershipSpec } from '../../src/providers/kit/ownership';
+import { providerFixture, type ProviderFixture } from './support';
+
+const spec: OwnershipSpec = { noun: 'policy', adoptedId: () => undefined, adoptInput: 'adoptPolicyId' };
+const ID = 'a'.repeat(32);
+
+describe('adoptionRefusal', () => {
+  test.each<[string, string | undefined, Holder | undefined, string | undefined]>([
+    ['nobody holds it', 'b', undefined, undefined],
+    ['the same resource holds it', 'b', { kind: 'CspPolicy', name: 'b', how: 'held' }, undefined],
+    [
+      'another resource holds it',
+      'b',
+      { kind: 'CspPolicy', name: 'a', how: 'held' },
+      `CspPolicy 'b': refused before any change: CspPolicy 'a' of this deployment holds policy ${ID} (in its state); two resources must not hold one object, ` +
+        `or the delete of one removes what the other holds. If CspPolicy 'b' is CspPolicy 'a' renamed, declare it with the resource option ` +
+        `aliases: [{ name: 'a' }] and without adoptPolicyId. Otherwise remove adoptPolicyId to create an object of its own.`,
+    ],
+    [
+      'another resource created it in this run',
+      'b',
+      { kind: 'CspPolicy', name: 'a', how: 'created' },
+      `CspPolicy 'b': refused before any change: CspPolicy 'a' of this deployment holds policy ${ID} (created in this run); two resources ` +
+        `must not hold one object, or the delete of one removes what the other holds. If CspPolicy 'b' is CspPolicy 'a' renamed, declare it ` +
+        `with the resource option aliases: [{ name: 'a' }] and without adoptPolicyId. Otherwise remove adoptPolicyId to create an object of its own.`,
+    ],
+    [
+      'a resource of state without names holds it',
+      'b',
+      { kind: 'CspPolicy', name: undefined, how: 'held' },
+      `CspPolicy 'b': refused before any change: a CspPolicy whose name is not recorded of this deployment holds policy ${ID} (in its state); two resources ` +
+        `must not hold one object, or the delete of one removes what the other holds. Otherwise remove adoptPolicyId to create an object of its own.`,
+    ],
+  ])('%s', (_case, name, holder, expected) => {
+    expect(adoptionRefusal('CspPolicy', name, ID, holder, spec)).toBe(expected);
+  });
+});
+
+describe('deleteSkip', () => {
+  test.each<[string, string | undefined, Holder | undefined, string | undefined]>([
+    ['nobody else holds it', 'a', undefined, undefined],
+    ['the resource itself holds it (a replace, a plain delete)', 'a', { kind: 'CspPolicy', name: 'a', how: 'held' }, undefined],
+    [
+      'another resource adopted it in this run (a rename without aliases)',
+      'a',
+      { kind: 'CspPolicy', name: 'b', how: 'adopted' },
+      `zoneguard: CspPolicy 'a': not deleting policy ${ID}: CspPolicy 'b' holds it (adopted in this run); CspPolicy 'a' leaves the state and the ` +
+        'object stays. Next time use the resource option aliases for a rename',
+    ],
+    [
+      'state written before names were kept, another resource holds it',
+      undefined,
+      { kind: 'CspPolicy', name: 'b', how: 'held' },
+      `zoneguard: a CspPolicy whose name is not recorded: not deleting policy ${ID}: CspPolicy 'b' holds it (in its state); a CspPolicy whose name is not ` +
+        'recorded leaves the state and the object stays. Next time use the resource option aliases for a rename',
+    ],
+  ])('%s', (_case, name, holder, expected) => {
+    expect(deleteSkip('CspPolicy', name, ID, holder, spec)).toBe(expected);
+  });
+});
+
+describe('the guarded providers against the emulator', () => {
+  let fx: ProviderFixture;
+  let zoneId: string;
+  let stderr: jest.SpyInstance;
+  beforeAll(async () => {
+    fx = await providerFixture();
+    zoneId = fx.zone('enterprise');
+  });
+  afterAll(() => fx.close());
+  beforeEach(() => {
+    resetOwnership();
+    stderr = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+  });
+  afterEach(() => stderr.mockRestore());
+
+  const policy = implementation('CspPolicy');
+  const rule = implementation('FirewallRuleWithFilter');
+  const settings = implementation('PageGuardSettings');
+  const policyInputs = (name: string, extra: Record<string, unknown> = {}) => ({
+    zoneId,
+    action: 'log',
+    expression: 'http.host eq "own.example.com"',
+    value: "script-src 'self'",
+    description: `ownership ${name}`,
+    enabled: true,
+    [NAME_KEY]: name,
+    ...extra,
+  });
+
+  test('the name goes into the outputs, so a later delete knows who asks', async () => {
+    const { id, outs } = await policy.create(policyInputs('a'));
+    expect(outs).toMatchObject({ policyId: id, [NAME_KEY]: 'a' });
+    const read = await policy.read(id, outs as Record<string, unknown>);
+    expect(read.props).toMatchObject({ [NAME_KEY]: 'a' });
+    expect(read.inputs).toMatchObject({ [NAME_KEY]: 'a' });
+  });
+
+  test('an adoption of a policy another resource created in this process is refused before any request', async () => {
+    const { id } = await policy.create(policyInputs('a'));
+    await fx.requestsSince();
+    await expect(policy.create(policyInputs('b', { adoptPolicyId: id }))).rejects.toThrow(
+      `CspPolicy 'b': refused before any change: CspPolicy 'a' of this deployment holds policy ${id} (created in this run)`,
+    );
+    expect(await fx.requestsSince()).toEqual([]);
+  });
+
+  test('an adoption of a rule another resource holds in its state (seen by diff) is refused before any request', async () => {
+    const made = await fx.client.firewallRules.create({ zoneId, rules: [{ filter: { expression: '(http.request.uri.path eq "/held")' }, action: 'block' }] });
+    const held = made[0]!;
+    const state = { zoneId, expression: held.filter.expression, action: 'block', paused: false, priority: null, description: '', ref: '', ruleId: held.id, filterId: held.filter.id, [NAME_KEY]: 'a' };
+    await rule.diff(held.id, state, { ...state });
+    await fx.requestsSince();
+    await expect(rule.create({ ...state, adoptRuleId: held.id, [NAME_KEY]: 'b' })).rejects.toThrow(
+      `FirewallRuleWithFilter 'b': refused before any change: FirewallRuleWithFilter 'a' of this deployment holds firewall rule ${held.id} (in its state)`,
+    );
+    expect(await fx.requestsSince()).toEqual([]);
+  });
+
+  test('adopt and delete of one id in one run: the delete is skipped with one line naming both, and the object stays', async () => {
+    // 'old' made the policy in an earlier run; 'new' adopts it (a rename without aliases), then 'old' is deleted.
+    const { id, outs } = await policy.create(policyInputs('old'));
+    resetOwnership();
+    await policy.create(policyInputs('new', { adoptPolicyId: id }));
+    await fx.requestsSince();
+    await policy.delete(id, outs as Record<string, unknown>);
+    expect(await fx.requestsSince()).toEqual([]);
+    expect(stderr.mock.calls).toEqual([
+      [
+        `zoneguard: CspPolicy 'old': not deleting policy ${id}: CspPolicy 'new' holds it (adopted in this run); CspPolicy 'old' leaves the state and ` +
+          'the object stays. Next time use the resource option aliases for a rename',
+      ],
+    ]);
+    expect(await fx.client.policies.get({ zoneId, policyId: id })).toMatchObject({ id });
+  });
+
+  test('two identical policies of two resources: each delete removes only its own', async () => {
+    const a = await policy.create(policyInputs('twin-a', { description: 'twin' }));
+    const b = await policy.create(policyInputs('twin-b', { description: 'twin' }));
+    expect(b.id).not.toBe(a.id);
+    await policy.delete(a.id, a.outs as Record<string, unknown>);
+    expect(await fx.client.policies.get({ zoneId, policyId: b.id })).toMatchObject({ id: b.id, description: 'twin' });
+    await expect(fx.client.policies.get({ zoneId, policyId: a.id })).rejects.toThrow(/10013/);
+  });
+
+  test('a second PageGuardSettings of the same zone is refused before any request', async () => {
+    const zone = fx.zone('pro');
+    await settings.create({ zoneId: zone, enabled: true, [NAME_KEY]: 'first' });
+    await fx.requestsSince();
+    await expect(settings.create({ zoneId: zone, enabled: false, [NAME_KEY]: 'second' })).rejects.toThrow(
+      `PageGuardSettings 'second': refused before any change: PageGuardSettings 'first' of this deployment holds ` +
+        `the page security settings of zone ${zone} (adopted in this run)`,
+    );
+    expect(await fx.requestsSince()).toEqual([]);
+  });
+});

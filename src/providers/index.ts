@@ -30,4 +30,4 @@ export function implementation(kind: ResourceKind): Implementation {
 }
 
 
-export { providerFor, type ResourceKind } from './kit/closure';
+export { NAME_KEY, providerFor, TYPE_MODULE, type ResourceKind } from './kit/closure';

@@ -19,11 +19,12 @@ import {
   modeOfState,
   nextStep,
   progressLine,
+  readMigrationPlan,
   type Adjustments,
   type MigrationMode,
   type WafConversion,
-} from './waf-migration/conversion';
-import { readMigrationPlan, type WafMigrationPlan } from './waf-migration/plan';
+  type WafMigrationPlan,
+} from '../migration';
 
 /** How long create and update wait for the zone to reach the declared mode, and how often they look. */
 export const DEFAULT_WAIT = { timeoutSeconds: 900, pollIntervalSeconds: 5 } as const;

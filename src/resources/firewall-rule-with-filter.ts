@@ -1,5 +1,5 @@
 import * as pulumi from '@pulumi/pulumi';
-import { NAME_KEY, providerFor, TYPE_MODULE } from '../providers/kit/closure';
+import { NAME_KEY, providerFor, TYPE_MODULE } from '../providers';
 import type { FirewallAction, FirewallProduct } from '../schemas';
 
 /** Inputs of a {@link FirewallRuleWithFilter}. */

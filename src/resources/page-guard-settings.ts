@@ -1,5 +1,5 @@
 import * as pulumi from '@pulumi/pulumi';
-import { NAME_KEY, providerFor, TYPE_MODULE } from '../providers/kit/closure';
+import { NAME_KEY, providerFor, TYPE_MODULE } from '../providers';
 
 /** Inputs of {@link PageGuardSettings}. */
 export interface PageGuardSettingsArgs {

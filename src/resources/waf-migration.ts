@@ -1,15 +1,12 @@
 import * as pulumi from '@pulumi/pulumi';
 import type { ZoneGuardClient } from '../client';
-import { NAME_KEY, providerFor, TYPE_MODULE } from '../providers/kit/closure';
+import { NAME_KEY, providerFor, TYPE_MODULE } from '../providers';
 import { clientFromStackConfig } from './stack-client';
-import { AdjustmentsSchema, NO_ADJUSTMENTS, type WafConversion } from '../providers/waf-migration/conversion';
-import { readMigrationPlan, type WafMigrationPlan } from '../providers/waf-migration/plan';
+import { AdjustmentsSchema, NO_ADJUSTMENTS, readMigrationPlan, type WafConversion, type WafMigrationPlan } from '../migration';
 import { ZoneIdSchema, formatZodIssues, type EntrypointRuleset } from '../schemas';
 
 export { MANAGED_RULESET_ID, OWASP_RULESET_ID } from '../schemas';
-export type { WafConversion } from '../providers/waf-migration/conversion';
-export type { WafMigrationPlan, Incompatibility, BlockingOverride } from '../providers/waf-migration/plan';
-export type { MigrationLimits, CoreRuleSetConversion } from '../providers/waf-migration/conversion';
+export type { WafConversion, WafMigrationPlan, Incompatibility, BlockingOverride, MigrationLimits, CoreRuleSetConversion } from '../migration';
 
 /** An override of one managed rule, applied to the converted configuration before it is submitted. */
 export interface WafRuleAdjustment {

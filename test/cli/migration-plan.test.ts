@@ -1,5 +1,5 @@
 import { run } from '../../src/cli/commands/migration-plan';
-import { readMigrationPlan } from '../../src/providers/waf-migration/plan';
+import { readMigrationPlan } from '../../src/migration';
 import { capture, useInsightEmulator } from '../insights/helpers';
 
 const h = useInsightEmulator();

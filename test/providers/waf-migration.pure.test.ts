@@ -15,8 +15,8 @@ import {
   nextStep,
   progressLine,
   type Adjustments,
-} from '../../src/providers/waf-migration/conversion';
-import { incompatibilityOf } from '../../src/providers/waf-migration/plan';
+  incompatibilityOf,
+} from '../../src/migration';
 import { MANAGED_RULESET_ID, OWASP_RULESET_ID } from '../../src/schemas';
 import {
   DEFAULT_WAIT,

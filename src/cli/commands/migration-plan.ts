@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { readMigrationPlan, type WafMigrationPlan } from '../../providers/waf-migration/plan';
+import { readMigrationPlan, type WafMigrationPlan } from '../../migration';
 import type { RulesetRule } from '../../schemas';
 import {
   HELP_FOOTER,

@@ -1,18 +1,11 @@
 // What a WAF migration of a zone would submit, read through the client without changing anything. The provider's
 // create and update use the same reading, so planWafMigration shows exactly what `pulumi up` would submit.
-import type { ZoneGuardClient } from '../../client';
-import { ZoneGuardError } from '../../client/errors';
-import type { EntrypointRuleset, FirewallRule, WafOverride, WafPackage } from '../../schemas';
-import {
-  NO_ADJUSTMENTS,
-  applyAdjustments,
-  conversionNotes,
-  migrationLimits,
-  type Adjustments,
-  type FirewallRuleFacts,
-  type MigrationLimits,
-  type WafConversion,
-} from './conversion';
+import type { ZoneGuardClient } from '../client';
+import { ZoneGuardError } from '../client/errors';
+import type { EntrypointRuleset, FirewallRule, WafOverride, WafPackage } from '../schemas';
+import { NO_ADJUSTMENTS, applyAdjustments, type Adjustments } from './adjustments';
+import { migrationLimits, type FirewallRuleFacts, type MigrationLimits } from './limits';
+import { conversionNotes, type WafConversion } from './notes';
 
 /** A URI-based override of the previous WAF, as the incompatibility report names it. */
 export interface BlockingOverride {

@@ -1,0 +1,167 @@
+// The adjustments a user declares on top of the converted configuration: their schemas, and how they are applied
+// to the execute rules of their managed rulesets. Pure.
+import { z } from 'zod';
+import {
+  HexIdSchema,
+  MANAGED_RULESET_ID,
+  MANAGED_RULESET_NAMES,
+  type CategoryOverride,
+  type EntrypointRuleset,
+  type RuleOverride,
+  type RulesetRule,
+} from '../schemas';
+
+const rulesetName = (id: string) => MANAGED_RULESET_NAMES[id] ?? `managed ruleset ${id}`;
+
+/** Actions an override of a managed rule or category may set. */
+export const OverrideActionSchema = z.enum(['block', 'challenge', 'js_challenge', 'managed_challenge', 'log'], {
+  error: 'must be one of block, challenge, js_challenge, managed_challenge, log',
+});
+
+const hasSetting = (value: { action?: unknown; enabled?: unknown; scoreThreshold?: unknown }) =>
+  value.action !== undefined || value.enabled !== undefined || value.scoreThreshold !== undefined;
+
+/** An override of one managed rule, applied on top of the converted configuration. */
+export const RuleAdjustmentSchema = z
+  .object({
+    /** The managed ruleset the rule belongs to; default: the vendor's managed ruleset. */
+    rulesetId: HexIdSchema.default(MANAGED_RULESET_ID),
+    ruleId: z.string().min(1, 'must name a managed rule id'),
+    action: OverrideActionSchema.optional(),
+    enabled: z.boolean({ error: 'must be a boolean' }).optional(),
+    /** OWASP anomaly score threshold (the converted configuration sets 25 or 40). */
+    scoreThreshold: z.number().int('must be a whole number').min(1, 'must be at least 1').optional(),
+  })
+  .strict()
+  .refine(hasSetting, { message: 'must set at least one of action, enabled, scoreThreshold' });
+export type RuleAdjustment = z.output<typeof RuleAdjustmentSchema>;
+
+/** An override of one category (tag) of a managed ruleset, for example `paranoia-level-2` or `wordpress`. */
+export const CategoryAdjustmentSchema = z
+  .object({
+    rulesetId: HexIdSchema.default(MANAGED_RULESET_ID),
+    category: z.string().min(1, 'must name a category'),
+    action: OverrideActionSchema.optional(),
+    enabled: z.boolean({ error: 'must be a boolean' }).optional(),
+  })
+  .strict()
+  .refine(hasSetting, { message: 'must set at least one of action, enabled' });
+export type CategoryAdjustment = z.output<typeof CategoryAdjustmentSchema>;
+
+/** Overrides of managed rules applied to the converted configuration before it is submitted. */
+export const AdjustmentsSchema = z
+  .object({
+    rules: z.array(RuleAdjustmentSchema).default([]),
+    categories: z.array(CategoryAdjustmentSchema).default([]),
+  })
+  .strict()
+  .superRefine((value, ctx) => {
+    // Two overrides of the same rule would leave which one wins to the order of the list: refuse it.
+    const seen = new Map<string, number>();
+    value.rules.forEach((rule, index) => {
+      const key = `${rule.rulesetId}/${rule.ruleId}`;
+      const first = seen.get(key);
+      if (first !== undefined) {
+        ctx.addIssue({ code: 'custom', path: ['rules', index, 'ruleId'], message: `overrides rule ${rule.ruleId} again (already at rules[${first}]); merge the two` });
+      } else seen.set(key, index);
+    });
+    const seenCategories = new Map<string, number>();
+    value.categories.forEach((category, index) => {
+      const key = `${category.rulesetId}/${category.category}`;
+      const first = seenCategories.get(key);
+      if (first !== undefined) {
+        ctx.addIssue({ code: 'custom', path: ['categories', index, 'category'], message: `overrides category ${category.category} again (already at categories[${first}]); merge the two` });
+      } else seenCategories.set(key, index);
+    });
+  });
+export type Adjustments = z.output<typeof AdjustmentsSchema>;
+
+/** No adjustment: the default, written once so defaults and comparisons agree. */
+export const NO_ADJUSTMENTS: Adjustments = { rules: [], categories: [] };
+
+/** The converted configuration with the adjustments applied, one line per override, and what could not apply. */
+export interface AdjustedRuleset {
+  ruleset: EntrypointRuleset;
+  applied: string[];
+  problems: string[];
+}
+
+const executeRulesOf = (ruleset: EntrypointRuleset, rulesetId: string) =>
+  ruleset.rules.filter((rule) => rule.action === 'execute' && rule.action_parameters?.id === rulesetId);
+
+const executedRulesets = (ruleset: EntrypointRuleset) => {
+  const ids = ruleset.rules.flatMap((rule) => (rule.action === 'execute' && rule.action_parameters ? [rule.action_parameters.id] : []));
+  return ids.length === 0 ? 'no managed ruleset' : [...new Set(ids)].map((id) => `${id} (${rulesetName(id)})`).join(', ');
+};
+
+function describeSettings(settings: { action?: string; enabled?: boolean; scoreThreshold?: number }): string {
+  const parts: string[] = [];
+  if (settings.action !== undefined) parts.push(`action ${settings.action}`);
+  if (settings.enabled !== undefined) parts.push(settings.enabled ? 'enabled' : 'disabled');
+  if (settings.scoreThreshold !== undefined) parts.push(`score threshold ${settings.scoreThreshold}`);
+  return parts.join(', ');
+}
+
+/**
+ * Applies the adjustments to a copy of the converted configuration: each override goes into the
+ * `action_parameters.overrides` of the execute rule of its ruleset, merged with an override the conversion made
+ * for the same rule or category (the adjustment's fields win), appended otherwise. An adjustment whose ruleset the
+ * configuration does not execute is a problem, never silently dropped.
+ */
+export function applyAdjustments(converted: EntrypointRuleset, adjustments: Adjustments = NO_ADJUSTMENTS): AdjustedRuleset {
+  const ruleset = structuredClone(converted);
+  const applied: string[] = [];
+  const problems: string[] = [];
+  const overridesOf = (rule: RulesetRule) => {
+    const parameters = rule.action_parameters as NonNullable<RulesetRule['action_parameters']>;
+    parameters.overrides ??= {};
+    return parameters.overrides;
+  };
+
+  adjustments.rules.forEach((adjustment, index) => {
+    const targets = executeRulesOf(ruleset, adjustment.rulesetId);
+    if (targets.length === 0) {
+      problems.push(
+        `adjustments.rules[${index}]: ruleset ${adjustment.rulesetId} (${rulesetName(adjustment.rulesetId)}) is not executed by the converted configuration, which executes ${executedRulesets(ruleset)}`,
+      );
+      return;
+    }
+    const settings: Omit<RuleOverride, 'id'> = {
+      ...(adjustment.action !== undefined ? { action: adjustment.action } : {}),
+      ...(adjustment.enabled !== undefined ? { enabled: adjustment.enabled } : {}),
+      ...(adjustment.scoreThreshold !== undefined ? { score_threshold: adjustment.scoreThreshold } : {}),
+    };
+    for (const target of targets) {
+      const overrides = overridesOf(target);
+      const rules = (overrides.rules ??= []);
+      const existing = rules.find((rule) => rule.id === adjustment.ruleId);
+      if (existing) Object.assign(existing, settings);
+      else rules.push({ id: adjustment.ruleId, ...settings });
+    }
+    applied.push(`${rulesetName(adjustment.rulesetId)}: rule ${adjustment.ruleId}: ${describeSettings(adjustment)}`);
+  });
+
+  adjustments.categories.forEach((adjustment, index) => {
+    const targets = executeRulesOf(ruleset, adjustment.rulesetId);
+    if (targets.length === 0) {
+      problems.push(
+        `adjustments.categories[${index}]: ruleset ${adjustment.rulesetId} (${rulesetName(adjustment.rulesetId)}) is not executed by the converted configuration, which executes ${executedRulesets(ruleset)}`,
+      );
+      return;
+    }
+    const settings: Omit<CategoryOverride, 'category'> = {
+      ...(adjustment.action !== undefined ? { action: adjustment.action } : {}),
+      ...(adjustment.enabled !== undefined ? { enabled: adjustment.enabled } : {}),
+    };
+    for (const target of targets) {
+      const overrides = overridesOf(target);
+      const categories = (overrides.categories ??= []);
+      const existing = categories.find((category) => category.category === adjustment.category);
+      if (existing) Object.assign(existing, settings);
+      else categories.push({ category: adjustment.category, ...settings });
+    }
+    applied.push(`${rulesetName(adjustment.rulesetId)}: category ${adjustment.category}: ${describeSettings(adjustment)}`);
+  });
+
+  return { ruleset, applied, problems };
+}

@@ -22,7 +22,8 @@ export function headerUnsafeCharacter(value: string): string | undefined {
   return undefined;
 }
 
-function checkValue(field: string, value: unknown): string {
+/** A credential value checked: a non-empty string a header can carry. Throws a TypeError naming the field, never the value. */
+export function checkCredential(field: 'apiToken' | 'apiEmail' | 'apiKey', value: unknown): string {
   if (typeof value !== 'string' || value.trim() === '') {
     throw new TypeError(`credentials.${field} must be a non-empty string`);
   }
@@ -41,11 +42,11 @@ export function authHeaders(credentials: Credentials): Record<string, string> {
     throw new TypeError('credentials must be { apiToken } or { apiEmail, apiKey }');
   }
   if ('apiToken' in credentials && credentials.apiToken !== undefined) {
-    return { authorization: `Bearer ${checkValue('apiToken', credentials.apiToken)}` };
+    return { authorization: `Bearer ${checkCredential('apiToken', credentials.apiToken)}` };
   }
   if ('apiEmail' in credentials || 'apiKey' in credentials) {
     const { apiEmail, apiKey } = credentials as { apiEmail?: unknown; apiKey?: unknown };
-    return { 'x-auth-email': checkValue('apiEmail', apiEmail), 'x-auth-key': checkValue('apiKey', apiKey) };
+    return { 'x-auth-email': checkCredential('apiEmail', apiEmail), 'x-auth-key': checkCredential('apiKey', apiKey) };
   }
   throw new TypeError('credentials must be { apiToken } or { apiEmail, apiKey }');
 }

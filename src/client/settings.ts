@@ -1,4 +1,5 @@
-import type { Credentials } from './credentials';
+import { checkBaseUrl, checkCredential, type Credentials } from './credentials';
+import { rateBudgetProblem } from './rate-budget';
 
 /** Where the providers and the CLI send requests when neither `zoneguard:baseUrl` nor ZONEGUARD_BASE_URL is set: the
  * local emulator started by `npx zoneguard emulator`, the embedded default of the examples. */
@@ -20,24 +21,61 @@ export interface ClientSettings {
   rateBudget?: { requests: number; windowMs: number } | false;
 }
 
-/** Reads a rate budget setting: `requests/windowMs` (e.g. `1200/300000`) or `off`. */
-export function parseRateBudget(text: string): { requests: number; windowMs: number } | false {
+/** One setting's two sources, as `SETTING_SOURCES` lists them. */
+export type SettingSource = (typeof SETTING_SOURCES)[keyof typeof SETTING_SOURCES];
+
+/** How a message names a setting: `zoneguard:baseUrl (or ZONEGUARD_BASE_URL)`; the CLI names its flag instead. */
+export type NameSetting = (source: SettingSource) => string;
+
+const configAndVariable: NameSetting = (source) => `${source.config} (or ${source.env})`;
+
+/** Reads a rate budget setting: `requests/windowMs` (e.g. `1200/300000`) or `off`, within the client's bounds. */
+export function parseRateBudget(text: string, name: NameSetting = configAndVariable): { requests: number; windowMs: number } | false {
   if (text === 'off') return false;
   const match = /^(\d+)\/(\d+)$/.exec(text);
-  const requests = Number(match?.[1]);
-  const windowMs = Number(match?.[2]);
-  if (!match || requests < 1 || windowMs < 1) {
+  const setting = name(SETTING_SOURCES.rateBudget);
+  if (!match) {
     throw new SettingsError(
-      `zoneguard: ${SETTING_SOURCES.rateBudget.config} (or ${SETTING_SOURCES.rateBudget.env}) must be "requests/windowMs", ` +
-        `for example "1200/300000", or "off"; got ${JSON.stringify(text)}`,
+      `zoneguard: ${setting} must be "requests/windowMs", for example "1200/300000", or "off"; got ${excerpt(text)}`,
+      { setting: 'rateBudget' },
     );
   }
-  return { requests, windowMs };
+  const limits = { requests: Number(match[1]), windowMs: Number(match[2]) };
+  const problem = rateBudgetProblem(limits);
+  if (problem) throw new SettingsError(`zoneguard: ${setting}: ${problem}`, { setting: 'rateBudget' });
+  return limits;
 }
 
 /** A setting is missing, half given or malformed; the message names the config keys and variables to set. */
 export class SettingsError extends Error {
   override readonly name = 'SettingsError';
+  /** The setting that is malformed; undefined when credentials are missing or half given. */
+  readonly setting: keyof typeof SETTING_SOURCES | undefined;
+
+  constructor(message: string, options: { setting?: keyof typeof SETTING_SOURCES } = {}) {
+    super(message);
+    this.setting = options.setting;
+  }
+}
+
+/** A quoted value cut to 60 characters, so a message never carries a huge or multi-line setting whole. */
+function excerpt(text: string): string {
+  return text.length > 60 ? `${JSON.stringify(text.slice(0, 60))}… (${text.length} characters)` : JSON.stringify(text);
+}
+
+/**
+ * Runs the client's own check of a setting (checkBaseUrl, authHeaders), turning its TypeError into a SettingsError
+ * that names the config key and variable instead of the client's option (`baseUrl must ...`, `credentials.apiToken has ...`).
+ */
+function checkedBy<T>(setting: keyof typeof SETTING_SOURCES, name: NameSetting, check: () => T): T {
+  try {
+    return check();
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    const option = /^(baseUrl|credentials\.\w+) /.exec(error.message);
+    const what = option ? error.message.slice(option[0].length) : `: ${error.message}`;
+    throw new SettingsError(`zoneguard: ${name(SETTING_SOURCES[setting])}${option ? ' ' : ''}${what}`, { setting });
+  }
 }
 
 type Lookup = (key: string) => string | undefined;
@@ -46,20 +84,28 @@ type Lookup = (key: string) => string | undefined;
  * Resolves the base URL and credentials from the stack config (set by `configure`), falling back to the
  * environment. Pure: the config lookup and the environment are passed in.
  */
-export function resolveSettings(config: Lookup, env: Record<string, string | undefined>): ClientSettings {
+export function resolveSettings(config: Lookup, env: Record<string, string | undefined>, name: NameSetting = configAndVariable): ClientSettings {
   const read = (name: keyof typeof SETTING_SOURCES) => {
     const source = SETTING_SOURCES[name];
     const value = config(source.config) ?? env[source.env];
     return value === undefined || value.trim() === '' ? undefined : value.trim();
   };
-  const baseUrl = read('baseUrl') ?? DEFAULT_BASE_URL;
+  // Checked here, so a provider's `check` fails at preview on a bad value instead of `up` failing on every call.
+  const baseUrl = checkedBy('baseUrl', name, () => checkBaseUrl(read('baseUrl') ?? DEFAULT_BASE_URL));
   const budget = read('rateBudget');
-  const rateBudget = budget === undefined ? {} : { rateBudget: parseRateBudget(budget) };
+  const rateBudget = budget === undefined ? {} : { rateBudget: parseRateBudget(budget, name) };
   const apiToken = read('apiToken');
-  if (apiToken) return { baseUrl, credentials: { apiToken }, ...rateBudget };
+  if (apiToken) {
+    checkedBy('apiToken', name, () => checkCredential('apiToken', apiToken));
+    return { baseUrl, credentials: { apiToken }, ...rateBudget };
+  }
   const apiEmail = read('apiEmail');
   const apiKey = read('apiKey');
-  if (apiEmail && apiKey) return { baseUrl, credentials: { apiEmail, apiKey }, ...rateBudget };
+  if (apiEmail && apiKey) {
+    checkedBy('apiEmail', name, () => checkCredential('apiEmail', apiEmail));
+    checkedBy('apiKey', name, () => checkCredential('apiKey', apiKey));
+    return { baseUrl, credentials: { apiEmail, apiKey }, ...rateBudget };
+  }
   if (apiEmail || apiKey) {
     const missing = apiEmail ? SETTING_SOURCES.apiKey : SETTING_SOURCES.apiEmail;
     throw new SettingsError(

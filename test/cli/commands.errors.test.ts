@@ -70,8 +70,15 @@ describe.each(commands)('zoneguard %s', (name, run, prefix) => {
     const c = capture();
     expect(await run([...prefix, '--zone', BIG_ZONE, '--base-url', 'http://api.example.com/client/v4', '--api-token', 'secret-token-1234'], c.io)).toBe(2);
     expect(c.stderr()).toBe(
-      `zoneguard ${name}: error: refusing to send credentials over plain http to api.example.com: use https, or http only to loopback (localhost, 127.0.0.0/8, ::1)\n`,
+      `zoneguard ${name}: error: --base-url (or ZONEGUARD_BASE_URL): refusing to send credentials over plain http to api.example.com: ` +
+        'use https, or http only to loopback (localhost, 127.0.0.0/8, ::1)\n',
     );
+  });
+
+  test('a malformed ZONEGUARD_RATE_BUDGET is named, not called missing credentials: exit 2', async () => {
+    const c = capture({ ZONEGUARD_RATE_BUDGET: '4294967296/1' });
+    expect(await run([...prefix, '--zone', BIG_ZONE, '--base-url', h.emulator.baseUrl, '--api-token', 'secret-token-1234'], c.io)).toBe(2);
+    expect(c.stderr()).toBe(`zoneguard ${name}: error: ZONEGUARD_RATE_BUDGET: requests must be a whole number from 1 to 100000, got 4294967296\n`);
   });
 
   test('a refused token: exit 1, one line, the token nowhere', async () => {
@@ -108,7 +115,7 @@ describe('no credential is ever printed', () => {
     const c = capture();
     expect(await scripts(['--zone', BIG_ZONE, '--base-url', h.emulator.baseUrl, '--api-token', 'abc\ndef-secret'], c.io)).toBe(2);
     expect(c.stderr()).toBe(
-      'zoneguard scripts: error: credentials.apiToken has a line break (U+000A) at position 4, which a request header cannot carry; ' +
+      'zoneguard scripts: error: --api-token (or ZONEGUARD_API_TOKEN) has a line break (U+000A) at position 4, which a request header cannot carry; ' +
         'copy it again without spaces or line breaks\n',
     );
   });

@@ -45,4 +45,55 @@ describe('resolveSettings', () => {
         '(pulumi config set --secret zoneguard:apiKey ...) or ZONEGUARD_API_KEY',
     );
   });
+
+  describe.each([
+    ['not a URL', { ZONEGUARD_BASE_URL: 'api.example.com/client/v4' }, 'zoneguard:baseUrl (or ZONEGUARD_BASE_URL) must be an absolute http(s) URL'],
+    ['ftp', { ZONEGUARD_BASE_URL: 'ftp://api.example.com/client/v4' }, 'zoneguard:baseUrl (or ZONEGUARD_BASE_URL) must use https (or http to loopback), got ftp:'],
+    [
+      'plain http to a remote host',
+      { ZONEGUARD_BASE_URL: 'http://api.example.com/client/v4' },
+      'zoneguard:baseUrl (or ZONEGUARD_BASE_URL): refusing to send credentials over plain http to api.example.com: use https, or http only to loopback (localhost, 127.0.0.0/8, ::1)',
+    ],
+    [
+      'a token with a line break',
+      { ZONEGUARD_API_TOKEN: 'tok\nen' },
+      'zoneguard:apiToken (or ZONEGUARD_API_TOKEN) has a line break (U+000A) at position 4, which a request header cannot carry; copy it again without spaces or line breaks',
+    ],
+    [
+      'a key outside ASCII',
+      { ZONEGUARD_API_TOKEN: undefined, ZONEGUARD_API_EMAIL: 'a@b.c', ZONEGUARD_API_KEY: 'kéy-1234' },
+      'zoneguard:apiKey (or ZONEGUARD_API_KEY) has a character outside ASCII (U+00E9) at position 2, which a request header cannot carry; copy it again without spaces or line breaks',
+    ],
+    ['a rate budget of 2^32 requests', { ZONEGUARD_RATE_BUDGET: '4294967296/1' }, 'zoneguard:rateBudget (or ZONEGUARD_RATE_BUDGET): requests must be a whole number from 1 to 100000, got 4294967296'],
+    [
+      'a rate budget window over 2^31 ms',
+      { ZONEGUARD_RATE_BUDGET: '10/2147483648' },
+      'zoneguard:rateBudget (or ZONEGUARD_RATE_BUDGET): windowMs must be a whole number of milliseconds from 1 to 2147483647 (about 24.8 days), got 2147483648',
+    ],
+    [
+      'a huge malformed rate budget, quoted in part',
+      { ZONEGUARD_RATE_BUDGET: 'x'.repeat(100_000) },
+      `zoneguard:rateBudget (or ZONEGUARD_RATE_BUDGET) must be "requests/windowMs", for example "1200/300000", or "off"; got "${'x'.repeat(60)}"… (100000 characters)`,
+    ],
+  ])('%s', (_name, env, message) => {
+    test('is a SettingsError naming the config key and the variable', () => {
+      const error = (() => {
+        try {
+          resolveSettings(none, { ZONEGUARD_API_TOKEN: 'token-1234', ...env });
+        } catch (e) {
+          return e;
+        }
+        return undefined;
+      })();
+      expect(error).toBeInstanceOf(SettingsError);
+      expect((error as SettingsError).message).toBe(`zoneguard: ${message}`);
+    });
+  });
+
+  test('the largest rate budget it takes', () => {
+    expect(resolveSettings(none, { ZONEGUARD_API_TOKEN: 't', ZONEGUARD_RATE_BUDGET: '100000/2147483647' }).rateBudget).toEqual({
+      requests: 100_000,
+      windowMs: 2_147_483_647,
+    });
+  });
 });

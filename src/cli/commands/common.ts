@@ -1,8 +1,8 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { ZoneGuardClient } from '../../client';
-import { redactSecrets } from '../../client/credentials';
+import { redactSecrets, secretValuesOf } from '../../client/credentials';
 import type { LoadProgress } from '../../insights';
-import { DEFAULT_BASE_URL, SettingsError, resolveSettings, SETTING_SOURCES } from '../../client/settings';
+import { DEFAULT_BASE_URL, SettingsError, resolveSettings, SETTING_SOURCES, type NameSetting } from '../../client/settings';
 import { DetectedStatusSchema, ZoneIdSchema, type DetectedStatus } from '../../schemas';
 
 /** The exit codes scripts can rely on. */
@@ -143,7 +143,8 @@ export function parsePositive(max: number) {
 /**
  * The client, from the flags first and the providers' environment variables second (resolveSettings, the same
  * rules as the providers). Credential flags are taken as a set: any of them given, the environment's credentials
- * are ignored, so a flag never mixes with a variable into a half-pair.
+ * are ignored, so a flag never mixes with a variable into a half-pair. ZONEGUARD_RATE_BUDGET applies as it does to
+ * the providers.
  */
 export function clientFrom(options: ConnectionOptions, env: Record<string, string | undefined>): { client: ZoneGuardClient; secrets: string[] } {
   const flags: Record<string, string | undefined> = {
@@ -153,12 +154,15 @@ export function clientFrom(options: ConnectionOptions, env: Record<string, strin
     [SETTING_SOURCES.apiKey.config]: options.apiKey,
   };
   const anyCredentialFlag = options.apiToken !== undefined || options.apiEmail !== undefined || options.apiKey !== undefined;
-  const environment = anyCredentialFlag ? { [SETTING_SOURCES.baseUrl.env]: env[SETTING_SOURCES.baseUrl.env] } : env;
+  const kept = [SETTING_SOURCES.baseUrl.env, SETTING_SOURCES.rateBudget.env];
+  const environment = anyCredentialFlag ? Object.fromEntries(kept.map((name) => [name, env[name]])) : env;
   let settings;
   try {
-    settings = resolveSettings((key) => flags[key], environment);
+    settings = resolveSettings((key) => flags[key], environment, nameForCli);
   } catch (error) {
     if (!(error instanceof SettingsError)) throw error;
+    // A malformed value (base URL, rate budget, a credential a header cannot carry) says what is wrong with it.
+    if (error.setting) throw new UsageError(error.message.replace(/^zoneguard: /, ''));
     const half = (options.apiEmail ?? environment[SETTING_SOURCES.apiEmail.env]) || (options.apiKey ?? environment[SETTING_SOURCES.apiKey.env]);
     throw new UsageError(
       half
@@ -167,15 +171,21 @@ export function clientFrom(options: ConnectionOptions, env: Record<string, strin
             `or ${SETTING_SOURCES.apiEmail.env} and ${SETTING_SOURCES.apiKey.env})`,
     );
   }
-  const secrets = 'apiToken' in settings.credentials ? [settings.credentials.apiToken] : [settings.credentials.apiKey];
-  try {
-    return { client: new ZoneGuardClient({ baseUrl: settings.baseUrl, credentials: settings.credentials }), secrets };
-  } catch (error) {
-    // The client refuses a malformed base URL or credential with a TypeError naming the field, never the value.
-    if (error instanceof TypeError) throw new UsageError(error.message.replace(/^baseUrl\b/, '--base-url'));
-    throw error;
-  }
+  const secrets = secretValuesOf(settings.credentials);
+  return { client: new ZoneGuardClient(settings), secrets };
 }
+
+/** The CLI's name of a setting: its flag, and the variable (`--base-url (or ZONEGUARD_BASE_URL)`); the rate budget has no flag. */
+const nameForCli: NameSetting = (source) => {
+  const flags: Record<string, string | undefined> = {
+    [SETTING_SOURCES.apiToken.config]: '--api-token',
+    [SETTING_SOURCES.apiEmail.config]: '--api-email',
+    [SETTING_SOURCES.apiKey.config]: '--api-key',
+    [SETTING_SOURCES.baseUrl.config]: '--base-url',
+  };
+  const flag = flags[source.config];
+  return flag ? `${flag} (or ${source.env})` : source.env;
+};
 
 /** One line: line breaks and runs of spaces folded. */
 export function oneLine(text: string): string {

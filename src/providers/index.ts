@@ -11,7 +11,8 @@ const adopt = (key: string) => (inputs: Record<string, unknown>) => (typeof inpu
 
 // Every kind behind the ownership guard (kit/ownership.ts). The settings and the migration are one per zone: their
 // create always takes the zone's over, so it is an adoption of the zone id.
-const implementations: Partial<Record<ResourceKind, Implementation>> = {
+// `satisfies` makes a kind of RESOURCE_KINDS without its implementation a compile error.
+const implementations = {
   PageGuardSettings: withOwnership('PageGuardSettings', pageGuardSettings, { noun: 'the page security settings of zone', adoptedId: adopt('zoneId') }),
   CspPolicy: withOwnership('CspPolicy', cspPolicy, { noun: 'policy', adoptedId: adopt('adoptPolicyId'), adoptInput: 'adoptPolicyId' }),
   FirewallRuleWithFilter: withOwnership('FirewallRuleWithFilter', firewallRuleWithFilter, {
@@ -20,14 +21,14 @@ const implementations: Partial<Record<ResourceKind, Implementation>> = {
     adoptInput: 'adoptRuleId',
   }),
   WafMigration: withOwnership('WafMigration', wafMigration, { noun: 'the WAF migration of zone', adoptedId: adopt('zoneId') }),
-};
+} satisfies Record<ResourceKind, Implementation>;
 
 /** The implementation of one resource kind; throws for a kind this version does not know. */
 export function implementation(kind: ResourceKind): Implementation {
-  const found = implementations[kind];
+  // The kind comes from a stored closure, maybe written by another version: look it up as any string.
+  const found: Implementation | undefined = Object.hasOwn(implementations, kind) ? implementations[kind] : undefined;
   if (!found) throw new Error(`zoneguard: no provider implementation for ${kind} in this version of pulumi-zoneguard`);
   return found;
 }
 
-
-export { NAME_KEY, providerFor, TYPE_MODULE, type ResourceKind } from './kit/closure';
+export { NAME_KEY, providerFor, RESOURCE_KINDS, TYPE_MODULE, type ResourceKind } from './kit/closure';

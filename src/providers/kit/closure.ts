@@ -1,7 +1,8 @@
 import type * as pulumi from '@pulumi/pulumi';
 
 /** The resource types of zoneguard; the last part of each type token `pulumi-nodejs:dynamic/zoneguard:<Kind>`. */
-export type ResourceKind = 'PageGuardSettings' | 'CspPolicy' | 'FirewallRuleWithFilter' | 'WafMigration';
+export const RESOURCE_KINDS = ['PageGuardSettings', 'CspPolicy', 'FirewallRuleWithFilter', 'WafMigration'] as const;
+export type ResourceKind = (typeof RESOURCE_KINDS)[number];
 
 /** Module part of every type token. Changing it would change every URN. */
 export const TYPE_MODULE = 'zoneguard';

@@ -62,7 +62,7 @@ export function inventory(context: EmulatorContext, zone: ZoneRecord) {
     wafOverrides: state.wafOverrides.list(zone.id),
     wafPackages: state.wafPackages.list(zone.id),
     waf: waf
-      ? { ...wafStatus(waf, context.now()), previousWafEnabled: waf.previousWafEnabled, groupOverrides: waf.groupOverrides, ruleOverrides: waf.ruleOverrides, entrypoint: waf.entrypoint ?? null }
+      ? { ...wafStatus(waf, context.now()), previousWafEnabled: waf.previousWafEnabled, groupOverrides: waf.groupOverrides, ruleOverrides: waf.ruleOverrides, entrypoint: waf.entrypointVersions.at(-1) ?? null }
       : null,
   };
 }

@@ -70,7 +70,6 @@ export const Messages = {
   pageValue: 'page: page must be a whole number of at least 1, or all',
   booleanQuery: (field: string) => `${field}: must be true or false`,
   phaseTwoRequired: 'phase_two: must be 1 (the second phase of the migration): add ?phase_two=1',
-  wafMigrationRequired: 'waf_migration: required: pending (or 1) or validation (or 2)',
   migrationIncompatible: (zoneId: string, count: number) =>
     `zone ${zoneId} cannot migrate: it has ${count} URI-based WAF override${count === 1 ? '' : 's'}; delete ${count === 1 ? 'it' : 'them'} with DELETE /zones/${zoneId}/firewall/waf/overrides/{id}, then migrate`,
   migrationTooManyRules: (count: number, max: number) =>
@@ -95,6 +94,24 @@ export const Messages = {
   tokenNotFound: 'token: not a token this emulator accepts (revoked, rotated, or never issued)',
   lastToken: (zoneId: string | null) =>
     `token: the last API token of ${zoneId === null ? 'the account' : `zone ${zoneId}`} cannot be revoked; rotate it instead, or add another first`,
+  rulesetAction: (field: string, action: string, phase: string, allowed: readonly string[]) =>
+    `${field}: ${action} is not an action of the ${phase} phase; use ${allowed.join(' or ')}`,
+  ruleIdFormat: (field: string, what: string) => `${field}: must be ${what}: 32 lowercase hexadecimal characters`,
+  ruleIdUnknown: (field: string, id: string) =>
+    `${field}: the entry point has no rule ${id}; leave id out (or empty) to add a rule, the service assigns its id`,
+  duplicateValue: (field: string, value: string, first: string) => `${field}: ${value} is already used by ${first}; each must be unique`,
+  parameterRequired: (field: string, action: string, what: string) => `${field}: required for ${action}: ${what}`,
+  parameterRefused: (field: string, action: string) => `${field}: not a parameter of ${action}`,
+  skipNotInPhase: (field: string, phase: string) =>
+    `${field}: not available in the ${phase} phase; skip ruleset "current", rulesets, or rules`,
+  skipTargetsCombined: (field: string, targets: readonly string[]) => `${field}: ${targets.join(' and ')} cannot be combined; use one`,
+  skipRuleset: (field: string, value: string) => `${field}: ${value} is not a ruleset to skip; use current`,
+  emptyList: (field: string) => `${field}: must not be empty`,
+  overrideAction: (field: string, action: string, allowed: readonly string[]) =>
+    `${field}: ${action} is not an override action; use ${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1) ?? ''}`,
+  overrideSetsNothing: (field: string, fields: string) => `${field}: must set at least one of ${fields}`,
+  entrypointVersionNotFound: (zoneId: string, version: string) =>
+    `zone ${zoneId} has no version ${version} of its http_request_firewall_managed entry point ruleset`,
   entrypointNotFound: (zoneId: string) => `zone ${zoneId} has no http_request_firewall_managed entry point ruleset`,
 } as const;
 

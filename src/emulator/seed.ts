@@ -168,6 +168,7 @@ export function applyZoneSeed(state: EmulatorState, input: ZoneSeed): ZoneRecord
     groupOverrides: seed.previousWaf?.groupOverrides ?? {},
     ruleOverrides: seed.previousWaf?.ruleOverrides ?? {},
     migrationState: 'start',
+    entrypointVersions: [],
   });
   state.dirty = true;
   return zone;

@@ -62,8 +62,8 @@ export interface WafRecord {
   completeAt?: string;
   /** When the migration started (ISO timestamp): `created` of the status. */
   startedAt?: string;
-  /** The saved http_request_firewall_managed entry point ruleset. */
-  entrypoint?: SavedRuleset;
+  /** Every saved version of the http_request_firewall_managed entry point ruleset, oldest first; the last is current. */
+  entrypointVersions: SavedRuleset[];
 }
 
 /** A map per collection, keyed by zone then id; insertion order is the listing order. */

@@ -31,7 +31,8 @@ export function effectiveMigrationState(record: WafRecord, now: Date): Migration
 /** The status read of a zone's WAF: which of the two WAFs is on in each state of the migration. */
 export function wafStatus(record: WafRecord, now: Date): WafStatus {
   const state = effectiveMigrationState(record, now);
-  const oldOn = state === 'complete' ? false : state === 'start' ? record.previousWafEnabled : true;
+  // The previous WAF stays as it was (on or off) until the migration completes; migrating never turns it on.
+  const oldOn = state === 'complete' ? false : record.previousWafEnabled;
   const status: WafStatus = {
     migration_state: state,
     old_waf_status: oldOn ? 'enabled' : 'disabled',
@@ -66,7 +67,7 @@ export function convertPreviousWaf(
   for (const rule of rules) {
     const filter = filterOf(rule.filterId);
     if (rule.action !== 'bypass' || !rule.products?.includes('waf') || !filter) continue;
-    // A skip rule without action_parameters skips the rest of this entry point: the managed rulesets below.
+    // Skipping the current ruleset skips the rest of this entry point: the managed rulesets below.
     converted.push({
       id: '',
       version: '',
@@ -75,6 +76,7 @@ export function convertPreviousWaf(
       description: `Migrated from firewall rule ${rule.id}`,
       ref: '',
       enabled: !rule.paused,
+      action_parameters: { ruleset: 'current' },
     });
   }
   if (packages.some((p) => p.detection_mode === 'traditional')) {

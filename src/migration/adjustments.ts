@@ -5,6 +5,7 @@ import {
   HexIdSchema,
   MANAGED_RULESET_ID,
   MANAGED_RULESET_NAMES,
+  OverrideActionSchema,
   type CategoryOverride,
   type EntrypointRuleset,
   type RuleOverride,
@@ -13,10 +14,7 @@ import {
 
 const rulesetName = (id: string) => MANAGED_RULESET_NAMES[id] ?? `managed ruleset ${id}`;
 
-/** Actions an override of a managed rule or category may set. */
-export const OverrideActionSchema = z.enum(['block', 'challenge', 'js_challenge', 'managed_challenge', 'log'], {
-  error: 'must be one of block, challenge, js_challenge, managed_challenge, log',
-});
+export { OverrideActionSchema };
 
 const hasSetting = (value: { action?: unknown; enabled?: unknown; scoreThreshold?: unknown }) =>
   value.action !== undefined || value.enabled !== undefined || value.scoreThreshold !== undefined;
@@ -90,7 +88,7 @@ const executeRulesOf = (ruleset: EntrypointRuleset, rulesetId: string) =>
   ruleset.rules.filter((rule) => rule.action === 'execute' && rule.action_parameters?.id === rulesetId);
 
 const executedRulesets = (ruleset: EntrypointRuleset) => {
-  const ids = ruleset.rules.flatMap((rule) => (rule.action === 'execute' && rule.action_parameters ? [rule.action_parameters.id] : []));
+  const ids = ruleset.rules.flatMap((rule) => (rule.action === 'execute' && rule.action_parameters?.id !== undefined ? [rule.action_parameters.id] : []));
   return ids.length === 0 ? 'no managed ruleset' : [...new Set(ids)].map((id) => `${id} (${rulesetName(id)})`).join(', ');
 };
 

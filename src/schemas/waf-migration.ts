@@ -18,6 +18,18 @@ export const CompatibilitySchema = z.object({
 });
 export type Compatibility = z.infer<typeof CompatibilitySchema>;
 
+/** Actions an override of a managed rule or category may set (docs/emulator.md, "Entry point rules"). */
+export const OverrideActionSchema = z.enum(['block', 'challenge', 'js_challenge', 'managed_challenge', 'log'], {
+  error: 'must be one of block, challenge, js_challenge, managed_challenge, log',
+});
+export type OverrideAction = z.infer<typeof OverrideActionSchema>;
+
+/**
+ * Actions a rule of the http_request_firewall_managed entry point may take: execute a managed ruleset, or skip
+ * (an exception) what follows it (docs/emulator.md, "Entry point rules").
+ */
+export const MANAGED_PHASE_ACTIONS = ['execute', 'skip'] as const;
+
 /** One rule override inside an execute rule's action_parameters. */
 export const RuleOverrideSchema = z.object({
   id: z.string().min(1, 'must name a managed rule id'),
@@ -44,6 +56,22 @@ export const OverridesSchema = z.object({
 });
 export type Overrides = z.infer<typeof OverridesSchema>;
 
+/**
+ * The parameters of a rule's action: for execute, the managed ruleset (`id`) and its `overrides`; for skip, what it
+ * skips (`ruleset: "current"`, `rulesets`, or `rules` by ruleset id). Which fit which action is checked where the
+ * rule is validated (the emulator), so that a client reading a ruleset does not refuse what the service answers.
+ */
+export const ActionParametersSchema = z.object({
+  id: z.string().min(1, 'must name the managed ruleset to execute').optional(),
+  overrides: OverridesSchema.optional(),
+  ruleset: z.string().optional(),
+  rulesets: z.array(z.string()).optional(),
+  rules: z.record(z.string(), z.array(z.string())).optional(),
+  phases: z.array(z.string()).optional(),
+  products: z.array(z.string()).optional(),
+});
+export type ActionParameters = z.infer<typeof ActionParametersSchema>;
+
 /** A rule of the entry point ruleset. id, version and ref are empty or omitted in the validation-mode request. */
 export const RulesetRuleSchema = z.object({
   id: z.string().optional(),
@@ -52,13 +80,10 @@ export const RulesetRuleSchema = z.object({
   expression: z.string().min(1, 'must not be empty (true means all traffic)'),
   description: z.string().optional(),
   ref: z.string().optional(),
+  /** Defaults to true, as in the public API. */
   enabled: z.boolean().optional(),
-  action_parameters: z
-    .object({
-      id: z.string().min(1, 'must name the managed ruleset to execute'),
-      overrides: OverridesSchema.optional(),
-    })
-    .optional(),
+  action_parameters: ActionParametersSchema.optional(),
+  last_updated: TimestampSchema.optional(),
 });
 export type RulesetRule = z.infer<typeof RulesetRuleSchema>;
 

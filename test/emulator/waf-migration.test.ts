@@ -34,11 +34,8 @@ describe('phase_two=1 on every migration call', () => {
     expect(answer.body).toEqual(failure([1004, 'phase_two: must be 1 (the second phase of the migration): add ?phase_two=1']));
   });
 
-  test('the entry point update needs waf_migration, with a known value', async () => {
+  test('waf_migration, when given, must be a known value', async () => {
     const zone = h.zoneOf('pro');
-    expect((await entrypoint(zone, '?phase_two=1', { name: 'default', rules: [] })).body).toEqual(
-      failure([1004, 'waf_migration: required: pending (or 1) or validation (or 2)']),
-    );
     expect((await entrypoint(zone, '?phase_two=1&waf_migration=now', { name: 'default', rules: [] })).body).toEqual(
       failure([1004, 'waf_migration: must be pending (or 1) or validation (or 2)']),
     );
@@ -76,6 +73,7 @@ describe('GET /zones/{zone_id}/waf_migration/config: the conversion tables', () 
           description: expect.stringMatching(/^Migrated from firewall rule [0-9a-f]{32}$/),
           ref: '',
           enabled: true,
+          action_parameters: { ruleset: 'current' },
         },
         {
           id: '',

@@ -1,87 +1,92 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { EntrypointRulesetSchema, MANAGED_RULESET_NAMES, WAF_MIGRATION_LIMITS, WafMigrationModeSchema, type ErrorItem, type SavedRuleset } from '../../schemas';
-import { parseBody, parseQuery, query, single, zoneOf, type EmulatorContext } from '../context';
+import { EntrypointRulesetSchema, WAF_MIGRATION_LIMITS, WafMigrationModeSchema } from '../../schemas';
+import { params, parseBody, parseQuery, query, single, zoneOf, type EmulatorContext } from '../context';
 import { ErrorCode, Messages, ServiceError, okEnvelope } from '../errors';
-import { newId, stableId } from '../ids';
+import { stableId } from '../ids';
+import { entrypointProblems, nextEntrypointVersion, versionSummary } from '../rulesets';
+import type { WafRecord, ZoneRecord } from '../state';
 import { MIGRATION_PHASE, effectiveMigrationState, migrationLimitProblem } from '../waf';
 import { assertPhaseTwo, wafRecordOf } from './waf-migration';
 
 const ENTRYPOINT = `/zones/:zone_id/rulesets/phases/${MIGRATION_PHASE}/entrypoint`;
 
 /**
- * The http_request_firewall_managed entry point: PUT with waf_migration moves the zone through the spec's state
- * machine (start → pending → complete, or start → validation → pending → complete on Enterprise; no way back).
+ * The http_request_firewall_managed entry point (docs/emulator.md, "Entry point"). A PUT without waf_migration is
+ * the ordinary ruleset update, before and after a migration; with waf_migration it also moves the zone through the
+ * migration (start → pending → complete, or start → validation → pending → complete on Enterprise; no way back).
+ * Every saved version can be read back.
  */
 export function registerRulesetRoutes(api: FastifyInstance, context: EmulatorContext): void {
   const { state } = context;
 
-  api.get(ENTRYPOINT, async (request) => {
+  const current = (request: FastifyRequest) => {
     const zone = zoneOf(context, request);
-    const entrypoint = wafRecordOf(context, zone.id).entrypoint;
-    if (!entrypoint) throw ServiceError.of(404, ErrorCode.notFound, Messages.entrypointNotFound(zone.id));
-    return okEnvelope(entrypoint);
+    const versions = wafRecordOf(context, zone.id).entrypointVersions;
+    const latest = versions.at(-1);
+    if (!latest) throw ServiceError.of(404, ErrorCode.notFound, Messages.entrypointNotFound(zone.id));
+    return { zone, versions, latest };
+  };
+
+  api.get(ENTRYPOINT, async (request) => okEnvelope(current(request).latest));
+
+  api.get(`${ENTRYPOINT}/versions`, async (request) => okEnvelope(current(request).versions.map(versionSummary)));
+
+  api.get(`${ENTRYPOINT}/versions/:ruleset_version`, async (request) => {
+    const { zone, versions } = current(request);
+    const wanted = params(request).ruleset_version ?? '';
+    const found = versions.find((version) => version.version === wanted);
+    if (!found) throw ServiceError.of(404, ErrorCode.notFound, Messages.entrypointVersionNotFound(zone.id, wanted));
+    return okEnvelope(found);
   });
 
   api.put(ENTRYPOINT, async (request) => {
     const zone = zoneOf(context, request);
-    assertPhaseTwo(request);
     const rawMode = single(query(request).waf_migration);
-    if (rawMode === undefined) throw ServiceError.of(400, ErrorCode.validation, Messages.wafMigrationRequired);
-    const { waf_migration: mode } = parseQuery(z.object({ waf_migration: WafMigrationModeSchema }), { waf_migration: rawMode });
+    if (rawMode !== undefined) assertPhaseTwo(request);
+    const mode = rawMode === undefined ? undefined : parseQuery(z.object({ waf_migration: WafMigrationModeSchema }), { waf_migration: rawMode }).waf_migration;
     const body = parseBody(EntrypointRulesetSchema, request.body);
-    const unknown: ErrorItem[] = [];
-    body.rules.forEach((rule, index) => {
-      const rulesetId = rule.action_parameters?.id;
-      if (rule.action === 'execute' && (rulesetId === undefined || MANAGED_RULESET_NAMES[rulesetId] === undefined)) {
-        const known = Object.entries(MANAGED_RULESET_NAMES).map(([id, name]) => `${id} (${name})`).join(' or ');
-        unknown.push({ code: ErrorCode.validation, message: Messages.unknownManagedRuleset(`rules.${index}.action_parameters.id`, rulesetId ?? '(none)', known) });
-      }
-    });
-    if (unknown.length > 0) throw new ServiceError(400, unknown);
-
     const record = wafRecordOf(context, zone.id);
+    const latest = record.entrypointVersions.at(-1);
+    const problems = entrypointProblems(body, latest);
+    if (problems.length > 0) throw new ServiceError(400, problems.map((message) => ({ code: ErrorCode.validation, message })));
     const now = context.now();
-    const current = effectiveMigrationState(record, now);
-    if (current === 'pending' || current === 'complete') throw ServiceError.of(409, ErrorCode.conflict, Messages.migrationDone(zone.id, current));
-    if (mode === 'validation' && zone.plan !== 'enterprise') {
-      throw ServiceError.of(400, ErrorCode.migrationPlan, Messages.validationNeedsEnterprise(zone.id, zone.plan));
-    }
-    const overrides = state.wafOverrides.count(zone.id);
-    if (overrides > 0) throw ServiceError.of(409, ErrorCode.migrationIncompatible, Messages.migrationIncompatible(zone.id, overrides));
-    const limit = migrationLimitProblem(state.rules.list(zone.id), (id) => state.filters.get(zone.id, id));
-    if (limit?.kind === 'count') {
-      throw ServiceError.of(400, ErrorCode.migrationNeedsSupport, Messages.migrationTooManyRules(limit.count, WAF_MIGRATION_LIMITS.maxFirewallRules));
-    }
-    if (limit?.kind === 'expression') {
-      throw ServiceError.of(400, ErrorCode.migrationNeedsSupport, Messages.migrationExpressionTooLong(limit.ruleId, limit.bytes, WAF_MIGRATION_LIMITS.maxExpressionBytes));
-    }
+    if (mode !== undefined) assertMigrationAllowed(context, zone, record, mode, now);
 
-    const version = String(Number(record.entrypoint?.version ?? '0') + 1);
-    const lastUpdated = now.toISOString();
-    const saved: SavedRuleset = {
-      id: record.entrypoint?.id ?? stableId(zone.id, 'entrypoint', MIGRATION_PHASE),
-      name: body.name,
-      description: body.description ?? '',
-      kind: 'zone',
-      phase: MIGRATION_PHASE,
-      version,
-      last_updated: lastUpdated,
-      rules: body.rules.map((rule) => {
-        const id = rule.id !== undefined && rule.id !== '' ? rule.id : newId();
-        return { ...rule, id, version, ref: rule.ref !== undefined && rule.ref !== '' ? rule.ref : id };
-      }),
-    };
-    record.entrypoint = saved;
-    record.startedAt ??= lastUpdated;
-    if (mode === 'validation') {
-      record.migrationState = 'validation';
-    } else {
-      // The new WAF is on from now; the previous one goes off when the pending delay has passed.
-      record.migrationState = 'pending';
-      record.completeAt = new Date(now.getTime() + zone.migrationDelayMs).toISOString();
+    const saved = nextEntrypointVersion(body, latest, stableId(zone.id, 'entrypoint', MIGRATION_PHASE), now);
+    record.entrypointVersions.push(saved);
+    if (mode !== undefined) {
+      record.startedAt ??= saved.last_updated;
+      if (mode === 'validation') {
+        record.migrationState = 'validation';
+      } else {
+        // The new WAF is on from now; the previous one goes off when the pending delay has passed.
+        record.migrationState = 'pending';
+        record.completeAt = new Date(now.getTime() + zone.migrationDelayMs).toISOString();
+      }
     }
     state.dirty = true;
     return okEnvelope(saved);
   });
+}
+
+/** Refuses a migration step the zone cannot take now (docs/service.md#migration-limits), before anything changes. */
+function assertMigrationAllowed(context: EmulatorContext, zone: ZoneRecord, record: WafRecord, mode: 'pending' | 'validation', now: Date): void {
+  const { state } = context;
+  const migrationState = effectiveMigrationState(record, now);
+  if (migrationState === 'pending' || migrationState === 'complete') {
+    throw ServiceError.of(409, ErrorCode.conflict, Messages.migrationDone(zone.id, migrationState));
+  }
+  if (mode === 'validation' && zone.plan !== 'enterprise') {
+    throw ServiceError.of(400, ErrorCode.migrationPlan, Messages.validationNeedsEnterprise(zone.id, zone.plan));
+  }
+  const overrides = state.wafOverrides.count(zone.id);
+  if (overrides > 0) throw ServiceError.of(409, ErrorCode.migrationIncompatible, Messages.migrationIncompatible(zone.id, overrides));
+  const limit = migrationLimitProblem(state.rules.list(zone.id), (id) => state.filters.get(zone.id, id));
+  if (limit?.kind === 'count') {
+    throw ServiceError.of(400, ErrorCode.migrationNeedsSupport, Messages.migrationTooManyRules(limit.count, WAF_MIGRATION_LIMITS.maxFirewallRules));
+  }
+  if (limit?.kind === 'expression') {
+    throw ServiceError.of(400, ErrorCode.migrationNeedsSupport, Messages.migrationExpressionTooLong(limit.ruleId, limit.bytes, WAF_MIGRATION_LIMITS.maxExpressionBytes));
+  }
 }

@@ -14,7 +14,7 @@ export function assertPhaseTwo(request: FastifyRequest): void {
 export function wafRecordOf(context: EmulatorContext, zoneId: string): WafRecord {
   const record = context.state.waf.get(zoneId);
   if (record) return record;
-  const fresh: WafRecord = { previousWafEnabled: false, groupOverrides: {}, ruleOverrides: {}, migrationState: 'start' };
+  const fresh: WafRecord = { previousWafEnabled: false, groupOverrides: {}, ruleOverrides: {}, migrationState: 'start', entrypointVersions: [] };
   context.state.waf.set(zoneId, fresh);
   return fresh;
 }

@@ -56,6 +56,11 @@ export interface CallSpec<S extends z.ZodType> {
   schema: S;
   /** Accept a success answer with no body (204): the result is then `undefined` and not parsed. */
   emptyOk?: boolean;
+  /**
+   * Retry it as the policy retries a POST: only where the service cannot have acted (429, nothing sent). For a PUT
+   * that a repeat does not leave as it was: the WAF migration's entry point answers 409 once the zone migrated.
+   */
+  retryAsPost?: boolean;
 }
 
 /** The two ways an endpoint reads the envelope: the result alone, or a page of items with its result_info. */
@@ -221,7 +226,7 @@ export function createTransport(config: TransportConfig): Transport {
       if (outcome.ok) return unwrap(outcome, site, spec, attempt);
 
       const { failure, error, retryAfterMs } = outcome;
-      if (outcome.final || attempt >= policy.maxAttempts || !isRetryable(spec.method, failure, policy)) throw error;
+      if (outcome.final || attempt >= policy.maxAttempts || !isRetryable(spec.retryAsPost ? 'POST' : spec.method, failure, policy)) throw error;
       if (retryAfterMs !== undefined && retryAfterMs > policy.maxRetryAfterMs) throw error;
       const delayMs = computeRetryDelay({ attempt, policy, retryAfterMs });
       if (spentMs + delayMs >= policy.deadlineMs) throw error;

@@ -21,6 +21,11 @@ export const FaultSpecSchema = z.object({
   tooManyRequests: z.object({ count: z.number().int().min(0), retryAfterSeconds: z.number().int().min(0).default(1) }).optional(),
   /** The next N matching requests have their connection destroyed before any answer. */
   resetConnections: z.number().int().min(0).optional(),
+  /**
+   * The next N matching requests reach the service, which acts and answers, but the answer is lost on the way back:
+   * a proxy's 502 page (not the service's envelope) arrives instead. The client cannot tell it from a 502 before.
+   */
+  loseAnswers: z.number().int().min(0).optional(),
   /** The service's own limit: at most `requests` per fixed window of `windowMs`, then 429 code 971 until it ends. */
   rateLimit: z.object({ requests: z.number().int().min(1), windowMs: z.number().int().min(1) }).optional(),
   match: FaultMatchSchema.optional(),
@@ -33,6 +38,8 @@ export const FaultsBodySchema = z.union([FaultSpecSchema, z.array(FaultSpecSchem
 /** What the fault layer does to a request. */
 export type FaultOutcome =
   | { kind: 'reset'; fault: string }
+  /** Let the request through; replace its answer with a proxy's 502 page. */
+  | { kind: 'lose'; fault: string }
   | { kind: 'answer'; fault: string; status: number; code: number; message: string; retryAfterSeconds?: number };
 
 interface ActiveFault {
@@ -40,6 +47,7 @@ interface ActiveFault {
   serverErrorsLeft: number;
   tooManyLeft: number;
   resetsLeft: number;
+  losesLeft: number;
   windowStart: number;
   windowCount: number;
 }
@@ -57,6 +65,7 @@ export class FaultEngine {
       serverErrorsLeft: spec.serverErrors ?? 0,
       tooManyLeft: spec.tooManyRequests?.count ?? 0,
       resetsLeft: spec.resetConnections ?? 0,
+      losesLeft: spec.loseAnswers ?? 0,
       windowStart: 0,
       windowCount: 0,
     }));
@@ -70,7 +79,7 @@ export class FaultEngine {
   describe() {
     return this.active.map((a) => ({
       ...a.spec,
-      remaining: { serverErrors: a.serverErrorsLeft, tooManyRequests: a.tooManyLeft, resetConnections: a.resetsLeft },
+      remaining: { serverErrors: a.serverErrorsLeft, tooManyRequests: a.tooManyLeft, resetConnections: a.resetsLeft, loseAnswers: a.losesLeft },
     }));
   }
 
@@ -106,6 +115,9 @@ export class FaultEngine {
         fault.serverErrorsLeft--;
         const status = spec.serverErrorStatus ?? 500;
         outcome = { kind: 'answer', fault: 'serverErrors', status, code: ErrorCode.internal, message: Messages.injectedServerError(status) };
+      } else if (fault.losesLeft > 0) {
+        fault.losesLeft--;
+        outcome = { kind: 'lose', fault: 'loseAnswers' };
       } else if (spec.serverErrorRate !== undefined && random() < spec.serverErrorRate) {
         const status = RANDOM_STATUSES[Math.floor(random() * RANDOM_STATUSES.length)] ?? 500;
         outcome = { kind: 'answer', fault: 'serverErrorRate', status, code: ErrorCode.internal, message: Messages.injectedServerError(status) };

@@ -21,6 +21,9 @@ import { registerWafPackageRoutes } from './routes/waf-packages';
 /** Largest request body accepted (fastify's default, written here because the error message names it). */
 const BODY_LIMIT = 1_048_576;
 
+/** What a proxy answers in place of an answer it lost (the `loseAnswers` fault): not the service's envelope. */
+const LOST_ANSWER_PAGE = '<html><body><h1>502 Bad Gateway</h1></body></html>';
+
 /** The one wrapper that turns any thrown error into the service's error envelope. */
 function toServiceError(error: FastifyError | ServiceError | Error, contentType: string | undefined): ServiceError {
   if (error instanceof ServiceError) return error;
@@ -89,6 +92,8 @@ export function buildServer(context: EmulatorContext, options: { logger?: boolea
       return;
     }
     (request as FastifyRequest & { fault?: string }).fault = outcome.fault;
+    // Handled as usual; the onSend hook below swaps the answer for a proxy's page once the state is written.
+    if (outcome.kind === 'lose') return;
     const headers: Record<string, string> = outcome.retryAfterSeconds !== undefined ? { 'retry-after': String(outcome.retryAfterSeconds) } : {};
     throw ServiceError.of(outcome.status, outcome.code, outcome.message, headers);
   });
@@ -111,9 +116,11 @@ export function buildServer(context: EmulatorContext, options: { logger?: boolea
   });
 
   // The state file is written before the answer leaves, so a client that saw a success finds it after a restart.
-  app.addHook('onSend', async (_request, _reply, payload) => {
+  app.addHook('onSend', async (request, reply, payload) => {
     context.persist();
-    return payload;
+    if ((request as FastifyRequest & { fault?: string }).fault !== 'loseAnswers') return payload;
+    reply.code(502).type('text/html');
+    return LOST_ANSWER_PAGE;
   });
 
   app.register(

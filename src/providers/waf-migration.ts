@@ -2,8 +2,17 @@ import type * as pulumi from '@pulumi/pulumi';
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import type { ZoneGuardClient } from '../client';
-import { NotFoundError, ZoneGuardError } from '../client/errors';
-import { ErrorCode, ZoneIdSchema, type EntrypointRuleset, type SavedRuleset, type WafMigrationMode, type WafStatus } from '../schemas';
+import {
+  ConflictError,
+  ConnectionError,
+  NotFoundError,
+  ResponseTooLargeError,
+  ResponseValidationError,
+  ServerError,
+  TimeoutError,
+  ZoneGuardError,
+} from '../client/errors';
+import { ErrorCode, ZoneIdSchema, type EntrypointRuleset, type WafMigrationMode, type WafStatus } from '../schemas';
 import { checkWithSchema, containsUnknown } from './kit/check';
 import { assertConfigured, configure, getClient } from './kit/context';
 import { diffFields } from './kit/diff';
@@ -183,17 +192,46 @@ export function notSubmittedMessage(zoneId: string, plan: Pick<WafMigrationPlan,
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Submits the configuration, mapping a plan refusal of validation mode to its clear message. */
-async function submit(client: ZoneGuardClient, zoneId: string, mode: WafMigrationMode, ruleset: EntrypointRuleset): Promise<SavedRuleset> {
+/**
+ * Whether a failed entry point PUT may have changed the zone: no answer, or not the service's (5xx, a reset, a
+ * timeout, a cut-off or unreadable success), or 409 "already migrated" (10027), which right after our own submit
+ * means an earlier attempt of it went through. A refusal (400, 403, 404, 429) changed nothing. Pure.
+ */
+export function submitMayHaveActed(error: unknown): boolean {
+  if (error instanceof ConflictError) return error.codes.includes(ErrorCode.conflict);
+  return (
+    error instanceof ServerError ||
+    error instanceof ConnectionError ||
+    error instanceof TimeoutError ||
+    error instanceof ResponseValidationError ||
+    error instanceof ResponseTooLargeError
+  );
+}
+
+/**
+ * Submits the configuration, mapping a plan refusal of validation mode to its clear message. When the answer was
+ * lost (the client does not repeat this PUT once it may have been received), the status says whether it went
+ * through: a zone no longer in `from` (or a status that cannot be read) is taken as submitted, so the caller records
+ * the resource with what it sent; a zone still in `from` fails the create with nothing changed.
+ */
+async function submit(client: ZoneGuardClient, zoneId: string, mode: WafMigrationMode, ruleset: EntrypointRuleset, from: string): Promise<void> {
   try {
-    return await client.wafMigration.updateEntrypoint({ zoneId, mode, ruleset });
+    await client.wafMigration.updateEntrypoint({ zoneId, mode, ruleset });
   } catch (error) {
     const refusal = mode === 'validation' ? validationRefusal(zoneId, error) : undefined;
     if (refusal) throw new ProviderError(refusal, { cause: error });
-    if (error instanceof ZoneGuardError) {
-      throw new ProviderError(`${label(zoneId)}: submitting the configuration (waf_migration=${mode}): ${error.message}`, { cause: error });
-    }
-    throw error;
+    if (!(error instanceof ZoneGuardError)) throw error;
+    const what = `${label(zoneId)}: submitting the configuration (waf_migration=${mode}): ${error.message}`;
+    if (!submitMayHaveActed(error)) throw new ProviderError(what, { cause: error });
+    const now = await client.wafMigration.status({ zoneId }).then(
+      (status) => String(status.migration_state),
+      () => undefined,
+    );
+    if (now === from) throw new ProviderError(`${what}; the zone is unchanged (still ${from}): run pulumi up again`, { cause: error });
+    console.error(
+      `zoneguard: ${what}; the answer was lost, but ${now === undefined ? 'the status could not be read' : `the zone moved from ${from} to ${now}`}: ` +
+        'taken as submitted, and recorded with the configuration sent',
+    );
   }
 }
 
@@ -272,7 +310,7 @@ async function converge(
     case 'submit': {
       if (plan.problems.length > 0 || !plan.ruleset) throw new ProviderError(notSubmittedMessage(zoneId, plan));
       const body = entrypointBody(plan.ruleset, next.mode);
-      await submit(client, zoneId, next.mode, body);
+      await submit(client, zoneId, next.mode, body, plan.migrationState);
       // From here the zone has changed: any failure must leave the resource in the state.
       const record = recordWith(body, plan.conversion);
       let status: WafStatus;

@@ -1,4 +1,4 @@
-import { BadRequestError, ConflictError } from '../../src/client';
+import { BadRequestError, ConflictError, ConnectionError, ServerError } from '../../src/client';
 import { ENTERPRISE_ZONE, MISSING_ID, ZONE, clientOf, failure, useEmulator } from './harness';
 import { NotFoundError } from '../../src/client';
 
@@ -79,6 +79,26 @@ describe('wafMigration', () => {
     expect(gone.message).toBe(
       `GET /zones/${ZONE}/firewall/waf/packages failed: HTTP 410 Gone: 10034 the previous WAF managed rules API is not available for zone ${ZONE}: the zone migrated to the new WAF managed rules; use the rulesets API`,
     );
+  });
+
+  it('never repeats the entry point PUT once it may have been received (a 5xx, a reset): it is retried like a POST', async () => {
+    const client = clientOf(emulator());
+    const config = await client.wafMigration.config({ zoneId: ENTERPRISE_ZONE });
+    const put = { method: 'PUT', pathPrefix: `/zones/${ENTERPRISE_ZONE}/rulesets` };
+    await emulator().admin.setFaults({ serverErrors: 1, serverErrorStatus: 503, match: put });
+    const refused = await failure<ServerError>(client.wafMigration.updateEntrypoint({ zoneId: ENTERPRISE_ZONE, mode: 'validation', ruleset: config }));
+    expect(refused).toBeInstanceOf(ServerError);
+    expect(refused.attempts).toBe(1);
+    await emulator().admin.setFaults({ resetConnections: 1, match: put });
+    expect(await failure<ConnectionError>(client.wafMigration.updateEntrypoint({ zoneId: ENTERPRISE_ZONE, mode: 'validation', ruleset: config }))).toBeInstanceOf(ConnectionError);
+    // A 429 is a refusal before the service acted: retried, and the PUT goes through.
+    await emulator().admin.setFaults({ tooManyRequests: { count: 1, retryAfterSeconds: 0 }, match: put });
+    await client.wafMigration.updateEntrypoint({ zoneId: ENTERPRISE_ZONE, mode: 'validation', ruleset: config });
+    const puts = (await emulator().admin.requests()).filter((r) => r.method === 'PUT').map((r) => r.status);
+    expect(puts).toEqual([503, 0, 429, 200]);
+    // Other PUTs are still retried on a 5xx.
+    await emulator().admin.setFaults({ serverErrors: 1, match: { method: 'PUT' } });
+    expect(await client.pageGuard.update({ zoneId: ENTERPRISE_ZONE, enabled: true })).toMatchObject({ enabled: true });
   });
 
   it('refuses validation mode outside Enterprise', async () => {

@@ -55,6 +55,28 @@ describe('injected faults', () => {
     expect(log[0]).toMatchObject({ method: 'POST', status: 0, fault: 'resetConnections', zoneId: h.zoneOf('pro') });
   });
 
+  test('loseAnswers: the service acts, then a proxy 502 page replaces its answer, for the next N requests only', async () => {
+    const filters = `/zones/${h.zoneOf('pro')}/filters`;
+    await h.emulator.admin.setFaults({ loseAnswers: 1, match: { method: 'POST' } });
+    const lost = await fetch(`${h.emulator.baseUrl}${filters}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${h.emulator.credentials.apiToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify([{ expression: 'ip.src eq 192.0.2.7' }]),
+    });
+    expect(lost.status).toBe(502);
+    expect(lost.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await lost.text()).toBe('<html><body><h1>502 Bad Gateway</h1></body></html>');
+    // The filter exists although its creator saw a 502.
+    expect((await h.call('GET', `${filters}?expression=192.0.2.7`)).body.result).toEqual([expect.objectContaining({ expression: 'ip.src eq 192.0.2.7' })]);
+    expect((await h.call('POST', filters, { body: [{ expression: 'ip.src eq 192.0.2.8' }] })).status).toBe(200);
+    const log = await h.emulator.admin.requests();
+    expect(log.map((entry) => [entry.method, entry.status, entry.fault])).toEqual([
+      ['POST', 502, 'loseAnswers'],
+      ['GET', 200, undefined],
+      ['POST', 200, undefined],
+    ]);
+  });
+
   test("rateLimit: the service's own limit of N per window, then 429 code 971 with Retry-After until the window ends", async () => {
     await h.emulator.admin.setFaults({ rateLimit: { requests: 3, windowMs: 60_000 } });
     for (let i = 0; i < 3; i++) expect((await h.call('GET', settings())).status).toBe(200);

@@ -1,7 +1,17 @@
 // WafMigration's provider methods and planWafMigration against the emulator over loopback HTTP: every move of the
 // transition table of docs/service.md#migration-modes on zones of each plan, the refusals, waiting, drift.
 import { UNKNOWN } from '../../src/providers/kit/check';
-import { WafMigrationUnsettledError, wafMigration as provider } from '../../src/providers/waf-migration';
+import {
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  ConnectionError,
+  RateLimitedError,
+  ResponseValidationError,
+  ServerError,
+  TimeoutError,
+} from '../../src/client/errors';
+import { WafMigrationUnsettledError, submitMayHaveActed, wafMigration as provider } from '../../src/providers/waf-migration';
 import { MANAGED_RULESET_ID, OWASP_RULESET_ID } from '../../src/schemas';
 import { planWafMigration } from '../../src/resources/waf-migration';
 import type { RequestLogEntry, ZoneSeed } from '../../src/emulator';
@@ -157,6 +167,54 @@ describe('previous WAF only → new WAF only (direct), on every plan', () => {
     await expect(provider.delete(id, outs as Props)).rejects.toThrow(DELETE_MESSAGE(zoneId));
     await expect(provider.update(id, outs as Props, { ...inputs, mode: 'validation' })).rejects.toThrow('cannot go back to validation');
     await fx.requestsSince();
+  });
+});
+
+describe('an entry point PUT whose answer was lost', () => {
+  test('a proxy 502 after the service acted: not repeated, the status read, the resource recorded with what was submitted', async () => {
+    const zoneId = await freshZone('pro');
+    const inputs = await checked(declared(zoneId));
+    await fx.emulator.admin.setFaults({ loseAnswers: 1, match: { method: 'PUT' } });
+    await fx.requestsSince();
+    const { id, outs } = await provider.create(inputs);
+    await fx.emulator.admin.clearFaults();
+    expect(id).toBe(zoneId);
+    // One PUT (its 502 not retried), then the status that shows it went through, then the wait.
+    expect(await apiCalls()).toEqual([...READS, `PUT ${ENTRYPOINT}?waf_migration=pending -> 502`, 'GET /waf_migration/status', 'GET /waf_migration/status']);
+    expect(outs).toMatchObject({ migrationState: 'complete', submittedRuleset: { name: expect.any(String), rules: expect.any(Array) } });
+    expect(progress.mock.calls.map(([line]) => String(line))).toContainEqual(
+      expect.stringMatching(/submitting the configuration \(waf_migration=pending\): PUT .* failed: HTTP 502 Bad Gateway; the answer was lost, but the zone moved from start to (pending|complete): taken as submitted/),
+    );
+  });
+
+  test('a 502 before the service acted: the status shows the zone unchanged, and create fails with nothing recorded', async () => {
+    const zoneId = await freshZone('pro');
+    const inputs = await checked(declared(zoneId));
+    await fx.emulator.admin.setFaults({ serverErrors: 1, serverErrorStatus: 502, match: { method: 'PUT' } });
+    await fx.requestsSince();
+    await expect(provider.create(inputs)).rejects.toThrow(/failed: HTTP 502 Bad Gateway: 10001 .*; the zone is unchanged \(still start\): run pulumi up again$/);
+    await fx.emulator.admin.clearFaults();
+    expect(writes(await apiCalls())).toEqual([`PUT ${ENTRYPOINT}?waf_migration=pending -> 502`]);
+    expect(await status(zoneId)).toMatchObject({ migration_state: 'start' });
+  });
+});
+
+describe('submitMayHaveActed', () => {
+  const site = { method: 'PUT', path: '/zones/z/rulesets/phases/http_request_firewall_managed/entrypoint' };
+  const items = (code: number) => [{ code, message: 'm' }];
+  test.each<[string, unknown, boolean]>([
+    ['a 5xx', new ServerError('x', { ...site, status: 502 }), true],
+    ['a reset', new ConnectionError('x', { ...site, code: 'ECONNRESET' }), true],
+    ['a timeout', new TimeoutError('x', { ...site, timeoutMs: 1 }), true],
+    ['an unreadable success', new ResponseValidationError('x', { ...site, status: 200, issues: [] }), true],
+    ['409 already migrated (10027)', new ConflictError('x', { ...site, status: 409, errors: items(10027) }), true],
+    ['409 URI-based overrides (10031)', new ConflictError('x', { ...site, status: 409, errors: items(10031) }), false],
+    ['400 refused', new BadRequestError('x', { ...site, status: 400, errors: items(1004) }), false],
+    ['403 refused', new AuthenticationError('x', { ...site, status: 403, errors: items(10000) }), false],
+    ['429 refused', new RateLimitedError('x', { ...site, status: 429, errors: items(971) }), false],
+    ['not an error of the client', new Error('x'), false],
+  ])('%s: %p', (_case, error, expected) => {
+    expect(submitMayHaveActed(error)).toBe(expected);
   });
 });
 

@@ -47,7 +47,9 @@ export class WafMigrationResource {
   /**
    * PUT /zones/{zone_id}/rulesets/phases/http_request_firewall_managed/entrypoint?waf_migration=…&phase_two=1.
    * `pending` saves the ruleset and retires the previous WAF (irreversible); `validation` (Enterprise only) runs
-   * both side by side. Retried like any PUT: repeating it with the same ruleset leaves the same state.
+   * both side by side. Retried like a POST, only where the service cannot have acted: once it may have received
+   * the PUT (5xx, a reset, a timeout), a repeat answers 409 "already migrated" and hides that the first one worked,
+   * so the caller reads the status instead (docs/client.md).
    */
   updateEntrypoint({ zoneId, mode, ruleset }: ZoneArgs & { mode: WafMigrationMode; ruleset: EntrypointRuleset }): Promise<SavedRuleset> {
     return this.#transport.call({
@@ -56,6 +58,7 @@ export class WafMigrationResource {
       query: { waf_migration: mode, ...PHASE_TWO },
       json: ruleset,
       schema: SavedRulesetSchema,
+      retryAsPost: true,
     });
   }
 

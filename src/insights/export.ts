@@ -1,5 +1,5 @@
 import type { ZoneGuardClient } from '../client';
-import type { CspPolicy, FirewallRule, PageGuardSettings } from '../schemas';
+import { CSP_POLICY_FIELDS, type CspPolicy, type FirewallRule, type PageGuardSettings } from '../schemas';
 import { compareText } from './classification';
 
 /** What `export` reads from a zone: its page security settings, CSP policies and firewall rules. */
@@ -148,11 +148,7 @@ export function renderPulumiProgram(snapshot: ZoneSnapshot, options: RenderOptio
         [
           ['zoneId', 'zoneId'],
           ['adoptPolicyId', tsString(p.id)],
-          ['description', tsString(p.description)],
-          ['action', tsString(p.action)],
-          ['expression', tsString(p.expression)],
-          ['value', tsString(p.value)],
-          ['enabled', bool(p.enabled)],
+          ...CSP_POLICY_FIELDS.map((field): [string, string] => [field, field === 'enabled' ? String(p.enabled) : tsString(p[field])]),
         ],
         [`CSP policy ${p.id}.`],
       ),

@@ -1,14 +1,16 @@
 import { z } from 'zod';
 import {
+  CSP_POLICY_FIELDS,
   CspPolicyCreateSchema,
   HexIdSchema,
   ZoneIdSchema,
   cspValueProblems,
   type CspPolicy,
+  type CspPolicyField,
 } from '../schemas';
 import { checkWithSchema } from './kit/check';
 import { configure, assertConfigured, getClient } from './kit/context';
-import { diffFields } from './kit/diff';
+import { diffFields, pickFields } from './kit/diff';
 import { ProviderError, step, unlessNotFound, type Implementation } from './kit/implementation';
 import { expressionProblems } from './kit/expression';
 
@@ -37,17 +39,13 @@ export type CspPolicyInputs = z.output<typeof CspPolicyArgsSchema>;
 /** Outputs: the inputs as the service holds them, plus the policy id. */
 export type CspPolicyOutputs = CspPolicyInputs & { policyId: string };
 
-const MANAGED = ['zoneId', 'description', 'action', 'expression', 'enabled', 'value'] as const;
+const MANAGED = ['zoneId', ...CSP_POLICY_FIELDS] as const;
 
 /** The fields of a policy that the service stores, in the provider's names. */
 export function outputsFromPolicy(zoneId: string, policy: CspPolicy, adoptPolicyId?: string): CspPolicyOutputs {
   return {
     zoneId,
-    description: policy.description,
-    action: policy.action,
-    expression: policy.expression,
-    enabled: policy.enabled,
-    value: policy.value,
+    ...pickFields(policy, CSP_POLICY_FIELDS),
     policyId: policy.id,
     ...(adoptPolicyId ? { adoptPolicyId } : {}),
   };
@@ -55,8 +53,8 @@ export function outputsFromPolicy(zoneId: string, policy: CspPolicy, adoptPolicy
 
 /** The fields of a PUT that brings `current` to `desired`: only what differs. */
 export function policyUpdateBody(current: Partial<CspPolicyInputs>, desired: CspPolicyInputs) {
-  const body: Partial<Pick<CspPolicyInputs, 'description' | 'action' | 'expression' | 'enabled' | 'value'>> = {};
-  for (const field of ['description', 'action', 'expression', 'enabled', 'value'] as const) {
+  const body: Partial<Pick<CspPolicyInputs, CspPolicyField>> = {};
+  for (const field of CSP_POLICY_FIELDS) {
     if (current[field] !== desired[field]) Object.assign(body, { [field]: desired[field] });
   }
   return body;
@@ -80,8 +78,8 @@ export const cspPolicy: Implementation = {
 
   async create(raw) {
     const inputs = raw as CspPolicyInputs;
-    const { zoneId, adoptPolicyId, description, action, expression, enabled, value } = inputs;
-    const body = { description, action, expression, enabled, value };
+    const { zoneId, adoptPolicyId } = inputs;
+    const body = pickFields(inputs, CSP_POLICY_FIELDS);
     const client = getClient();
     const policy = adoptPolicyId
       ? await step(`${label(inputs, adoptPolicyId)}: adopting the policy`, async () => {

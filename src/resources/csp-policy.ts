@@ -1,5 +1,6 @@
 import * as pulumi from '@pulumi/pulumi';
 import { NAME_KEY, providerFor, TYPE_MODULE } from '../providers';
+import type { CspAction } from '../schemas';
 
 /** Inputs of a {@link CspPolicy}. */
 export interface CspPolicyArgs {
@@ -7,7 +8,7 @@ export interface CspPolicyArgs {
   zoneId: pulumi.Input<string>;
   /** What the policy does: `log` reports violations, `allow` blocks what `value` does not allow,
    * `add_reporting_directives` adds reporting to the site's own policy. */
-  action: pulumi.Input<'log' | 'allow' | 'add_reporting_directives'>;
+  action: pulumi.Input<CspAction>;
   /** The rules-language expression selecting the requests the policy applies to, for example `http.host eq "shop.example.com"`. */
   expression: pulumi.Input<string>;
   /** A CSP directive string, for example `script-src 'self' https://cdn.example.com`. */
@@ -23,7 +24,7 @@ export interface CspPolicyArgs {
 /** A content security policy of a zone's page security (`/zones/{zone_id}/page_guard/policies`). */
 export class CspPolicy extends pulumi.dynamic.Resource {
   declare readonly zoneId: pulumi.Output<string>;
-  declare readonly action: pulumi.Output<'log' | 'allow' | 'add_reporting_directives'>;
+  declare readonly action: pulumi.Output<CspAction>;
   declare readonly expression: pulumi.Output<string>;
   declare readonly value: pulumi.Output<string>;
   declare readonly enabled: pulumi.Output<boolean>;

@@ -39,6 +39,13 @@ export type CspPolicy = z.infer<typeof CspPolicySchema>;
 export const CspPolicyCreateSchema = z.object(fields);
 export type CspPolicyCreate = z.input<typeof CspPolicyCreateSchema>;
 
+/**
+ * The fields of a policy a user declares, in one table taken from the wire schema: the provider's outputs, update
+ * body and diff, and `zoneguard export` are built from it, so a field added to the schema reaches all of them.
+ */
+export const CSP_POLICY_FIELDS = CspPolicyCreateSchema.keyof().options;
+export type CspPolicyField = (typeof CSP_POLICY_FIELDS)[number];
+
 /** Body of PUT /zones/{zone_id}/page_guard/policies/{policy_id}: a partial update. */
 export const CspPolicyUpdateSchema = z.object(fields).partial();
 export type CspPolicyUpdate = z.input<typeof CspPolicyUpdateSchema>;

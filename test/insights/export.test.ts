@@ -94,8 +94,8 @@ export const cspSameNameAaaaaaaa = new CspPolicy('same-name-aaaaaaaa', {
   description: 'Same name',
   action: 'allow',
   expression: 'http.host eq "a.example"',
-  value: "script-src 'self' https://cdn.example",
   enabled: false,
+  value: "script-src 'self' https://cdn.example",
 });
 
 // CSP policy bbbbbbbb000000000000000000000002.
@@ -105,8 +105,8 @@ export const cspSameNameBbbbbbbb = new CspPolicy('same-name-bbbbbbbb', {
   description: 'Same name',
   action: 'log',
   expression: 'http.host eq "b.example"',
-  value: "script-src 'self'",
   enabled: true,
+  value: "script-src 'self'",
 });
 
 // CSP policy cccccccc000000000000000000000003.
@@ -116,8 +116,8 @@ export const cspCspPolicyCccccccc = new CspPolicy('csp-policy-cccccccc', {
   description: '',
   action: 'log',
   expression: 'true',
-  value: 'script-src https:',
   enabled: true,
+  value: 'script-src https:',
 });
 
 // Firewall rule 11111111000000000000000000000006 with its filter 22222222000000000000000000000007.

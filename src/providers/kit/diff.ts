@@ -34,3 +34,10 @@ export function diffFields<K extends string>(
     deleteBeforeReplace: replaces.length > 0 && plan.deleteBeforeReplace === true ? true : undefined,
   };
 }
+
+/** The listed fields of `record`, typed: how outputs and request bodies are built from a resource's field table. */
+export function pickFields<T extends object, K extends keyof T>(record: T, fields: readonly K[]): Pick<T, K> {
+  const picked = {} as Pick<T, K>;
+  for (const field of fields) picked[field] = record[field];
+  return picked;
+}

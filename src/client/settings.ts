@@ -1,4 +1,5 @@
 import { checkBaseUrl, checkCredential, type Credentials } from './credentials';
+import { quoteExcerpt } from '../schemas/common';
 import { rateBudgetProblem } from './rate-budget';
 
 /** Where the providers and the CLI send requests when neither `zoneguard:baseUrl` nor ZONEGUARD_BASE_URL is set: the
@@ -36,7 +37,7 @@ export function parseRateBudget(text: string, name: NameSetting = configAndVaria
   const setting = name(SETTING_SOURCES.rateBudget);
   if (!match) {
     throw new SettingsError(
-      `zoneguard: ${setting} must be "requests/windowMs", for example "1200/300000", or "off"; got ${excerpt(text)}`,
+      `zoneguard: ${setting} must be "requests/windowMs", for example "1200/300000", or "off"; got ${quoteExcerpt(text)}`,
       { setting: 'rateBudget' },
     );
   }
@@ -56,11 +57,6 @@ export class SettingsError extends Error {
     super(message);
     this.setting = options.setting;
   }
-}
-
-/** A quoted value cut to 60 characters, so a message never carries a huge or multi-line setting whole. */
-function excerpt(text: string): string {
-  return text.length > 60 ? `${JSON.stringify(text.slice(0, 60))}… (${text.length} characters)` : JSON.stringify(text);
 }
 
 /**

@@ -86,6 +86,14 @@ export const DetectedListQuerySchema = z.object({
 });
 export type DetectedListQuery = z.input<typeof DetectedListQuerySchema>;
 
+/**
+ * A value quoted for a message, cut to `max` characters with its length said (`"aaaa…" (10000000 characters)`), so
+ * a message never carries a huge or multi-line value whole.
+ */
+export function quoteExcerpt(text: string, max = 60): string {
+  return text.length > max ? `${JSON.stringify(text.slice(0, max)).slice(0, -1)}…" (${text.length} characters)` : JSON.stringify(text);
+}
+
 /** Turns a zod error into one readable line per issue: `path: message`. */
 export function formatZodIssues(error: z.ZodError, prefix = ''): string[] {
   return error.issues.map((issue) => {

@@ -73,7 +73,7 @@ describe('resolveSettings', () => {
     [
       'a huge malformed rate budget, quoted in part',
       { ZONEGUARD_RATE_BUDGET: 'x'.repeat(100_000) },
-      `zoneguard:rateBudget (or ZONEGUARD_RATE_BUDGET) must be "requests/windowMs", for example "1200/300000", or "off"; got "${'x'.repeat(60)}"… (100000 characters)`,
+      `zoneguard:rateBudget (or ZONEGUARD_RATE_BUDGET) must be "requests/windowMs", for example "1200/300000", or "off"; got "${'x'.repeat(60)}…" (100000 characters)`,
     ],
   ])('%s', (_name, env, message) => {
     test('is a SettingsError naming the config key and the variable', () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { UNKNOWN, checkWithSchema, containsUnknown } from '../../src/providers/kit/check';
+import { MAX_INPUT_DEPTH, UNKNOWN, boundedReason, checkWithSchema, containsUnknown } from '../../src/providers/kit/check';
 import { diffFields } from '../../src/providers/kit/diff';
 
 const Schema = z
@@ -37,6 +37,58 @@ describe('checkWithSchema', () => {
     expect(checkWithSchema(Nested, { wait: { seconds: 1, secs: 2 } }, 'Thing').failures).toEqual([
       { property: 'wait', reason: 'Thing.wait: unknown key "secs"; remove it or check its spelling' },
     ]);
+  });
+
+  /** `{ x: { x: ... } }` nested `levels` deep under `tags`. */
+  const nested = (levels: number) => {
+    let value: unknown = 'leaf';
+    for (let i = 0; i < levels; i += 1) value = { x: value };
+    return value;
+  };
+
+  describe.each([
+    ['a __proto__ key (own, as JSON.parse makes it)', JSON.parse(`{"zoneId":"${zone}","__proto__":{"count":2}}`), [
+      { property: '__proto__', reason: 'Thing: unknown input "__proto__"; a "__proto__" key is not allowed, remove it' },
+    ]],
+    ['a __proto__ key set as the prototype (as a deserializer assigning keys makes it)', Object.assign(Object.create({ count: 2 }), { zoneId: zone }), [
+      { property: '__proto__', reason: 'Thing: unknown input "__proto__"; a "__proto__" key is not allowed, remove it' },
+    ]],
+    ['a __proto__ key inside an input', { zoneId: zone, tags: JSON.parse('[{"__proto__":{"a":1}}]') }, [
+      { property: 'tags.0', reason: 'Thing.tags.0: a "__proto__" key is not allowed; remove it' },
+    ]],
+    [`nesting of ${MAX_INPUT_DEPTH + 1} levels`, { zoneId: zone, tags: nested(MAX_INPUT_DEPTH + 1) }, [
+      { property: 'tags', reason: `Thing.tags: nested more than ${MAX_INPUT_DEPTH} levels deep; no input of Thing nests that deep` },
+    ]],
+    ['nesting of 100000 levels, without overflowing the stack', { zoneId: zone, tags: nested(100_000) }, [
+      { property: 'tags', reason: `Thing.tags: nested more than ${MAX_INPUT_DEPTH} levels deep; no input of Thing nests that deep` },
+    ]],
+    ['a 10 MB unknown input name, quoted in part', { zoneId: zone, ['k'.repeat(10_000_000)]: 1 }, [
+      { property: `${'k'.repeat(60)}…`, reason: `Thing: unknown input "${'k'.repeat(60)}…" (10000000 characters); remove it or check its spelling` },
+    ]],
+  ])('%s', (_name, news, failures) => {
+    test('is refused before the schema, naming where', () => {
+      expect(checkWithSchema(Schema, news as Record<string, unknown>, 'Thing')).toEqual({ inputs: news, failures });
+    });
+  });
+
+  test(`nesting of ${MAX_INPUT_DEPTH} levels reaches the schema`, () => {
+    const Deep = z.object({ tags: z.unknown() }).strict();
+    expect(checkWithSchema(Deep, { tags: nested(MAX_INPUT_DEPTH - 1) }, 'Thing').failures).toEqual([]);
+  });
+
+  test('a 10 MB value the schema quotes comes back as an excerpt', () => {
+    const Quoting = z.object({ value: z.string().refine((v) => v.length < 10, { error: (issue) => `${JSON.stringify(issue.input)} is too long` }) }).strict();
+    expect(checkWithSchema(Quoting, { value: 'v'.repeat(10_000_000) }, 'Thing').failures).toEqual([
+      { property: 'value', reason: `Thing.value: "${'v'.repeat(60)}…" (10000000 characters) is too long` },
+    ]);
+  });
+
+  test.each([
+    ['a short quote stays whole', 'x: "abc" is wrong', 'x: "abc" is wrong'],
+    ['an escaped quote inside a literal', `x: ${JSON.stringify(`a"${'b'.repeat(100)}`)}`, `x: "a\\"${'b'.repeat(58)}…" (102 characters)`],
+    ['an unclosed quote is cut with the reason', `x: "${'y'.repeat(1000)}`, `x: "${'y'.repeat(496)}… (1004 characters)`],
+  ])('boundedReason: %s', (_name, reason, bounded) => {
+    expect(boundedReason(reason)).toBe(bounded);
   });
 
   test('containsUnknown looks into objects and arrays', () => {

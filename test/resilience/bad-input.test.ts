@@ -1,5 +1,6 @@
 import type * as pulumi from '@pulumi/pulumi';
 import { implementation, type ResourceKind } from '../../src/providers';
+import { MAX_REASON_LENGTH } from '../../src/providers/kit/check';
 import { CspPolicy } from '../../src/resources/csp-policy';
 import { FirewallRuleWithFilter } from '../../src/resources/firewall-rule-with-filter';
 import { PageGuardSettings } from '../../src/resources/page-guard-settings';
@@ -38,9 +39,20 @@ const zoneIdCases: Case[] = [
   ['zoneId', 42, 'a number'],
 ];
 
+/** `{ x: { x: ... } }`, `levels` deep: past the depth any input has (check.ts MAX_INPUT_DEPTH). */
+const nested = (levels: number) => {
+  let value: unknown = 'leaf';
+  for (let i = 0; i < levels; i += 1) value = { x: value };
+  return value;
+};
+
+/** Rows every resource gets: a `__proto__` input, which could smuggle keys past the schema. */
+const shapeCases: Case[] = [['__proto__', { enabled: false }, 'a __proto__ key']];
+
 const MATRIX: Record<ResourceKind, Case[]> = {
   PageGuardSettings: [
     ...zoneIdCases,
+    ...shapeCases,
     ['enabled', MISSING, 'missing'],
     ['enabled', 'true', 'text'],
     ['enabled', 1, 'a number'],
@@ -53,6 +65,8 @@ const MATRIX: Record<ResourceKind, Case[]> = {
   ],
   CspPolicy: [
     ...zoneIdCases,
+    ...shapeCases,
+    ['value', `scirpt-src ${'a'.repeat(10_000_000)}`, 'a 10 MB unknown directive (quoted as an excerpt)'],
     ['action', MISSING, 'missing'],
     ['action', 'block', 'not a CSP action'],
     ['action', '', 'empty'],
@@ -76,6 +90,7 @@ const MATRIX: Record<ResourceKind, Case[]> = {
   ],
   FirewallRuleWithFilter: [
     ...zoneIdCases,
+    ...shapeCases,
     ['expression', MISSING, 'missing'],
     ['expression', '', 'empty'],
     ['expression', `(http.request.uri.path eq "/${'a'.repeat(16_400)}")`, 'over 16384 characters'],
@@ -102,6 +117,8 @@ const MATRIX: Record<ResourceKind, Case[]> = {
   ],
   WafMigration: [
     ...zoneIdCases,
+    ...shapeCases,
+    ['adjustments', nested(100_000), 'nested 100000 levels deep'],
     ['mode', MISSING, 'missing'],
     ['mode', 'fast', 'not a mode'],
     ['mode', 'DIRECT', 'upper case'],
@@ -140,8 +157,9 @@ const TRANSITIONS: Array<[field: string, olds: Record<string, unknown>, news: Re
 ];
 
 /** Keys that are no input of their resource: a misspelling, or an output given as an input. */
-const NOT_INPUTS = new Set(['enable', 'policyId', 'filterId']);
+const NOT_INPUTS = new Set(['enable', 'policyId', 'filterId', '__proto__']);
 
+// A computed key makes `__proto__` an own key, as JSON.parse does, rather than setting the prototype.
 const withField = (base: Record<string, unknown>, field: string, value: unknown) => {
   const { [field]: _dropped, ...rest } = base;
   return value === MISSING ? rest : { ...rest, [field]: value };
@@ -156,6 +174,8 @@ function expectFailuresNaming(kind: ResourceKind, field: string, failures: pulum
     // keys included (a misspelt key inside adjustments is a problem of adjustments, not an unknown input).
     if (NOT_INPUTS.has(field)) expect(failure.reason).toContain(`${kind}: unknown input "${field}"`);
     else expect(failure.reason).toContain(`${kind}.${field}`);
+    // A huge value comes back as an excerpt (check.ts MAX_REASON_LENGTH): a reason stays short whatever the input.
+    expect(failure.reason.length).toBeLessThanOrEqual(2 * MAX_REASON_LENGTH);
   }
 }
 

@@ -76,6 +76,15 @@ export class ConflictError extends ZoneGuardError {
   override name = 'ConflictError';
 }
 
+/**
+ * The service no longer serves this API for the zone: 410 Gone, or code 10020 (maintenance mode: it no longer
+ * accepts modifications). The public service retired the legacy firewall rules and filters API this way, and the
+ * previous WAF's API answers 410 once a zone migrated. Retrying cannot help; the API's successor can.
+ */
+export class RetiredApiError extends ZoneGuardError {
+  override name = 'RetiredApiError';
+}
+
 /** The service's rate limit answered 429 and the retry policy gave up (attempts or deadline spent). */
 export class RateLimitedError extends ZoneGuardError {
   override name = 'RateLimitedError';
@@ -190,6 +199,7 @@ export function errorFromResponse(
   const items = describeItems(errors);
   const message = `${site.method} ${site.path} failed: ${describeStatus(status)}${items ? `: ${items}` : ''}`;
   const details = { method: site.method, path: site.path, status, errors, attempts: site.attempts };
+  if (status === 410 || errors.some((item) => item.code === ErrorCode.legacyFirewallRetired)) return new RetiredApiError(message, details);
   if (status === 401 || status === 403) return new AuthenticationError(message, details);
   if (status === 404) {
     return errors.some((item) => item.code === ErrorCode.notFound)
@@ -200,7 +210,7 @@ export function errorFromResponse(
   if (status === 409) return new ConflictError(message, details);
   if (status === 429) return new RateLimitedError(message, { ...details, retryAfterMs: site.retryAfterMs });
   if (status >= 500) return new ServerError(message, details);
-  // 400, 405, 410 (the retired legacy API), 413, 422, and a 2xx envelope with success false.
+  // 400, 405, 413, 422, and a 2xx envelope with success false.
   return new BadRequestError(message, details);
 }
 

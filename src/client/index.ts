@@ -10,6 +10,7 @@ export {
   RouteNotFoundError,
   ConflictError,
   RateLimitedError,
+  RetiredApiError,
   ServerError,
   ConnectionError,
   TimeoutError,

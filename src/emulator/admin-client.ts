@@ -2,7 +2,7 @@ import type { RequestCounters, RequestLogEntry } from './context';
 import type { TokenGrant } from './credentials';
 import type { FaultSpec } from './faults';
 import type { ZoneSeed } from './seed';
-import type { Plan } from './state';
+import type { LegacyFirewallState, Plan } from './state';
 
 /** A zone as the admin API describes it. */
 export interface AdminZone {
@@ -14,6 +14,8 @@ export interface AdminZone {
   /** The token accepted for this zone only. */
   token: string;
   migrationDelayMs: number;
+  /** The legacy firewall rules and filters API: available, maintenance (reads only) or retired. */
+  legacyFirewall: LegacyFirewallState;
 }
 
 /** The credentials an emulator accepts. */

@@ -23,7 +23,7 @@ import { wafStatus } from './waf';
 /** A zone as the admin API describes it. */
 export function describeZone(zone: ZoneRecord) {
   const [token = ''] = zone.tokens;
-  return { id: zone.id, name: zone.name, plan: zone.plan, hosts: zone.hosts, ruleQuota: zone.ruleQuota, token, migrationDelayMs: zone.migrationDelayMs };
+  return { id: zone.id, name: zone.name, plan: zone.plan, hosts: zone.hosts, ruleQuota: zone.ruleQuota, token, migrationDelayMs: zone.migrationDelayMs, legacyFirewall: zone.legacyFirewall };
 }
 
 /** The credentials the emulator accepts: the account's primary token and key, each zone's primary token, and every token. */

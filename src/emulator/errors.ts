@@ -112,6 +112,10 @@ export const Messages = {
   overrideSetsNothing: (field: string, fields: string) => `${field}: must set at least one of ${fields}`,
   entrypointVersionNotFound: (zoneId: string, version: string) =>
     `zone ${zoneId} has no version ${version} of its http_request_firewall_managed entry point ruleset`,
+  legacyFirewallMaintenance:
+    'firewallrules.api.maintenance_mode: the firewall rules and filters API is in maintenance mode for this zone and no longer accepts modifications; use custom rules of the rulesets API (phase http_request_firewall_custom)',
+  legacyFirewallRetired:
+    'the firewall rules and filters API is retired for this zone (end of life 2025-06-15); use custom rules of the rulesets API (phase http_request_firewall_custom)',
   entrypointNotFound: (zoneId: string) => `zone ${zoneId} has no http_request_firewall_managed entry point ruleset`,
 } as const;
 

@@ -1,7 +1,20 @@
 import type { ErrorItem, Filter, FirewallRule } from '../schemas';
-import { ErrorCode, Messages } from './errors';
+import { ErrorCode, Messages, ServiceError } from './errors';
 import { validateExpression } from './expression';
-import type { EmulatorState, FilterRecord, RuleRecord } from './state';
+import type { EmulatorState, FilterRecord, LegacyFirewallState, RuleRecord } from './state';
+
+/** Route templates of the legacy firewall rules and filters API (relative to the base URL). */
+const LEGACY_FIREWALL_ROUTE = /^\/zones\/:zone_id\/(firewall\/rules|filters)(\/|$)/;
+
+/**
+ * Why a zone refuses a call to its legacy firewall API, or undefined when it serves it (docs/emulator.md, "The
+ * retired legacy firewall API"). Pure: the zone's state, the method and the route template decide.
+ */
+export function legacyFirewallRefusal(state: LegacyFirewallState, method: string, route: string | undefined): ServiceError | undefined {
+  if (state === 'available' || route === undefined || !LEGACY_FIREWALL_ROUTE.test(route)) return undefined;
+  if (state === 'retired') return ServiceError.of(410, ErrorCode.legacyFirewallRetired, Messages.legacyFirewallRetired);
+  return method === 'GET' || method === 'HEAD' ? undefined : ServiceError.of(400, ErrorCode.legacyFirewallRetired, Messages.legacyFirewallMaintenance);
+}
 
 /** A filter on the wire (the owner is the emulator's own bookkeeping). */
 export function filterToWire(filter: FilterRecord): Filter {

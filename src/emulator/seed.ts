@@ -18,7 +18,7 @@ import {
   type ScriptDetail,
 } from '../schemas';
 import { seededRandom, stableHash, stableId, stableToken } from './ids';
-import { DEFAULT_RULE_QUOTA, PLANS, type EmulatorState, type Plan, type ZoneRecord } from './state';
+import { DEFAULT_RULE_QUOTA, LEGACY_FIREWALL_STATES, PLANS, type EmulatorState, type Plan, type ZoneRecord } from './state';
 import { OWASP_PACKAGE_NAME } from './waf';
 
 /** The previous WAF of a seeded zone: on/off, the core rule set's sensitivity and action, its overrides. */
@@ -55,6 +55,11 @@ export const ZoneSeedSchema = z.object({
   token: z.string().min(1).optional(),
   /** How long an entry point update with waf_migration=pending stays pending; defaults to 0. */
   migrationDelayMs: z.number().int().min(0).optional(),
+  /**
+   * The legacy firewall rules and filters API of the zone: `available` (default), `maintenance` (reads answer,
+   * changes get 400 code 10020) or `retired` (every call gets 410 code 10020), as the public service retires it.
+   */
+  legacyFirewall: z.enum(LEGACY_FIREWALL_STATES).optional(),
   pageGuard: PageGuardSettingsSchema.partial().optional(),
   scripts: z.array(ScriptDetailSchema.partial({ id: true })).optional(),
   connections: z.array(ConnectionSchema.partial({ id: true })).optional(),
@@ -110,6 +115,7 @@ export function applyZoneSeed(state: EmulatorState, input: ZoneSeed): ZoneRecord
     hosts: seed.hosts ?? [seed.name, `www.${seed.name}`],
     tokens: [seed.token ?? defaultZoneToken(id)],
     migrationDelayMs: seed.migrationDelayMs ?? 0,
+    legacyFirewall: seed.legacyFirewall ?? 'available',
   };
   state.zones.set(id, zone);
   state.settings.set(id, {

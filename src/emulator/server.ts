@@ -2,6 +2,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { registerAdminRoutes } from './admin';
+import { legacyFirewallRefusal } from './firewall';
 import { adminRefusal } from './admin-guard';
 import { authenticate, authorizeZone } from './auth';
 import { ADMIN_PREFIX, API_PREFIX, apiPath, isHexId, params, type EmulatorContext } from './context';
@@ -45,11 +46,16 @@ function sendError(reply: FastifyReply, error: ServiceError): FastifyReply {
   return reply.code(error.status).headers(error.headers).send(errorEnvelope(error.errors));
 }
 
-/** The route template of a request relative to the base URL, for the counters. */
-function routeKey(request: FastifyRequest): string {
+/** The route template of a request relative to the base URL (`/zones/:zone_id/filters`), undefined without a route. */
+function routeTemplate(request: FastifyRequest): string | undefined {
   const template = request.routeOptions.url;
-  if (template === undefined) return `${request.method} (no route)`;
-  return `${request.method} ${template.startsWith(API_PREFIX) ? template.slice(API_PREFIX.length) : template}`;
+  if (template === undefined) return undefined;
+  return template.startsWith(API_PREFIX) ? template.slice(API_PREFIX.length) : template;
+}
+
+/** The route of a request for the counters: `METHOD template`. */
+function routeKey(request: FastifyRequest): string {
+  return `${request.method} ${routeTemplate(request) ?? '(no route)'}`;
 }
 
 /** Builds the emulator's HTTP server: the service API under /client/v4 and the admin API under /__admin. */
@@ -132,12 +138,15 @@ export function buildServer(context: EmulatorContext, options: { logger?: boolea
         if (zoneId === undefined) return;
         if (!isHexId(zoneId)) throw ServiceError.of(400, ErrorCode.invalidId, Messages.invalidId(apiPath(request)));
         authorizeZone(principal, zoneId);
-        if (!context.state.zones.has(zoneId)) throw ServiceError.of(404, ErrorCode.notFound, Messages.zoneNotFound(zoneId));
+        const zone = context.state.zones.get(zoneId);
+        if (!zone) throw ServiceError.of(404, ErrorCode.notFound, Messages.zoneNotFound(zoneId));
         for (const [name, value] of Object.entries(path)) {
           if (name !== 'zone_id' && name.endsWith('_id') && !isHexId(value)) {
             throw ServiceError.of(400, ErrorCode.invalidId, Messages.invalidId(apiPath(request)));
           }
         }
+        const retired = legacyFirewallRefusal(zone.legacyFirewall, request.method, routeTemplate(request));
+        if (retired) throw retired;
       });
       registerPageGuardRoutes(api, context);
       registerScriptRoutes(api, context);

@@ -20,6 +20,10 @@ export type Plan = (typeof PLANS)[number];
 /** Firewall rules a zone may hold per plan, unless a seed says otherwise (the public plans' published quotas). */
 export const DEFAULT_RULE_QUOTA: Record<Plan, number> = { free: 5, pro: 20, business: 100, enterprise: 1000 };
 
+/** Where the public service's retirement of the legacy firewall rules and filters API stands for a zone. */
+export const LEGACY_FIREWALL_STATES = ['available', 'maintenance', 'retired'] as const;
+export type LegacyFirewallState = (typeof LEGACY_FIREWALL_STATES)[number];
+
 /** Credentials accepted for every zone. */
 export interface AccountCredentials {
   /** The account's API tokens, the first one the primary (what the banner and `info()` show as `apiToken`). */
@@ -41,6 +45,8 @@ export interface ZoneRecord {
   tokens: string[];
   /** How long a migration stays pending before it completes; 0 completes it at once. */
   migrationDelayMs: number;
+  /** The legacy firewall rules and filters API: served, in maintenance mode (reads only), or retired (410). */
+  legacyFirewall: LegacyFirewallState;
 }
 
 /** A filter as stored: the wire object plus the rule it was created with in a single call, if any. */

@@ -1,6 +1,6 @@
 import type * as pulumi from '@pulumi/pulumi';
 import { z } from 'zod';
-import { ConflictError, NotFoundError, ZoneGuardError } from '../client/errors';
+import { ConflictError, NotFoundError, RetiredApiError, ZoneGuardError } from '../client/errors';
 import {
   ErrorCode,
   FIREWALL_LIMITS,
@@ -202,6 +202,24 @@ export function existingRuleMessage(zoneId: string, name: string | undefined, ru
   );
 }
 
+/** What a refusal of the retired legacy API means for this resource, and what to do (docs/firewall-and-migration.md). */
+export const RETIRED_API_HINT =
+  '; the service has retired the legacy firewall rules and filters API for this zone, so this rule can no longer be ' +
+  'changed this way. Recreate it as a custom rule of the rulesets API (phase http_request_firewall_custom), then take ' +
+  'this resource out of the stack without a delete: pulumi state delete <urn>, or retainOnDelete: true before removing it';
+
+/** `step`, with the meaning of a retired API added to its message (410, or 10020 in maintenance mode). */
+async function firewallStep<T>(what: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await step(what, call);
+  } catch (error) {
+    if (error instanceof ProviderError && error.cause instanceof RetiredApiError) {
+      throw new ProviderError(`${error.message}${RETIRED_API_HINT}`, { cause: error.cause });
+    }
+    throw error;
+  }
+}
+
 async function filtersWithExpression(zoneId: string, expression: string): Promise<Filter[]> {
   // The service's expression filter matches substrings: keep the exact ones.
   const found = await getClient().filters.list({ zoneId, expression }).toArray();
@@ -295,14 +313,14 @@ export const firewallRuleWithFilter: Implementation = {
     const inputs = raw as FirewallRuleWithFilterInputs;
     const { adoptRuleId } = inputs;
     const rule = adoptRuleId
-      ? await step(`${label(inputs, adoptRuleId)}: adopting the rule`, () => adoptRule(inputs, adoptRuleId))
-      : await step(`${label(inputs)}: creating the rule with its filter`, () => createRule(inputs));
+      ? await firewallStep(`${label(inputs, adoptRuleId)}: adopting the rule`, () => adoptRule(inputs, adoptRuleId))
+      : await firewallStep(`${label(inputs)}: creating the rule with its filter`, () => createRule(inputs));
     return { id: rule.id, outs: outputsFromRule(inputs.zoneId, rule, adoptRuleId) };
   },
 
   async read(id, props) {
     const recorded = props as FirewallRuleWithFilterOutputs;
-    const rule = await step(`${label(recorded, id)}: reading the rule`, () =>
+    const rule = await firewallStep(`${label(recorded, id)}: reading the rule`, () =>
       unlessNotFound(() => getClient().firewallRules.get({ zoneId: recorded.zoneId, ruleId: id }), undefined),
     );
     // Deleted out of band: a blank id takes it out of the state. A filter it left behind is reused by the next create.
@@ -314,7 +332,7 @@ export const firewallRuleWithFilter: Implementation = {
   async update(id, olds, news) {
     const desired = news as FirewallRuleWithFilterInputs;
     const { filterId } = olds as FirewallRuleWithFilterOutputs;
-    const rule = await step(`${label(desired, id)}: updating the rule`, () =>
+    const rule = await firewallStep(`${label(desired, id)}: updating the rule`, () =>
       getClient().firewallRules.update({ zoneId: desired.zoneId, ruleId: id, ...ruleUpdateBody(desired, filterId) }),
     );
     return { outs: outputsFromRule(desired.zoneId, rule, desired.adoptRuleId) };
@@ -324,12 +342,12 @@ export const firewallRuleWithFilter: Implementation = {
     const { zoneId, filterId } = props as FirewallRuleWithFilterOutputs;
     const client = getClient();
     // The filter goes with the rule: a rule deleted alone leaves its filter, and recreating it then fails with 10102.
-    const deleted = await step(`${label(props, id)}: deleting the rule and its filter`, () =>
+    const deleted = await firewallStep(`${label(props, id)}: deleting the rule and its filter`, () =>
       unlessNotFound(() => client.firewallRules.delete({ zoneId, ruleId: id, deleteFilterIfUnused: true }), undefined),
     );
     if (deleted || !filterId) return;
     // The rule was already gone: remove the filter it may have left, unless another rule uses it (409).
-    await step(`${label(props, id)}: deleting the filter ${filterId} the rule left`, async () => {
+    await firewallStep(`${label(props, id)}: deleting the filter ${filterId} the rule left`, async () => {
       try {
         await client.filters.delete({ zoneId, filterId });
       } catch (error) {

@@ -91,6 +91,11 @@ export const ErrorCode = {
   previousWafWithdrawn: 10034,
   /** 429: the service's rate limit (or an injected 429). */
   rateLimited: 971,
+  /**
+   * 400 (maintenance mode: no more changes) or 410 (retired): the legacy firewall rules and filters API, which the
+   * public service retired (docs/emulator.md, "The retired legacy firewall API"). The public API's code.
+   */
+  legacyFirewallRetired: 10020,
   /** 5xx: an injected server fault, or a bug of the emulator. */
   internal: 10001,
 } as const;

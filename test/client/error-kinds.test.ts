@@ -5,6 +5,7 @@ import {
   ConnectionError,
   NotFoundError,
   RateLimitedError,
+  RetiredApiError,
   ServerError,
   TimeoutError,
   ZoneGuardError,
@@ -48,6 +49,20 @@ describe('every error kind, from the emulator', () => {
     const error = await failure<NotFoundError>(clientOf(emulator()).pageGuard.get({ zoneId: MISSING_ID }));
     expect(error).toBeInstanceOf(NotFoundError);
     expect(error.message).toBe(`GET /zones/${MISSING_ID}/page_guard failed: HTTP 404 Not Found: 10013 zone ${MISSING_ID} not found`);
+  });
+
+  it('RetiredApiError: the legacy firewall API of a zone in maintenance mode (10020) or retired (410)', async () => {
+    const client = clientOf(emulator());
+    const maintenance = await emulator().admin.seedZone({ name: 'maintenance.example', plan: 'pro', legacyFirewall: 'maintenance' });
+    const refused = await failure<RetiredApiError>(client.filters.create({ zoneId: maintenance.id, filters: [{ expression: 'http.host eq "m.example"' }] }));
+    expect(refused).toBeInstanceOf(RetiredApiError);
+    expect(refused).toMatchObject({ name: 'RetiredApiError', status: 400, codes: [10020] });
+    const retired = await emulator().admin.seedZone({ name: 'retired.example', plan: 'pro', legacyFirewall: 'retired' });
+    const gone = await failure<RetiredApiError>(client.firewallRules.list({ zoneId: retired.id }).toArray());
+    expect(gone).toBeInstanceOf(RetiredApiError);
+    expect(gone.message).toBe(
+      `GET /zones/${retired.id}/firewall/rules failed: HTTP 410 Gone: 10020 the firewall rules and filters API is retired for this zone (end of life 2025-06-15); use custom rules of the rulesets API (phase http_request_firewall_custom)`,
+    );
   });
 
   it('ConflictError: deleting a filter still in use (10027)', async () => {

@@ -6,6 +6,7 @@ import {
   errorFromResponse,
   NotFoundError,
   RateLimitedError,
+  RetiredApiError,
   RouteNotFoundError,
   ResponseValidationError,
   ServerError,
@@ -28,7 +29,7 @@ describe('errorFromResponse', () => {
     [405, BadRequestError, 'BadRequestError'],
     [408, TimeoutError, 'TimeoutError'],
     [409, ConflictError, 'ConflictError'],
-    [410, BadRequestError, 'BadRequestError'],
+    [410, RetiredApiError, 'RetiredApiError'],
     [422, BadRequestError, 'BadRequestError'],
     [429, RateLimitedError, 'RateLimitedError'],
     [500, ServerError, 'ServerError'],
@@ -47,6 +48,14 @@ describe('errorFromResponse', () => {
     expect(error.path).toBe(site.path);
     expect(error.errors).toEqual([{ code: 1234, message: 'something is off' }]);
     expect(error.codes).toEqual([1234]);
+  });
+
+  it.each([
+    ['410 Gone, any code', 410, envelope(10034, 'withdrawn')],
+    ['code 10020 (maintenance mode) with a 400', 400, envelope(10020, 'firewallrules.api.maintenance_mode: no modifications')],
+    ['code 10020 with a 403', 403, envelope(10020, 'no modifications')],
+  ])('a retired API: %s is a RetiredApiError', (_name, status, body) => {
+    expect(errorFromResponse({ ...site, status, body })).toBeInstanceOf(RetiredApiError);
   });
 
   // Only the service's own not-found answer (10013 in its envelope) may read as "gone": a provider forgets an object

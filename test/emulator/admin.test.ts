@@ -44,6 +44,7 @@ describe('the admin API', () => {
       hosts: ['seeded.example', 'app.seeded.example'],
       token: 'zone-token-for-tests',
       migrationDelayMs: 0,
+      legacyFirewall: 'available',
     });
     const auth = { token: 'zone-token-for-tests' };
     const scripts = await h.call('GET', `/zones/${zone.id}/page_guard/scripts`, { auth });

@@ -1,6 +1,7 @@
 // FirewallRuleWithFilter's provider methods against the emulator over loopback HTTP.
 import { UNKNOWN } from '../../src/providers/kit/check';
-import { firewallRuleWithFilter as provider } from '../../src/providers/firewall-rule-with-filter';
+import { RETIRED_API_HINT, firewallRuleWithFilter as provider } from '../../src/providers/firewall-rule-with-filter';
+import { RetiredApiError } from '../../src/client';
 import type { ZoneSeed } from '../../src/emulator';
 import { providerFixture, type ProviderFixture } from './support';
 
@@ -312,6 +313,24 @@ describe('adoption', () => {
       `FirewallRuleWithFilter in zone ${zoneId}: adoptRuleId ${existingId} names no firewall rule of this zone; ` +
         'check the id, or remove adoptRuleId to create a new rule',
     );
+  });
+});
+
+describe('the retired legacy firewall API', () => {
+  test('create in maintenance mode and refresh once retired say what it means and what to do', async () => {
+    const zoneId = await freshZone({ legacyFirewall: 'maintenance' });
+    const error = (await provider.create(await checked(declared(zoneId))).catch((e: unknown) => e)) as Error;
+    expect(error.message).toBe(
+      `FirewallRuleWithFilter in zone ${zoneId}: creating the rule with its filter: POST /zones/${zoneId}/firewall/rules failed: ` +
+        'HTTP 400 Bad Request: 10020 firewallrules.api.maintenance_mode: the firewall rules and filters API is in maintenance mode for this zone ' +
+        `and no longer accepts modifications; use custom rules of the rulesets API (phase http_request_firewall_custom)${RETIRED_API_HINT}`,
+    );
+    expect(error.cause).toBeInstanceOf(RetiredApiError);
+    expect((await inventory(zoneId)).counts.firewallRules).toBe(0);
+
+    const retired = await freshZone({ legacyFirewall: 'retired' });
+    const read = provider.read('ffffffffffffffffffffffffffffffff', { ...declared(retired), ruleId: 'ffffffffffffffffffffffffffffffff', filterId: 'eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee' });
+    await expect(read).rejects.toThrow(`reading the rule: GET /zones/${retired}/firewall/rules/ffffffffffffffffffffffffffffffff failed: HTTP 410 Gone: 10020 `);
   });
 });
 

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { HexIdSchema } from '../schemas';
+import { HexIdSchema, queryIntSchema } from '../schemas';
 import { ErrorCode, Messages, ServiceError } from './errors';
 import { FaultEngine } from './faults';
 import { saveStateFile, type EmulatorState, type ZoneRecord } from './state';
@@ -140,16 +140,7 @@ export function booleanQuery(field: string, value: string | string[] | undefined
 
 /** Paging of the lists outside area A (firewall rules, filters, previous-WAF objects): public API bounds. */
 export function pageOf<T>(items: T[], q: Record<string, string | string[] | undefined>, defaults: { perPage: number; minPerPage?: number }): T[] {
-  const page = parseQuery(QueryInt('page', 1, Number.MAX_SAFE_INTEGER).optional(), single(q.page)) ?? 1;
-  const perPage = parseQuery(QueryInt('per_page', defaults.minPerPage ?? 1, 100).optional(), single(q.per_page)) ?? defaults.perPage;
+  const page = parseQuery(queryIntSchema('page', 1, Number.MAX_SAFE_INTEGER).optional(), single(q.page)) ?? 1;
+  const perPage = parseQuery(queryIntSchema('per_page', defaults.minPerPage ?? 1, 100).optional(), single(q.per_page)) ?? defaults.perPage;
   return items.slice((page - 1) * perPage, page * perPage);
-}
-
-/** A whole number in a query string, within bounds, with messages naming the field. */
-export function QueryInt(field: string, min: number, max: number) {
-  return z
-    .string()
-    .regex(/^\d+$/, `${field} must be a whole number`)
-    .transform(Number)
-    .pipe(z.number().int().min(min, `${field} must be at least ${min}`).max(max, `${field} must be at most ${max}`));
 }

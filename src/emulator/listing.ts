@@ -1,8 +1,8 @@
 import {
   DetectedListQuerySchema,
   DetectedStatusSchema,
-  MALICIOUS_SCORE_THRESHOLD,
   PAGING,
+  isMalicious,
   type ResultInfo,
 } from '../schemas';
 import { parseQuery } from './context';
@@ -35,14 +35,6 @@ export function hostMatches(pattern: string, host: string): boolean {
   if (leading) return h.endsWith(core);
   if (trailing) return h.startsWith(core);
   return h === core;
-}
-
-function isMalicious(item: DetectedItem): boolean {
-  return (
-    (item.js_integrity_score !== undefined && item.js_integrity_score < MALICIOUS_SCORE_THRESHOLD) ||
-    item.domain_reported_malicious === true ||
-    item.url_reported_malicious === true
-  );
 }
 
 /** Splits a comma list, dropping blanks. */

@@ -57,7 +57,8 @@ export const PAGING = {
   defaultPerPage: 15,
 } as const;
 
-const intFromQuery = (field: string, min: number, max: number) =>
+/** A whole number in a query string, within bounds, with messages naming the field. */
+export const queryIntSchema = (field: string, min: number, max: number) =>
   z
     .string()
     .regex(/^\d+$/, `${field} must be a whole number`)
@@ -77,8 +78,8 @@ const intFromQuery = (field: string, min: number, max: number) =>
 export const DetectedListQuerySchema = z.object({
   hosts: z.string().optional(),
   status: z.string().optional(),
-  page: z.union([z.literal('all'), intFromQuery('page', 1, Number.MAX_SAFE_INTEGER)]).optional(),
-  per_page: intFromQuery('per_page', 1, PAGING.maxPerPage).optional(),
+  page: z.union([z.literal('all'), queryIntSchema('page', 1, Number.MAX_SAFE_INTEGER)]).optional(),
+  per_page: queryIntSchema('per_page', 1, PAGING.maxPerPage).optional(),
   exclude_cdn_cgi: z.enum(['true', 'false']).optional(),
   order_by: z.string().optional(),
   direction: z.enum(['asc', 'desc']).optional(),

@@ -1,5 +1,6 @@
 // The wire shapes of the service: one zod schema per object, shared by the client, the providers and the emulator.
 export * from './common';
+export * from './detected';
 export * from './page-guard';
 export * from './scripts';
 export * from './connections';

@@ -22,12 +22,3 @@ export const PageGuardSettingsUpdateSchema = z
     message: 'at least one of enabled, use_vendor_reporting_endpoint, use_connection_url_path is required',
   });
 export type PageGuardSettingsUpdate = z.infer<typeof PageGuardSettingsUpdateSchema>;
-
-/** Result of the settings update: enabled and updated_at at least (docs/service.md#page-guard-settings). */
-export const PageGuardSettingsUpdateResultSchema = z.object({
-  enabled: z.boolean(),
-  updated_at: TimestampSchema.optional(),
-  use_vendor_reporting_endpoint: z.boolean().optional(),
-  use_connection_url_path: z.boolean().optional(),
-});
-export type PageGuardSettingsUpdateResult = z.infer<typeof PageGuardSettingsUpdateResultSchema>;

@@ -1,4 +1,4 @@
-import { PageGuardSettingsSchema, PageGuardSettingsUpdateResultSchema } from '../../src/schemas';
+import { PageGuardSettingsSchema } from '../../src/schemas';
 import { failure, useEmulator } from './helpers';
 
 const h = useEmulator();
@@ -29,7 +29,7 @@ describe('PUT /zones/{zone_id}/page_guard', () => {
     const before = Date.now();
     const answer = await h.call('PUT', `/zones/${zone}/page_guard`, { body: { enabled: true } });
     expect(answer.status).toBe(200);
-    const result = PageGuardSettingsUpdateResultSchema.parse(answer.body.result);
+    const result = PageGuardSettingsSchema.parse(answer.body.result);
     expect(result.enabled).toBe(true);
     expect(result.updated_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(Date.parse(result.updated_at!)).toBeGreaterThanOrEqual(before - 1000);

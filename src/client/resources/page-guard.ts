@@ -1,9 +1,7 @@
 import {
   PageGuardSettingsSchema,
-  PageGuardSettingsUpdateResultSchema,
   type PageGuardSettings,
   type PageGuardSettingsUpdate,
-  type PageGuardSettingsUpdateResult,
 } from '../../schemas';
 import { zonePath, type Transport } from '../transport';
 import type { ZoneArgs } from './common';
@@ -21,13 +19,13 @@ export class PageGuardResource {
     return this.#transport.call({ method: 'GET', path: zonePath(zoneId, 'page_guard'), schema: PageGuardSettingsSchema });
   }
 
-  /** PUT /zones/{zone_id}/page_guard: the result holds enabled and updated_at (more when the service sends it). */
-  update({ zoneId, ...body }: ZoneArgs & PageGuardSettingsUpdate): Promise<PageGuardSettingsUpdateResult> {
+  /** PUT /zones/{zone_id}/page_guard: the settings, enabled and updated_at at least (docs/service.md#page-guard-settings). */
+  update({ zoneId, ...body }: ZoneArgs & PageGuardSettingsUpdate): Promise<PageGuardSettings> {
     return this.#transport.call({
       method: 'PUT',
       path: zonePath(zoneId, 'page_guard'),
       json: body,
-      schema: PageGuardSettingsUpdateResultSchema,
+      schema: PageGuardSettingsSchema,
     });
   }
 }

@@ -72,20 +72,25 @@ function camel(prefix: string, dashed: string): string {
 
 /**
  * Resource names and variable names for a list of objects: the slug of the description, or the kind and the
- * first characters of the id; a name taken twice gets the id's first characters appended, so the names stay
- * stable from one export to the next.
+ * first characters of the id; a name whose variable another object would also get gets the id's first characters
+ * appended, so names and variables stay unique and stable from one export to the next. Variables are compared, not
+ * only names: "A1" and "A 1" are the names a1 and a-1 but would both be the variable `cspA1`.
  */
 function nameObjects<T extends { id: string; description?: string }>(objects: T[], kind: string, prefix: string) {
   const base = (o: T) => slug(o.description ?? '') || `${kind}-${o.id.slice(0, 8)}`;
+  const variableOf = (name: string) => camel(prefix, name);
   const counts = new Map<string, number>();
-  for (const o of objects) counts.set(base(o), (counts.get(base(o)) ?? 0) + 1);
-  const used = new Set<string>();
+  for (const o of objects) counts.set(variableOf(base(o)), (counts.get(variableOf(base(o))) ?? 0) + 1);
+  const usedNames = new Set<string>();
+  const usedVariables = new Set<string>();
+  const taken = (name: string) => usedNames.has(name) || usedVariables.has(variableOf(name));
   return objects.map((object) => {
     let name = base(object);
-    if ((counts.get(name) ?? 0) > 1 || used.has(name)) name = `${name}-${object.id.slice(0, 8)}`;
-    for (let n = 2; used.has(name); n += 1) name = `${base(object)}-${object.id.slice(0, 8)}-${n}`;
-    used.add(name);
-    return { object, name, variable: camel(prefix, name) };
+    if ((counts.get(variableOf(name)) ?? 0) > 1 || taken(name)) name = `${name}-${object.id.slice(0, 8)}`;
+    for (let n = 2; taken(name); n += 1) name = `${base(object)}-${object.id.slice(0, 8)}-${n}`;
+    usedNames.add(name);
+    usedVariables.add(variableOf(name));
+    return { object, name, variable: variableOf(name) };
   });
 }
 

@@ -144,6 +144,20 @@ export const ruleOpsHealth = new FirewallRuleWithFilter('ops-health', {
 `);
   });
 
+  describe.each([
+    ['"A1" and "A 1" (names a1 and a-1, one camel-case variable)', ['A1', 'A 1'], ['cspA1Aaaaaaaa', 'cspA1Bbbbbbbb']],
+    ['"a-b" and "A B" (one name)', ['a-b', 'A B'], ['cspABAaaaaaaa', 'cspABBbbbbbbb']],
+    ['"Web 2" and "Web2" and "web 2.0"', ['Web 2', 'Web2', 'web 2.0'], ['cspWeb2Aaaaaaaa', 'cspWeb2Bbbbbbbb', 'cspWeb20']],
+    ['distinct descriptions keep their plain names', ['Login', 'Checkout'], ['cspLogin', 'cspCheckout']],
+  ])('descriptions %s', (_name, descriptions, variables) => {
+    test('get distinct variables, so the program compiles', () => {
+      const ids = ['aaaaaaaa', 'bbbbbbbb', 'cccccccc'].map((prefix) => `${prefix}${'0'.repeat(24)}`);
+      const policies = descriptions.map((description, i) => ({ ...snapshot.policies[0]!, id: ids[i]!, description }));
+      const text = renderPulumiProgram({ ...snapshot, policies, firewallRules: [] });
+      expect([...text.matchAll(/^export const (\w+) = new CspPolicy/gm)].map((m) => m[1])).toEqual(variables);
+    });
+  });
+
   test('the same zone in another order renders the same text', () => {
     const reversed = { ...snapshot, policies: [...snapshot.policies].reverse(), firewallRules: [...snapshot.firewallRules].reverse() };
     expect(renderPulumiProgram(reversed)).toBe(renderPulumiProgram(snapshot));

@@ -14,8 +14,6 @@ import {
 
 const rulesetName = (id: string) => MANAGED_RULESET_NAMES[id] ?? `managed ruleset ${id}`;
 
-export { OverrideActionSchema };
-
 const hasSetting = (value: { action?: unknown; enabled?: unknown; scoreThreshold?: unknown }) =>
   value.action !== undefined || value.enabled !== undefined || value.scoreThreshold !== undefined;
 

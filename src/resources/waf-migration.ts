@@ -2,8 +2,8 @@ import * as pulumi from '@pulumi/pulumi';
 import type { ZoneGuardClient } from '../client';
 import { NAME_KEY, providerFor, TYPE_MODULE } from '../providers';
 import { clientFromStackConfig } from './stack-client';
-import { AdjustmentsSchema, NO_ADJUSTMENTS, readMigrationPlan, type WafConversion, type WafMigrationPlan } from '../migration';
-import { ZoneIdSchema, formatZodIssues, type EntrypointRuleset } from '../schemas';
+import { AdjustmentsSchema, NO_ADJUSTMENTS, readMigrationPlan, type MigrationMode, type WafConversion, type WafMigrationPlan } from '../migration';
+import { ZoneIdSchema, formatZodIssues, type EntrypointRuleset, type OverrideAction, type WafStatus } from '../schemas';
 
 export { MANAGED_RULESET_ID, OWASP_RULESET_ID } from '../schemas';
 export type { WafConversion, WafMigrationPlan, Incompatibility, BlockingOverride, MigrationLimits, CoreRuleSetConversion } from '../migration';
@@ -14,7 +14,7 @@ export interface WafRuleAdjustment {
   rulesetId?: string;
   /** The managed rule's id. */
   ruleId: string;
-  action?: 'block' | 'challenge' | 'js_challenge' | 'managed_challenge' | 'log';
+  action?: OverrideAction;
   enabled?: boolean;
   /** OWASP anomaly score threshold (the conversion sets 25 or 40 on the OWASP anomaly score rule). */
   scoreThreshold?: number;
@@ -24,7 +24,7 @@ export interface WafRuleAdjustment {
 export interface WafCategoryAdjustment {
   rulesetId?: string;
   category: string;
-  action?: 'block' | 'challenge' | 'js_challenge' | 'managed_challenge' | 'log';
+  action?: OverrideAction;
   enabled?: boolean;
 }
 
@@ -40,7 +40,7 @@ export interface WafMigrationArgs {
   zoneId: pulumi.Input<string>;
   /** `direct`: the new WAF replaces the previous one at once (every plan). `validation`: both run side by side until
    * you change this to `direct` (Enterprise only). Going back from `direct` is refused. */
-  mode: pulumi.Input<'direct' | 'validation'>;
+  mode: pulumi.Input<MigrationMode>;
   /** Overrides of managed rules applied to the converted configuration. While in validation, a change resubmits. */
   adjustments?: pulumi.Input<WafMigrationAdjustments>;
   /** How long create and update wait for the zone to settle, and how often they look; defaults 900 s and 5 s. */
@@ -54,15 +54,15 @@ export interface WafMigrationArgs {
  */
 export class WafMigration extends pulumi.dynamic.Resource {
   declare readonly zoneId: pulumi.Output<string>;
-  declare readonly mode: pulumi.Output<'direct' | 'validation'>;
+  declare readonly mode: pulumi.Output<MigrationMode>;
   declare readonly adjustments: pulumi.Output<Required<WafMigrationAdjustments>>;
   declare readonly wait: pulumi.Output<{ timeoutSeconds: number; pollIntervalSeconds: number }>;
   /** Where the zone stands: validation, pending or complete. */
   declare readonly migrationState: pulumi.Output<string>;
   /** The previous WAF managed rules: enabled or disabled. */
-  declare readonly previousWafStatus: pulumi.Output<'enabled' | 'disabled'>;
+  declare readonly previousWafStatus: pulumi.Output<WafStatus['old_waf_status']>;
   /** The new WAF managed rules: enabled or disabled. */
-  declare readonly newWafStatus: pulumi.Output<'enabled' | 'disabled'>;
+  declare readonly newWafStatus: pulumi.Output<WafStatus['old_waf_status']>;
   /** The entry point ruleset this resource last submitted; null when it submitted none. */
   declare readonly submittedRuleset: pulumi.Output<EntrypointRuleset | null>;
   /** What the conversion changed or dropped, and the adjustments applied. */

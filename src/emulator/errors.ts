@@ -124,9 +124,9 @@ export function errorEnvelope(errors: ErrorItem[]) {
   return { success: false, errors, messages: [], result: null };
 }
 
-/** The success envelope; `result_info` only where given (area A lists). */
-export function okEnvelope(result: unknown, resultInfo?: unknown) {
+/** The success envelope; `result_info` only where given (area A lists); `messages` are the service's notes. */
+export function okEnvelope(result: unknown, resultInfo?: unknown, messages: ErrorItem[] = []) {
   return resultInfo === undefined
-    ? { success: true, errors: [], messages: [], result }
-    : { success: true, errors: [], messages: [], result, result_info: resultInfo };
+    ? { success: true, errors: [], messages, result }
+    : { success: true, errors: [], messages, result, result_info: resultInfo };
 }

@@ -99,15 +99,16 @@ export async function readMigrationPlan(
   const migrating = state === 'start' || state === 'validation';
 
   // A zone that finished migrating answers compatible: false too; only a zone still to migrate is blocked by it.
-  const incompatibility = compatibility.compatible || !migrating
-    ? null
-    : incompatibilityOf(zoneId, await unlessWithdrawn(() => client.wafOverrides.list({ zoneId }).toArray()));
+  const overrides = compatibility.compatible || !migrating ? [] : await unlessWithdrawn(() => client.wafOverrides.list({ zoneId }).toArray());
   const packages: WafPackage[] = migrating ? await unlessWithdrawn(() => client.wafPackages.list({ zoneId }).toArray()) : [];
   const rules = migrating ? (await client.firewallRules.list({ zoneId }).toArray()).map(ruleFacts) : [];
+  const limits = migrationLimits(rules);
+  // The check answers compatible: false past the limits too; then the limits say why, not a generic incompatibility.
+  const incompatibility =
+    compatibility.compatible || !migrating || (overrides.length === 0 && limits.problems.length > 0) ? null : incompatibilityOf(zoneId, overrides);
   const converted = migrating && compatibility.compatible ? await client.wafMigration.config({ zoneId }) : null;
 
   const adjusted = converted ? applyAdjustments(converted, adjustments) : null;
-  const limits = migrationLimits(rules);
   const conversion = conversionNotes({ packages, firewallRules: rules, adjusted: adjusted?.applied ?? [] });
   const problems = [...(incompatibility ? [incompatibility.reason] : []), ...(adjusted?.problems ?? []), ...limits.problems];
   return {

@@ -58,6 +58,34 @@ describe('GET /zones/{zone_id}/waf_migration/check', () => {
   });
 });
 
+describe('GET /zones/{zone_id}/waf_migration/check tells the truth before anything is submitted', () => {
+  test.each([
+    [
+      'more than 200 firewall rules',
+      Array.from({ length: 201 }, (_, i) => ({ expression: `ip.src eq 10.8.${Math.floor(i / 250)}.${i % 250}`, action: 'block' as const })),
+      [10032, 'the migration cannot be completed: the zone has 201 firewall rules to migrate, more than 200; contact support to migrate this zone'],
+    ],
+    [
+      'an expression over 4 KB',
+      [{ id: 'cc00000000000000000000000000cc02', expression: `http.request.uri.path eq "/${'a'.repeat(4100)}"`, action: 'block' as const }],
+      [10032, 'the migration cannot be completed: firewall rule cc00000000000000000000000000cc02 has an expression of 4128 bytes, more than 4096; contact support to migrate this zone'],
+    ],
+  ])('%s: compatible false, the reason in messages, as the entry point PUT would refuse it', async (_name, firewallRules, [code, message]) => {
+    const zone = await h.emulator.admin.seedZone({ name: 'limits.example', plan: 'enterprise', previousWaf: {}, firewallRules });
+    const answer = await check(zone.id);
+    expect(answer.body).toEqual({ success: true, errors: [], messages: [{ code, message }], result: { compatible: false, migration_state: 'start' } });
+    expect((await migrate(zone.id, 'pending')).body).toEqual(failure([code as number, message as string]));
+  });
+
+  test('URI-based overrides are named in messages too; a compatible zone has none', async () => {
+    const zone = h.zoneOf('business');
+    expect((await check(zone)).body.messages).toEqual([
+      { code: 10031, message: `zone ${zone} cannot migrate: it has 1 URI-based WAF override; delete it with DELETE /zones/${zone}/firewall/waf/overrides/{id}, then migrate` },
+    ]);
+    expect((await check(h.zoneOf('pro'))).body.messages).toEqual([]);
+  });
+});
+
 describe('GET /zones/{zone_id}/waf_migration/config: the conversion tables', () => {
   test('enterprise: high sensitivity → PL2 and 40, block stays block; the bypass rule becomes a skip rule; overrides dropped', async () => {
     const answer = await config(h.zoneOf('enterprise'));

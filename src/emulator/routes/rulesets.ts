@@ -1,13 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { EntrypointRulesetSchema, WAF_MIGRATION_LIMITS, WafMigrationModeSchema } from '../../schemas';
+import { EntrypointRulesetSchema, WafMigrationModeSchema } from '../../schemas';
 import { params, parseBody, parseQuery, query, single, zoneOf, type EmulatorContext } from '../context';
 import { ErrorCode, Messages, ServiceError, okEnvelope } from '../errors';
 import { stableId } from '../ids';
 import { entrypointProblems, nextEntrypointVersion, versionSummary } from '../rulesets';
 import type { WafRecord, ZoneRecord } from '../state';
-import { MIGRATION_PHASE, effectiveMigrationState, migrationLimitProblem } from '../waf';
-import { assertPhaseTwo, wafRecordOf } from './waf-migration';
+import { MIGRATION_PHASE, effectiveMigrationState } from '../waf';
+import { assertPhaseTwo, migrationBlockers, wafRecordOf } from './waf-migration';
 
 const ENTRYPOINT = `/zones/:zone_id/rulesets/phases/${MIGRATION_PHASE}/entrypoint`;
 
@@ -72,7 +72,6 @@ export function registerRulesetRoutes(api: FastifyInstance, context: EmulatorCon
 
 /** Refuses a migration step the zone cannot take now (docs/service.md#migration-limits), before anything changes. */
 function assertMigrationAllowed(context: EmulatorContext, zone: ZoneRecord, record: WafRecord, mode: 'pending' | 'validation', now: Date): void {
-  const { state } = context;
   const migrationState = effectiveMigrationState(record, now);
   if (migrationState === 'pending' || migrationState === 'complete') {
     throw ServiceError.of(409, ErrorCode.conflict, Messages.migrationDone(zone.id, migrationState));
@@ -80,13 +79,6 @@ function assertMigrationAllowed(context: EmulatorContext, zone: ZoneRecord, reco
   if (mode === 'validation' && zone.plan !== 'enterprise') {
     throw ServiceError.of(400, ErrorCode.migrationPlan, Messages.validationNeedsEnterprise(zone.id, zone.plan));
   }
-  const overrides = state.wafOverrides.count(zone.id);
-  if (overrides > 0) throw ServiceError.of(409, ErrorCode.migrationIncompatible, Messages.migrationIncompatible(zone.id, overrides));
-  const limit = migrationLimitProblem(state.rules.list(zone.id), (id) => state.filters.get(zone.id, id));
-  if (limit?.kind === 'count') {
-    throw ServiceError.of(400, ErrorCode.migrationNeedsSupport, Messages.migrationTooManyRules(limit.count, WAF_MIGRATION_LIMITS.maxFirewallRules));
-  }
-  if (limit?.kind === 'expression') {
-    throw ServiceError.of(400, ErrorCode.migrationNeedsSupport, Messages.migrationExpressionTooLong(limit.ruleId, limit.bytes, WAF_MIGRATION_LIMITS.maxExpressionBytes));
-  }
+  const [blocker] = migrationBlockers(context, zone);
+  if (blocker) throw blocker;
 }

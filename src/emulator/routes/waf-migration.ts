@@ -2,8 +2,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Compatibility } from '../../schemas';
 import { query, single, zoneOf, type EmulatorContext } from '../context';
 import { ErrorCode, Messages, ServiceError, okEnvelope } from '../errors';
-import type { WafRecord } from '../state';
-import { convertPreviousWaf, effectiveMigrationState, wafStatus } from '../waf';
+import type { WafRecord, ZoneRecord } from '../state';
+import { WAF_MIGRATION_LIMITS } from '../../schemas';
+import { convertPreviousWaf, effectiveMigrationState, migrationLimitProblem, wafStatus } from '../waf';
 
 /** Every migration call carries phase_two=1 (spec, Versioning). */
 export function assertPhaseTwo(request: FastifyRequest): void {
@@ -19,6 +20,28 @@ export function wafRecordOf(context: EmulatorContext, zoneId: string): WafRecord
   return fresh;
 }
 
+/**
+ * What keeps a zone that has not migrated yet from migrating, in the order the entry point PUT refuses them: URI-based
+ * overrides (409 10031), then the limits (400 10032: more than 200 firewall rules, or an expression over 4 KB; every
+ * firewall rule of the zone counts, docs/emulator.md "Compatibility"). The check reports the same list.
+ */
+export function migrationBlockers(context: EmulatorContext, zone: ZoneRecord): ServiceError[] {
+  const { state } = context;
+  const blockers: ServiceError[] = [];
+  const overrides = state.wafOverrides.count(zone.id);
+  if (overrides > 0) blockers.push(ServiceError.of(409, ErrorCode.migrationIncompatible, Messages.migrationIncompatible(zone.id, overrides)));
+  const limit = migrationLimitProblem(state.rules.list(zone.id), (id) => state.filters.get(zone.id, id));
+  if (limit?.kind === 'count') {
+    blockers.push(ServiceError.of(400, ErrorCode.migrationNeedsSupport, Messages.migrationTooManyRules(limit.count, WAF_MIGRATION_LIMITS.maxFirewallRules)));
+  }
+  if (limit?.kind === 'expression') {
+    blockers.push(
+      ServiceError.of(400, ErrorCode.migrationNeedsSupport, Messages.migrationExpressionTooLong(limit.ruleId, limit.bytes, WAF_MIGRATION_LIMITS.maxExpressionBytes)),
+    );
+  }
+  return blockers;
+}
+
 /** /zones/{zone_id}/waf_migration/check, /config and /status. */
 export function registerWafMigrationRoutes(api: FastifyInstance, context: EmulatorContext): void {
   const { state } = context;
@@ -27,9 +50,11 @@ export function registerWafMigrationRoutes(api: FastifyInstance, context: Emulat
     const zone = zoneOf(context, request);
     assertPhaseTwo(request);
     const migrationState = effectiveMigrationState(wafRecordOf(context, zone.id), context.now());
-    const compatible = state.wafOverrides.count(zone.id) === 0 && (migrationState === 'start' || migrationState === 'validation');
-    const result: Compatibility = { compatible, migration_state: migrationState };
-    return okEnvelope(result);
+    const migrating = migrationState === 'start' || migrationState === 'validation';
+    // Why not, in the envelope's messages, so a client sees it before submitting (the result keeps the public shape).
+    const blockers = migrating ? migrationBlockers(context, zone).flatMap((blocker) => blocker.errors) : [];
+    const result: Compatibility = { compatible: migrating && blockers.length === 0, migration_state: migrationState };
+    return okEnvelope(result, undefined, blockers);
   });
 
   api.get('/zones/:zone_id/waf_migration/config', async (request) => {

@@ -1,5 +1,5 @@
 import type { ZoneGuardClient } from '../client';
-import { CSP_POLICY_FIELDS, type CspPolicy, type FirewallRule, type PageGuardSettings } from '../schemas';
+import { CSP_POLICY_FIELDS, PAGE_GUARD_SETTING_FIELDS, type CspPolicy, type FirewallRule, type PageGuardSettings } from '../schemas';
 import { compareText } from './classification';
 
 /** What `export` reads from a zone: its page security settings, CSP policies and firewall rules. */
@@ -137,9 +137,7 @@ export function renderPulumiProgram(snapshot: ZoneSnapshot, options: RenderOptio
       'page-guard',
       [
         ['zoneId', 'zoneId'],
-        ['enabled', bool(settings.enabled)],
-        ['useVendorReportingEndpoint', bool(settings.use_vendor_reporting_endpoint)],
-        ['useConnectionUrlPath', bool(settings.use_connection_url_path)],
+        ...Object.entries(PAGE_GUARD_SETTING_FIELDS).map(([name, wireName]): [string, string | undefined] => [name, bool(settings[wireName])]),
       ],
       ['The page security settings (one per zone).'],
     ),

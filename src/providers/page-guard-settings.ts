@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { PageGuardSettingsUpdateSchema, ZoneIdSchema, type PageGuardSettings } from '../schemas';
+import {
+  PAGE_GUARD_SETTING_FIELDS,
+  PageGuardSettingsUpdateSchema,
+  ZoneIdSchema,
+  type PageGuardSettingName,
+  type PageGuardSettings,
+  type PageGuardSettingsUpdate,
+} from '../schemas';
 import { checkWithSchema } from './kit/check';
 import { assertConfigured, configure, getClient } from './kit/context';
 import { diffFields } from './kit/diff';
@@ -27,29 +34,24 @@ export interface PreviousSettings {
 
 export type PageGuardSettingsOutputs = PageGuardSettingsInputs & { updatedAt?: string; previous: PreviousSettings };
 
-const MANAGED = ['zoneId', 'enabled', 'useVendorReportingEndpoint', 'useConnectionUrlPath'] as const;
-const OPTIONAL = ['useVendorReportingEndpoint', 'useConnectionUrlPath'] as const;
+const SETTINGS = Object.entries(PAGE_GUARD_SETTING_FIELDS) as [PageGuardSettingName, (typeof PAGE_GUARD_SETTING_FIELDS)[PageGuardSettingName]][];
+const SETTING_NAMES = SETTINGS.map(([name]) => name);
+const MANAGED = ['zoneId', ...SETTING_NAMES];
+/** The settings managed only when declared: every one but enabled. */
+const OPTIONAL = SETTING_NAMES.filter((name) => name !== 'enabled');
 
-/** Settings in the provider's names, from the service's. */
+/** Settings in the provider's names, from the service's: the fields the service sent. */
 export function fromWire(settings: PageGuardSettings): PreviousSettings {
-  return {
-    enabled: settings.enabled,
-    ...(settings.use_vendor_reporting_endpoint === undefined
-      ? {}
-      : { useVendorReportingEndpoint: settings.use_vendor_reporting_endpoint }),
-    ...(settings.use_connection_url_path === undefined ? {} : { useConnectionUrlPath: settings.use_connection_url_path }),
-  };
+  return Object.fromEntries(
+    SETTINGS.filter(([, wireName]) => settings[wireName] !== undefined).map(([name, wireName]) => [name, settings[wireName]]),
+  ) as unknown as PreviousSettings;
 }
 
 /** The PUT body for the given settings: only the fields that are set. */
-export function toWire(settings: Partial<PreviousSettings>) {
-  return {
-    ...(settings.enabled === undefined ? {} : { enabled: settings.enabled }),
-    ...(settings.useVendorReportingEndpoint === undefined
-      ? {}
-      : { use_vendor_reporting_endpoint: settings.useVendorReportingEndpoint }),
-    ...(settings.useConnectionUrlPath === undefined ? {} : { use_connection_url_path: settings.useConnectionUrlPath }),
-  };
+export function toWire(settings: Partial<PreviousSettings>): PageGuardSettingsUpdate {
+  return Object.fromEntries(
+    SETTINGS.filter(([name]) => settings[name] !== undefined).map(([name, wireName]) => [wireName, settings[name]]),
+  );
 }
 
 /** The declared inputs as the service now holds them: the optional flags only where they are managed. */
@@ -64,7 +66,7 @@ export function managedView(zoneId: string, current: PreviousSettings, managed: 
 /** The declared settings that differ from the current ones. */
 export function changedSettings(current: PreviousSettings, desired: Partial<PageGuardSettingsInputs>): Partial<PreviousSettings> {
   return Object.fromEntries(
-    (['enabled', ...OPTIONAL] as const)
+    SETTING_NAMES
       .filter((field) => desired[field] !== undefined && desired[field] !== current[field])
       .map((field) => [field, desired[field]]),
   );

@@ -22,3 +22,14 @@ export const PageGuardSettingsUpdateSchema = z
     message: 'at least one of enabled, use_vendor_reporting_endpoint, use_connection_url_path is required',
   });
 export type PageGuardSettingsUpdate = z.infer<typeof PageGuardSettingsUpdateSchema>;
+
+/**
+ * The settings a PageGuardSettings resource declares, by its (camelCase) name, with the wire field of each: one
+ * table from which the provider's inputs, outputs and PUT body and `zoneguard export` are built.
+ */
+export const PAGE_GUARD_SETTING_FIELDS = {
+  enabled: 'enabled',
+  useVendorReportingEndpoint: 'use_vendor_reporting_endpoint',
+  useConnectionUrlPath: 'use_connection_url_path',
+} as const satisfies Record<string, keyof z.input<typeof PageGuardSettingsUpdateSchema>>;
+export type PageGuardSettingName = keyof typeof PAGE_GUARD_SETTING_FIELDS;

@@ -17,7 +17,7 @@ import {
 } from '../schemas';
 import { UNKNOWN, checkWithSchema, containsUnknown } from './kit/check';
 import { assertConfigured, configure, getClient } from './kit/context';
-import { diffFields } from './kit/diff';
+import { diffFields, pickFields } from './kit/diff';
 import { expressionProblems } from './kit/expression';
 import { ProviderError, step, unlessNotFound, type Implementation } from './kit/implementation';
 import { nameOf } from './kit/ownership';
@@ -49,8 +49,11 @@ export type FirewallRuleWithFilterInputs = z.output<typeof FirewallRuleWithFilte
 /** Outputs: the inputs as the service holds them, plus the rule's and its filter's ids. */
 export type FirewallRuleWithFilterOutputs = FirewallRuleWithFilterInputs & { ruleId: string; filterId: string };
 
+/** The rule's own fields, sent as declared in every create and update body; `products` goes with bypass only. */
+const RULE_FIELDS = ['action', 'paused', 'priority', 'description', 'ref'] as const;
+
 /** The fields a diff compares. A new zone or expression is another rule: the filter of a single-call rule is locked. */
-export const MANAGED = ['zoneId', 'expression', 'action', 'paused', 'priority', 'description', 'ref', 'products'] as const;
+export const MANAGED = ['zoneId', 'expression', ...RULE_FIELDS, 'products'] as const;
 export const REPLACING = ['zoneId', 'expression'] as const;
 
 /**
@@ -83,11 +86,7 @@ export function productsFailures(news: Record<string, unknown>): pulumi.dynamic.
 /** The rule's own fields as the service takes them; products only with bypass. */
 export function ruleFields(inputs: FirewallRuleWithFilterInputs) {
   return {
-    action: inputs.action,
-    paused: inputs.paused,
-    priority: inputs.priority,
-    description: inputs.description,
-    ref: inputs.ref,
+    ...pickFields(inputs, RULE_FIELDS),
     ...(inputs.action === 'bypass' && inputs.products ? { products: [...inputs.products] } : {}),
   };
 }

@@ -1,5 +1,6 @@
 // pulumi-zoneguard: Pulumi resources for a zone's page security, CSP policies, firewall rules and the WAF
 // managed rules migration, the typed API client they use, and the shared wire schemas.
+import './node-version'; // first: an unsupported Node fails here, saying what to install
 export { PageGuardSettings, type PageGuardSettingsArgs } from './resources/page-guard-settings';
 export { CspPolicy, type CspPolicyArgs } from './resources/csp-policy';
 export { FirewallRuleWithFilter, type FirewallRuleWithFilterArgs } from './resources/firewall-rule-with-filter';

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import '../node-version'; // first: an unsupported Node fails here, saying what to install
 import { Command, InvalidArgumentError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { SeedFileSchema, startEmulator, type SeedFile, type StartedEmulator } from '../emulator';

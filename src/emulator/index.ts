@@ -1,3 +1,4 @@
+import '../node-version'; // first: an unsupported Node fails here, saying what to install
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';

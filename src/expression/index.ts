@@ -1,6 +1,7 @@
 // The rules-language checker: parses a match expression (filters, CSP policies, WAF rules) and type-checks it
 // against the documented fields and functions, so a mistake is reported with its line and column before any API
 // call. Pure: no I/O, no global state beyond the parser and lexer built once on first use.
+import '../node-version'; // first: an unsupported Node fails here, saying what to install
 import type { ExpressionNode } from './ast';
 import { checkAst } from './checker';
 import { positionAt, type ExpressionError } from './errors';

@@ -1,6 +1,7 @@
 // Insights over the client: detected items with their malicious classification, summaries by host, a CSP built
 // from observed scripts, and a zone exported as a Pulumi program. (The WAF migration plan is the providers'
 // planWafMigration / readMigrationPlan.)
+import '../node-version'; // first: an unsupported Node fails here, saying what to install
 export {
   classify,
   compareText,

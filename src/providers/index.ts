@@ -1,4 +1,5 @@
 // The implementations the stored provider closures load by package specifier (`pulumi-zoneguard/providers`).
+import '../node-version'; // first: an unsupported Node fails here, saying what to install
 import type { ResourceKind } from './kit/closure';
 import type { Implementation } from './kit/implementation';
 import { withOwnership } from './kit/ownership';

@@ -1,4 +1,5 @@
 // The wire shapes of the service: one zod schema per object, shared by the client, the providers and the emulator.
+import '../node-version'; // first: an unsupported Node fails here, saying what to install
 export * from './common';
 export * from './detected';
 export * from './page-guard';

@@ -1,4 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { BIG_ZONE, useInsightEmulator } from '../insights/helpers';
@@ -78,4 +79,25 @@ test('zoneguard migration without a sub-command: its help on stderr, exit 2', as
   const result = await zoneguard(['migration']);
   expect(result.code).toBe(2);
   expect(result.stderr).toContain('Usage: zoneguard migration [options] [command]');
+});
+
+describe('on a Node older than the package supports (here faked: process.versions.node set to 20.20.2 before the bin loads)', () => {
+  const fake = path.join(root, '.zoneguard', 'fake-node-20.cjs');
+  beforeAll(() => {
+    fs.mkdirSync(path.dirname(fake), { recursive: true });
+    fs.writeFileSync(fake, "Object.defineProperty(process.versions, 'node', { value: '20.20.2' });\n");
+  });
+  const refusal =
+    'pulumi-zoneguard needs Node.js 22.12.0 or later, and this is Node.js 20.20.2. Install Node.js 24 LTS (or 22 LTS, 22.12 or later) ' +
+    'and put it first on PATH: the Pulumi engine starts the providers with the node it finds there.';
+
+  test('the bin says what to install in one line and exits 1', async () => {
+    const result = await zoneguard(['scripts', '--help'], { NODE_OPTIONS: `--require ${fake}` });
+    expect(result).toEqual({ code: 1, stdout: '', stderr: `zoneguard: ${refusal}\n` });
+  });
+
+  test.each(['dist/index.js', 'dist/providers/index.js', 'dist/emulator/index.js', 'dist/client/index.js'])('loading %s throws it', async (entry) => {
+    const { stderr } = await promisify(execFile)(process.execPath, ['--require', fake, '-e', `try { require(${JSON.stringify(path.join(root, entry))}) } catch (e) { console.error(e.message) }`], { cwd: root });
+    expect(stderr).toBe(`${refusal}\n`);
+  });
 });

@@ -110,7 +110,10 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown, prefix 
   return parsed.data;
 }
 
-/** Parses a query with a schema; messages that already start with the field's name are not prefixed again. */
+/**
+ * Parses a query with a schema: one error per problem, the field named once (`per_page: must be at most 100`),
+ * whether the schema's message names it (`per_page must be ...`) or not.
+ */
 export function parseQuery<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
@@ -118,8 +121,8 @@ export function parseQuery<S extends z.ZodType>(schema: S, value: unknown): z.ou
     400,
     parsed.error.issues.map((issue) => {
       const path = issue.path.map(String).join('.');
-      const message = path === '' || issue.message.startsWith(`${path} `) ? issue.message : `${path}: ${issue.message}`;
-      return { code: ErrorCode.validation, message };
+      const problem = path !== '' && issue.message.startsWith(`${path} `) ? issue.message.slice(path.length + 1) : issue.message;
+      return { code: ErrorCode.validation, message: path === '' ? problem : `${path}: ${problem}` };
     }),
   );
 }
@@ -138,9 +141,14 @@ export function booleanQuery(field: string, value: string | string[] | undefined
   throw ServiceError.of(400, ErrorCode.validation, Messages.booleanQuery(field));
 }
 
-/** Paging of the lists outside area A (firewall rules, filters, previous-WAF objects): public API bounds. */
-export function pageOf<T>(items: T[], q: Record<string, string | string[] | undefined>, defaults: { perPage: number; minPerPage?: number }): T[] {
-  const page = parseQuery(queryIntSchema('page', 1, Number.MAX_SAFE_INTEGER).optional(), single(q.page)) ?? 1;
-  const perPage = parseQuery(queryIntSchema('per_page', defaults.minPerPage ?? 1, 100).optional(), single(q.per_page)) ?? defaults.perPage;
+/** Paging of the lists outside area A (firewall rules, filters, previous-WAF objects): per_page 5-100, the public API's bounds. */
+export function pageOf<T>(items: T[], q: Record<string, string | string[] | undefined>, defaults: { perPage: number }): T[] {
+  const schema = z.object({
+    page: queryIntSchema('page', 1, Number.MAX_SAFE_INTEGER).optional(),
+    per_page: queryIntSchema('per_page', 5, 100).optional(),
+  });
+  const paging = parseQuery(schema, { page: single(q.page), per_page: single(q.per_page) });
+  const page = paging.page ?? 1;
+  const perPage = paging.per_page ?? defaults.perPage;
   return items.slice((page - 1) * perPage, page * perPage);
 }

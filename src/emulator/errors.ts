@@ -67,7 +67,7 @@ export const Messages = {
   idMismatch: (bodyId: string, pathId: string) => `id: ${bodyId} does not match the identifier in the path (${pathId})`,
   filterReference: (field: string, filterId: string) => `${field}: filter ${filterId} not found`,
   statusValue: (value: string) => `status: ${value} is not a status; use active, infrequent or inactive`,
-  pageValue: 'page: page must be a whole number of at least 1, or all',
+  pageValue: 'page: must be a whole number of at least 1, or all',
   booleanQuery: (field: string) => `${field}: must be true or false`,
   phaseTwoRequired: 'phase_two: must be 1 (the second phase of the migration): add ?phase_two=1',
   migrationIncompatible: (zoneId: string, count: number) =>

@@ -1,4 +1,4 @@
-import { BadRequestError, ConflictError, ConnectionError, ServerError } from '../../src/client';
+import { BadRequestError, ConflictError, ConnectionError, RetiredApiError, ServerError } from '../../src/client';
 import { ENTERPRISE_ZONE, MISSING_ID, ZONE, clientOf, failure, useEmulator } from './harness';
 import { NotFoundError } from '../../src/client';
 
@@ -73,8 +73,8 @@ describe('wafMigration', () => {
     expect(migrationCalls.filter((r) => r.path.endsWith('/entrypoint')).map((r) => r.query['waf_migration'])).toEqual(['pending', 'pending']);
 
     // After the migration the previous WAF API is withdrawn (410).
-    const gone = await failure<BadRequestError>(client.wafPackages.list({ zoneId: ZONE }).toArray());
-    expect(gone).toBeInstanceOf(BadRequestError);
+    const gone = await failure<RetiredApiError>(client.wafPackages.list({ zoneId: ZONE }).toArray());
+    expect(gone).toBeInstanceOf(RetiredApiError);
     expect(gone.status).toBe(410);
     expect(gone.message).toBe(
       `GET /zones/${ZONE}/firewall/waf/packages failed: HTTP 410 Gone: 10034 the previous WAF managed rules API is not available for zone ${ZONE}: the zone migrated to the new WAF managed rules; use the rulesets API`,

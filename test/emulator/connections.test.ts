@@ -19,7 +19,7 @@ describe('GET /zones/{zone_id}/page_guard/connections', () => {
     const login = await h.call('GET', `${path()}?hosts=login.*&page=all`);
     expect(login.body.result.length).toBeGreaterThan(0);
     expect(login.body.result.every((c: { host: string }) => c.host === 'login.acme-bank.example')).toBe(true);
-    expect((await h.call('GET', `${path()}?per_page=500`)).body).toEqual(failure([1004, 'per_page must be at most 100']));
+    expect((await h.call('GET', `${path()}?per_page=500`)).body).toEqual(failure([1004, 'per_page: must be at most 100']));
     expect((await h.call('GET', `${path()}?status=paused`)).body).toEqual(
       failure([1004, 'status: paused is not a status; use active, infrequent or inactive']),
     );

@@ -28,7 +28,43 @@ describe('GET /zones/{zone_id}/page_guard/cookies', () => {
     expect(answer.body.result_info).toEqual({ page: 2, per_page: 5, count: 5, total_count: 12, total_pages: 3 });
     const www = await h.call('GET', `${path()}?hosts=www.acme-bank.example`);
     expect(www.body.result.every((c: { host: string }) => c.host === 'www.acme-bank.example')).toBe(true);
-    expect((await h.call('GET', `${path()}?page=0`)).body).toEqual(failure([1004, 'page must be at least 1']));
+    expect((await h.call('GET', `${path()}?page=0`)).body).toEqual(failure([1004, 'page: must be at least 1']));
+  });
+});
+
+describe('GET /zones/{zone_id}/page_guard/cookies: the public filters', () => {
+  const names = async (query: string) =>
+    (await h.call('GET', `${path()}?page=all&status=active,infrequent,inactive&${query}`)).body.result.map((c: { name: string }) => c.name).sort();
+
+  test.each([
+    ['name=_g*', ['_ga', '_gcl_au', '_gid']],
+    ['name=*token', ['XSRF-TOKEN', 'csrftoken']],
+    ['same_site=none', ['__cf_bm', 'cf_clearance', 'li_sugr']],
+    ['http_only=true&same_site=strict', ['cart', 'session_id']],
+    ['secure=false', []],
+    ['type=unknown', []],
+    ['path=/&name=locale', ['locale']],
+    ['domain=.other.example', []],
+  ])('%s', async (query, expected) => {
+    expect(await names(query)).toEqual(expected);
+  });
+
+  test('page_url matches the pages a cookie was seen on (host and path, wildcards)', async () => {
+    const onCheckout = await names('page_url=*/checkout');
+    expect(onCheckout.length).toBeGreaterThan(0);
+    expect(onCheckout.length).toBeLessThan(18);
+  });
+
+  test.each([
+    ['same_site=bogus', 'same_site: must be lax, strict or none'],
+    ['secure=yes', 'secure: must be true or false'],
+    ['type=third_party', 'type: must be first_party or unknown'],
+    ['exclude_cdn_cgi=true', 'Unrecognized key: "exclude_cdn_cgi"'],
+    ['urls=x', 'Unrecognized key: "urls"'],
+  ])('%s is refused', async (query, message) => {
+    const answer = await h.call('GET', `${path()}?${query}`);
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual(failure([1004, message]));
   });
 });
 

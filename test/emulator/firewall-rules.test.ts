@@ -203,10 +203,12 @@ describe('GET, PUT and DELETE of one rule, and the list', () => {
     expect((await h.call('GET', `${rules}?action=log`)).body.result).toEqual([created[1]]);
     expect((await h.call('GET', `${rules}?paused=false`)).body.result).toEqual([created[0]]);
     expect((await h.call('GET', `${rules}?description=fir`)).body.result).toEqual([created[0]]);
-    expect((await h.call('GET', `${rules}?per_page=1&page=2`)).body.result).toEqual([created[1]]);
+    expect((await h.call('GET', `${rules}?per_page=5&page=2`)).body.result).toEqual([]);
+    // The public API's bounds: 5 to 100 a page.
+    expect((await h.call('GET', `${rules}?per_page=1&page=2`)).body).toEqual(failure([1004, 'per_page: must be at least 5']));
     expect((await h.call('GET', rules)).body).not.toHaveProperty('result_info');
     expect((await h.call('GET', `${rules}?paused=maybe`)).body).toEqual(failure([1004, 'paused: must be true or false']));
-    expect((await h.call('GET', `${rules}?per_page=101`)).body).toEqual(failure([1004, 'per_page must be at most 100']));
+    expect((await h.call('GET', `${rules}?per_page=101`)).body).toEqual(failure([1004, 'per_page: must be at most 100']));
   });
 
   test('GET one answers the rule; an unknown one is a 404', async () => {

@@ -6,7 +6,10 @@ let zone: string;
 beforeAll(() => {
   zone = h.zoneOf('enterprise');
 });
-const list = (query = '') => h.call('GET', `/zones/${zone}/page_guard/scripts${query}`);
+/** The list with the /cdn-cgi/ scripts included, unless the query says otherwise (the service's default leaves them out). */
+const list = (query = '') =>
+  h.call('GET', `/zones/${zone}/page_guard/scripts${query}${query.includes('exclude_cdn_cgi') ? '' : `${query === '' ? '?' : '&'}exclude_cdn_cgi=false`}`);
+const raw = (query: string) => h.call('GET', `/zones/${zone}/page_guard/scripts${query}`);
 
 describe('GET /zones/{zone_id}/page_guard/scripts: paging', () => {
   test('defaults to active scripts, 15 a page, with result_info', async () => {
@@ -53,12 +56,12 @@ describe('GET /zones/{zone_id}/page_guard/scripts: paging', () => {
   });
 
   test.each([
-    ['?per_page=101', 'per_page must be at most 100'],
-    ['?per_page=0', 'per_page must be at least 1'],
-    ['?per_page=ten', 'per_page must be a whole number'],
-    ['?page=0', 'page must be at least 1'],
-    ['?page=first', 'page: page must be a whole number of at least 1, or all'],
-    ['?page=-1', 'page: page must be a whole number of at least 1, or all'],
+    ['?per_page=101', 'per_page: must be at most 100'],
+    ['?per_page=0', 'per_page: must be at least 1'],
+    ['?per_page=ten', 'per_page: must be a whole number'],
+    ['?page=0', 'page: must be at least 1'],
+    ['?page=first', 'page: must be a whole number of at least 1, or all'],
+    ['?page=-1', 'page: must be a whole number of at least 1, or all'],
   ])('%s is a 400 that says what is wrong', async (query, message) => {
     const answer = await list(query);
     expect(answer.status).toBe(400);
@@ -108,12 +111,45 @@ describe('GET /zones/{zone_id}/page_guard/scripts: filters', () => {
     expect(answer.body.result_info.total_pages).toBe(Math.ceil(all.body.result.length / 5));
   });
 
-  test('exclude_cdn_cgi drops scripts under /cdn-cgi/', async () => {
-    const all = (await list('?page=all')).body.result;
-    const excluded = (await list('?page=all&exclude_cdn_cgi=true')).body.result;
+  test('exclude_cdn_cgi defaults to true, as in the public API; false lists the /cdn-cgi/ scripts too', async () => {
+    const all = (await list('?page=all&exclude_cdn_cgi=false')).body.result;
+    const byDefault = (await raw('?page=all')).body.result;
     const cdnCgi = all.filter((s: { url_contains_cdn_cgi_path: boolean }) => s.url_contains_cdn_cgi_path);
     expect(cdnCgi.length).toBeGreaterThan(0);
-    expect(excluded).toHaveLength(all.length - cdnCgi.length);
+    expect(byDefault).toHaveLength(all.length - cdnCgi.length);
+    expect((await raw('?page=all&exclude_cdn_cgi=true')).body.result).toEqual(byDefault);
+  });
+
+  test('urls and exclude_urls keep or drop scripts whose URL contains one of a comma list (URL-encoded)', async () => {
+    const stripe = (await list('?page=all&urls=js.stripe.com,STRIPE-CDN.example')).body.result.map((s: { url: string }) => s.url);
+    expect(stripe).toEqual(['https://js.stripe.com/v3/']);
+    const all = (await list('?page=all')).body.result;
+    const without = (await list(`?page=all&exclude_urls=${encodeURIComponent('/assets/js/')},polyfill.io`)).body.result;
+    expect(without.length).toBeGreaterThan(0);
+    expect(without.every((s: { url: string }) => !s.url.includes('/assets/js/') && !s.url.includes('polyfill.io'))).toBe(true);
+    expect(without.length).toBe(all.filter((s: { url: string }) => !s.url.includes('/assets/js/') && !s.url.includes('polyfill.io')).length);
+  });
+
+  test('page_url keeps scripts seen on a matching page, with wildcards', async () => {
+    const checkout = (await list('?page=all&page_url=*/checkout')).body.result;
+    expect(checkout.length).toBeGreaterThan(0);
+    for (const script of checkout) {
+      const detail = (await h.call('GET', `/zones/${zone}/page_guard/scripts/${script.id}`)).body.result;
+      expect(detail.page_urls.some((url: string) => url.endsWith('/checkout'))).toBe(true);
+    }
+    expect((await list('?page=all&page_url=https://nowhere.example/')).body.result).toEqual([]);
+  });
+
+  test.each([
+    ['?exclude_cdn_cgi=yes', 'exclude_cdn_cgi: must be true or false'],
+    ['?prioritize_malicious=1', 'prioritize_malicious: must be true or false'],
+    ['?export=csv', 'export: not emulated (docs/emulator.md); list the items as JSON'],
+    ['?exclude_duplicates=true', 'exclude_duplicates: not emulated (docs/emulator.md); the emulator holds no duplicate scripts'],
+    ['?same_site=strict', 'Unrecognized key: "same_site"'],
+  ])('%s is refused, never ignored', async (query, message) => {
+    const answer = await raw(query);
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual(failure([1004, message]));
   });
 
   test('order_by and direction sort by the timestamp; prioritize_malicious puts malicious scripts first', async () => {

@@ -27,7 +27,7 @@ describe('GET/DELETE /zones/{zone_id}/firewall/waf/overrides', () => {
   });
 
   test('per_page below 5 is refused (public API bounds)', async () => {
-    expect((await h.call('GET', `/zones/${h.zoneOf('business')}/firewall/waf/overrides?per_page=2`)).body).toEqual(failure([1004, 'per_page must be at least 5']));
+    expect((await h.call('GET', `/zones/${h.zoneOf('business')}/firewall/waf/overrides?per_page=2`)).body).toEqual(failure([1004, 'per_page: must be at least 5']));
   });
 });
 

@@ -20,6 +20,7 @@ export interface DetectedListArgs extends ZoneArgs {
   /** Status or statuses; the service's default is active only. */
   status?: DetectedStatus | DetectedStatus[];
   perPage?: number;
+  /** Scripts and connections: leave out those seen under /cdn-cgi/; default false (the service's own default is true). */
   excludeCdnCgi?: boolean;
   /** Scripts only: one entry per script URL. */
   excludeDuplicates?: boolean;

@@ -39,7 +39,9 @@ export class DetectedResource<Item extends z.ZodType, Detail extends z.ZodType, 
         per_page: perPage,
         hosts: commaList(filters.hosts),
         status: commaList(filters.status),
-        exclude_cdn_cgi: filters.excludeCdnCgi,
+        // The service leaves /cdn-cgi/ scripts and connections out unless told otherwise; the client lists them unless
+        // asked (excludeCdnCgi). Cookies take no such parameter.
+        exclude_cdn_cgi: this.#segment === 'cookies' ? filters.excludeCdnCgi : (filters.excludeCdnCgi ?? false),
         exclude_duplicates: filters.excludeDuplicates,
         order_by: filters.orderBy,
         direction: filters.direction,

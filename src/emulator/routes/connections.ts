@@ -8,7 +8,7 @@ import { listDetected } from '../listing';
 export function registerConnectionRoutes(api: FastifyInstance, context: EmulatorContext): void {
   api.get('/zones/:zone_id/page_guard/connections', async (request) => {
     const zone = zoneOf(context, request);
-    const { result, resultInfo } = listDetected(context.state.connections.list(zone.id), request.query);
+    const { result, resultInfo } = listDetected('connections', context.state.connections.list(zone.id), request.query);
     return okEnvelope(result, resultInfo);
   });
 

@@ -8,7 +8,7 @@ import { listDetected } from '../listing';
 export function registerCookieRoutes(api: FastifyInstance, context: EmulatorContext): void {
   api.get('/zones/:zone_id/page_guard/cookies', async (request) => {
     const zone = zoneOf(context, request);
-    const { result, resultInfo } = listDetected(context.state.cookies.list(zone.id), request.query);
+    const { result, resultInfo } = listDetected('cookies', context.state.cookies.list(zone.id), request.query);
     return okEnvelope(result, resultInfo);
   });
 

@@ -8,7 +8,7 @@ import { listDetected } from '../listing';
 export function registerScriptRoutes(api: FastifyInstance, context: EmulatorContext): void {
   api.get('/zones/:zone_id/page_guard/scripts', async (request) => {
     const zone = zoneOf(context, request);
-    const { result, resultInfo } = listDetected(context.state.scripts.list(zone.id), request.query);
+    const { result, resultInfo } = listDetected('scripts', context.state.scripts.list(zone.id), request.query);
     // page_urls and versions come only with the single-script read (spec).
     return okEnvelope(
       result.map(({ page_urls: _pages, versions: _versions, ...script }) => script),

@@ -11,7 +11,7 @@ export function registerWafOverrideRoutes(api: FastifyInstance, context: Emulato
   api.get('/zones/:zone_id/firewall/waf/overrides', async (request) => {
     const zone = zoneOf(context, request);
     available(zone.id);
-    return okEnvelope(pageOf(state.wafOverrides.list(zone.id), query(request), { perPage: 50, minPerPage: 5 }));
+    return okEnvelope(pageOf(state.wafOverrides.list(zone.id), query(request), { perPage: 50 }));
   });
 
   api.get('/zones/:zone_id/firewall/waf/overrides/:override_id', async (request) => {

@@ -10,7 +10,7 @@ export function registerWafPackageRoutes(api: FastifyInstance, context: Emulator
   api.get('/zones/:zone_id/firewall/waf/packages', async (request) => {
     const zone = zoneOf(context, request);
     assertPreviousWafAvailable(state.waf.get(zone.id), zone.id, context.now());
-    return okEnvelope(pageOf(state.wafPackages.list(zone.id), query(request), { perPage: 50, minPerPage: 5 }));
+    return okEnvelope(pageOf(state.wafPackages.list(zone.id), query(request), { perPage: 50 }));
   });
 
   api.get('/zones/:zone_id/firewall/waf/packages/:package_id', async (request) => {

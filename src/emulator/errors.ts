@@ -116,6 +116,8 @@ export const Messages = {
     'firewallrules.api.maintenance_mode: the firewall rules and filters API is in maintenance mode for this zone and no longer accepts modifications; use custom rules of the rulesets API (phase http_request_firewall_custom)',
   legacyFirewallRetired:
     'the firewall rules and filters API is retired for this zone (end of life 2025-06-15); use custom rules of the rulesets API (phase http_request_firewall_custom)',
+  notEmulated: (method: string, route: string) =>
+    `${method} ${route} is part of the public API but not emulated by zoneguard's emulator (docs/emulator.md, "What it does not do")`,
   entrypointNotFound: (zoneId: string) => `zone ${zoneId} has no http_request_firewall_managed entry point ruleset`,
 } as const;
 

@@ -11,6 +11,7 @@ import { registerConnectionRoutes } from './routes/connections';
 import { registerCookieRoutes } from './routes/cookies';
 import { registerFilterRoutes } from './routes/filters';
 import { registerFirewallRuleRoutes } from './routes/firewall-rules';
+import { registerNotEmulatedRoutes } from './routes/not-emulated';
 import { registerPageGuardRoutes } from './routes/page-guard';
 import { registerPolicyRoutes } from './routes/policies';
 import { registerRulesetRoutes } from './routes/rulesets';
@@ -159,6 +160,7 @@ export function buildServer(context: EmulatorContext, options: { logger?: boolea
       registerWafPackageRoutes(api, context);
       registerWafMigrationRoutes(api, context);
       registerRulesetRoutes(api, context);
+      registerNotEmulatedRoutes(api, context);
     },
     { prefix: API_PREFIX },
   );

@@ -91,6 +91,8 @@ export const ErrorCode = {
   previousWafWithdrawn: 10034,
   /** 429: the service's rate limit (or an injected 429). */
   rateLimited: 971,
+  /** 501: a route of the public API that the emulator does not emulate (docs/emulator.md); this project's code. */
+  notEmulated: 10040,
   /**
    * 400 (maintenance mode: no more changes) or 410 (retired): the legacy firewall rules and filters API, which the
    * public service retired (docs/emulator.md, "The retired legacy firewall API"). The public API's code.

@@ -14,6 +14,12 @@ export const WafOverrideSchema = z.object({
 });
 export type WafOverride = z.infer<typeof WafOverrideSchema>;
 
+/** Body of POST /zones/{zone_id}/firewall/waf/overrides: the override without its id; at least one URL. */
+export const WafOverrideCreateSchema = WafOverrideSchema.omit({ id: true })
+  .extend({ urls: z.array(z.string().min(1, 'must not be empty')).min(1, 'must list at least one URL pattern') })
+  .strict();
+export type WafOverrideCreate = z.infer<typeof WafOverrideCreateSchema>;
+
 /** Sensitivity of the previous core rule set (docs/service.md#sensitivity-conversion has Default too). */
 export const WafSensitivitySchema = z.enum(['default', 'high', 'medium', 'low', 'off']);
 export type WafSensitivity = z.infer<typeof WafSensitivitySchema>;

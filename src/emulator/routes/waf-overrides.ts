@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { pageOf, params, query, zoneOf, type EmulatorContext } from '../context';
+import { WafOverrideCreateSchema } from '../../schemas';
+import { pageOf, params, parseBody, query, zoneOf, type EmulatorContext } from '../context';
+import { newId } from '../ids';
 import { ErrorCode, Messages, ServiceError, okEnvelope } from '../errors';
 import { assertPreviousWafAvailable } from '../waf';
 
@@ -20,6 +22,16 @@ export function registerWafOverrideRoutes(api: FastifyInstance, context: Emulato
     const id = params(request).override_id ?? '';
     const override = state.wafOverrides.get(zone.id, id);
     if (!override) throw ServiceError.of(404, ErrorCode.notFound, Messages.notFound('WAF override', id));
+    return okEnvelope(override);
+  });
+
+  // URI-based overrides are creatable by API only, and each one keeps the zone from migrating until it is deleted.
+  api.post('/zones/:zone_id/firewall/waf/overrides', async (request) => {
+    const zone = zoneOf(context, request);
+    available(zone.id);
+    const body = parseBody(WafOverrideCreateSchema, request.body);
+    const override = state.wafOverrides.set(zone.id, { id: newId(), ...body });
+    state.dirty = true;
     return okEnvelope(override);
   });
 

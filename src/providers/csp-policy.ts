@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   CSP_POLICY_FIELDS,
   CspPolicyCreateSchema,
+  FIREWALL_LIMITS,
   HexIdSchema,
   ZoneIdSchema,
   cspValueProblems,
@@ -22,9 +23,10 @@ export const CspPolicyArgsSchema = z
     zoneId: ZoneIdSchema,
     description: wire.description.default(''),
     action: wire.action,
-    expression: wire.expression.superRefine((text, ctx) => {
-      // An empty expression already has its failure from the wire schema.
-      if (text === '') return;
+    // The rules language's bound on filters holds for a policy's expression too (docs/inputs.md).
+    expression: wire.expression.max(FIREWALL_LIMITS.expressionMax, `must be at most ${FIREWALL_LIMITS.expressionMax} characters`).superRefine((text, ctx) => {
+      // An empty or too long expression already has its failure from the length checks.
+      if (text === '' || text.length > FIREWALL_LIMITS.expressionMax) return;
       for (const message of expressionProblems(text)) ctx.addIssue({ code: 'custom', message });
     }),
     enabled: z.boolean({ error: 'must be a boolean' }).default(true),
@@ -68,7 +70,7 @@ export const cspPolicy: Implementation = {
 
   async check(_olds, news) {
     assertConfigured();
-    return checkWithSchema(CspPolicyArgsSchema, news, 'CspPolicy');
+    return checkWithSchema(CspPolicyArgsSchema, news, 'CspPolicy', { multiline: ['expression'] });
   },
 
   async diff(_id, olds, news) {

@@ -298,7 +298,7 @@ export const firewallRuleWithFilter: Implementation = {
 
   async check(_olds, news) {
     assertConfigured();
-    const result = checkWithSchema(FirewallRuleWithFilterArgsSchema, news, RESOURCE);
+    const result = checkWithSchema(FirewallRuleWithFilterArgsSchema, news, RESOURCE, { multiline: ['expression'] });
     const products = productsFailures(news);
     if (products.length === 0) return result;
     return { inputs: news, failures: [...result.failures, ...products] };

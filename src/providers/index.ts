@@ -7,6 +7,7 @@ import { cspPolicy } from './csp-policy';
 import { pageGuardSettings } from './page-guard-settings';
 import { firewallRuleWithFilter } from './firewall-rule-with-filter';
 import { wafMigration } from './waf-migration';
+import { isDynamicProviderHost, quietHostEchoes, withQuietFailures } from './kit/quiet';
 
 const adopt = (key: string) => (inputs: Record<string, unknown>) => (typeof inputs[key] === 'string' ? (inputs[key] as string) : undefined);
 
@@ -24,12 +25,20 @@ const implementations = {
   WafMigration: withOwnership('WafMigration', wafMigration, { noun: 'the WAF migration of zone', adoptedId: adopt('zoneId') }),
 } satisfies Record<ResourceKind, Implementation>;
 
-/** The implementation of one resource kind; throws for a kind this version does not know. */
+const quiet = new Map<ResourceKind, Implementation>();
+
+/**
+ * The implementation of one resource kind; throws for a kind this version does not know. Its reported failures
+ * reach the user once, as one line on the resource (src/providers/kit/quiet.ts).
+ */
 export function implementation(kind: ResourceKind): Implementation {
   // The kind comes from a stored closure, maybe written by another version: look it up as any string.
   const found: Implementation | undefined = Object.hasOwn(implementations, kind) ? implementations[kind] : undefined;
   if (!found) throw new Error(`zoneguard: no provider implementation for ${kind} in this version of pulumi-zoneguard`);
-  return found;
+  if (isDynamicProviderHost()) quietHostEchoes();
+  let wrapped = quiet.get(kind);
+  if (!wrapped) quiet.set(kind, (wrapped = withQuietFailures(found)));
+  return wrapped;
 }
 
 export { NAME_KEY, providerFor, RESOURCE_KINDS, TYPE_MODULE, type ResourceKind } from './kit/closure';

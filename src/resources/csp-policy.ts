@@ -1,6 +1,7 @@
 import * as pulumi from '@pulumi/pulumi';
 import { NAME_KEY, providerFor, TYPE_MODULE } from '../providers';
 import type { CspAction } from '../schemas';
+import { cspWeakeningSources } from '../schemas/csp-value';
 
 /** Inputs of a {@link CspPolicy}. */
 export interface CspPolicyArgs {
@@ -41,5 +42,16 @@ export class CspPolicy extends pulumi.dynamic.Resource {
       TYPE_MODULE,
       'CspPolicy',
     );
+    // A warning, not a failure: a site may need these sources. It runs in the program, so the engine shows it under
+    // this resource at preview (a provider's check has no channel for warnings; see docs/inputs.md).
+    pulumi.all([args.action, args.value]).apply(([action, value]) => {
+      for (const warning of allowPolicyWarnings(action, value)) void pulumi.log.warn(warning, this);
+    });
   }
+}
+
+/** What an `allow` policy's value lets through that weakens the page, one warning line each; nothing for other actions. */
+export function allowPolicyWarnings(action: unknown, value: unknown): string[] {
+  if (action !== 'allow' || typeof value !== 'string') return [];
+  return cspWeakeningSources(value).map((source) => `CspPolicy.value: ${source}; this allow policy weakens the page`);
 }

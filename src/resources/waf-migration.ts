@@ -3,7 +3,7 @@ import type { ZoneGuardClient } from '../client';
 import { NAME_KEY, providerFor, TYPE_MODULE } from '../providers';
 import { clientFromStackConfig } from './stack-client';
 import { AdjustmentsSchema, NO_ADJUSTMENTS, readMigrationPlan, type MigrationMode, type WafConversion, type WafMigrationPlan } from '../migration';
-import { ZoneIdSchema, formatZodIssues, type EntrypointRuleset, type OverrideAction, type WafStatus } from '../schemas';
+import { ZoneIdSchema, formatZodIssues, readableIssue, type EntrypointRuleset, type OverrideAction, type WafStatus } from '../schemas';
 
 export { MANAGED_RULESET_ID, OWASP_RULESET_ID } from '../schemas';
 export type { WafConversion, WafMigrationPlan, Incompatibility, BlockingOverride, MigrationLimits, CoreRuleSetConversion } from '../migration';
@@ -110,9 +110,9 @@ export interface PlanWafMigrationArgs {
  * previews: `export const wafPlan = planWafMigration({ zoneId })`.
  */
 export async function planWafMigration({ zoneId, adjustments, client }: PlanWafMigrationArgs): Promise<WafMigrationPlan> {
-  const zone = ZoneIdSchema.safeParse(zoneId);
+  const zone = ZoneIdSchema.safeParse(zoneId, { error: readableIssue });
   if (!zone.success) throw new Error(`planWafMigration: ${formatZodIssues(zone.error, 'zoneId').join('; ')}`);
-  const parsed = AdjustmentsSchema.safeParse(adjustments ?? NO_ADJUSTMENTS);
+  const parsed = AdjustmentsSchema.safeParse(adjustments ?? NO_ADJUSTMENTS, { error: readableIssue });
   if (!parsed.success) throw new Error(`planWafMigration: ${formatZodIssues(parsed.error, 'adjustments').join('; ')}`);
   return readMigrationPlan(client ?? clientFromStackConfig('pulumi-zoneguard-plan'), zoneId, parsed.data);
 }

@@ -13,3 +13,5 @@ export * from './waf-migration';
 export * from './waf-overrides';
 export * from './csp-value';
 export * from './service';
+export * from './text';
+export * from './messages';

@@ -34,7 +34,7 @@ describe('check', () => {
 
   test.each([
     ['zoneId', { zoneId: 'zone-1' }, 'CspPolicy.zoneId: must be a zone id: 32 lowercase hexadecimal characters'],
-    ['action', { action: 'block' }, 'CspPolicy.action: Invalid option: expected one of "log"|"allow"|"add_reporting_directives"'],
+    ['action', { action: 'block' }, 'CspPolicy.action: must be one of "log", "allow", "add_reporting_directives"'],
     ['expression', { expression: '' }, 'CspPolicy.expression: must not be empty'],
     ['enabled', { enabled: 'yes' }, 'CspPolicy.enabled: must be a boolean'],
     ['value', { value: 'script-src self' }, "CspPolicy.value: script-src: keyword self must be quoted: 'self'"],

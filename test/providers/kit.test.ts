@@ -21,7 +21,7 @@ describe('checkWithSchema', () => {
     const result = checkWithSchema(Schema, { zoneId: 'nope', count: 1.5 }, 'Thing');
     expect(result.failures).toEqual([
       { property: 'zoneId', reason: 'Thing.zoneId: must be a zone id' },
-      { property: 'count', reason: 'Thing.count: Invalid input: expected int, received number' },
+      { property: 'count', reason: 'Thing.count: must be a whole number' },
     ]);
   });
 

@@ -16,8 +16,8 @@ async function checked(news: Record<string, unknown>) {
 describe('check', () => {
   test.each([
     ['zoneId', { zoneId: 'nope', enabled: true }, 'PageGuardSettings.zoneId: must be a zone id: 32 lowercase hexadecimal characters'],
-    ['enabled', { zoneId: 'a'.repeat(32), enabled: 'on' }, 'PageGuardSettings.enabled: Invalid input: expected boolean, received string'],
-    ['useConnectionUrlPath', { zoneId: 'a'.repeat(32), enabled: true, useConnectionUrlPath: 1 }, 'PageGuardSettings.useConnectionUrlPath: Invalid input: expected boolean, received number'],
+    ['enabled', { zoneId: 'a'.repeat(32), enabled: 'on' }, 'PageGuardSettings.enabled: must be true or false'],
+    ['useConnectionUrlPath', { zoneId: 'a'.repeat(32), enabled: true, useConnectionUrlPath: 1 }, 'PageGuardSettings.useConnectionUrlPath: must be true or false'],
   ])('a bad %s fails with a reason and sends nothing', async (property, news, reason) => {
     await fx.requestsSince();
     expect((await pageGuardSettings.check({}, news)).failures).toEqual([{ property, reason }]);

@@ -87,6 +87,8 @@ const MATRIX: Record<ResourceKind, Case[]> = {
     ['adoptPolicyId', 'policy-1', 'not an id'],
     ['adoptPolicyId', 123, 'a number'],
     ['policyId', 'b0e7337e95bc424b303e1bd1243c6b44', 'an output given as an input'],
+    ['value', `script-src ${'https://a.example '.repeat(6000)}`, 'a 100 KB source list'],
+    ['expression', `http.host eq "${'a'.repeat(16_400)}"`, 'over 16384 characters'],
   ],
   FirewallRuleWithFilter: [
     ...zoneIdCases,
@@ -144,6 +146,26 @@ const MATRIX: Record<ResourceKind, Case[]> = {
   ],
 };
 
+const LINE = 'control characters and line breaks are not allowed';
+const MULTILINE = 'control characters other than tabs and line breaks are not allowed';
+
+/** Text that would smuggle something: each is refused with exactly one failure naming the character and where it is. */
+const CHARACTERS: Array<[kind: ResourceKind, field: string, value: unknown, reason: string]> = [
+  ['CspPolicy', 'value', "script-src 'self'\nhttps://evil.example", `value: contains a line feed (U+000A) at character 18; ${LINE}`],
+  ['CspPolicy', 'value', "script-src 'self'\r\nSet-Cookie: a=b", `value: contains a carriage return (U+000D) at character 18 (2 such characters in all); ${LINE}`],
+  ['CspPolicy', 'value', "script-src 'self'\vhttps://a.example", `value: contains a vertical tab (U+000B) at character 18; ${LINE}`],
+  ['CspPolicy', 'value', "script-src 'self'\fhttps://a.example", `value: contains a form feed (U+000C) at character 18; ${LINE}`],
+  ['CspPolicy', 'value', "script-src 'self'\u0000", `value: contains a NUL (U+0000) at character 18; ${LINE}`],
+  ['CspPolicy', 'value', "script-src 'self'\u2028https://a.example", `value: contains a line separator (U+2028) at character 18; ${LINE}`],
+  ['CspPolicy', 'value', "script-src 'self'\u00a0https://a.example", 'value: contains a no-break space (U+00A0) at character 18; a browser does not split sources there: use a plain space'],
+  ['CspPolicy', 'expression', 'http.host eq "shop\u0000.example.com"', `expression: contains a NUL (U+0000) at character 19; ${MULTILINE}`],
+  ['CspPolicy', 'description', 'Checkout\nscripts', `description: contains a line feed (U+000A) at character 9; ${LINE}`],
+  ['FirewallRuleWithFilter', 'expression', '(http.user_agent contains "sql\u0000map")', `expression: contains a NUL (U+0000) at character 31; ${MULTILINE}`],
+  ['FirewallRuleWithFilter', 'description', 'admin\u2029', `description: contains a paragraph separator (U+2029) at character 6; ${LINE}`],
+  ['FirewallRuleWithFilter', 'ref', 'ref\r1', `ref: contains a carriage return (U+000D) at character 4; ${LINE}`],
+  ['WafMigration', 'adjustments', { categories: [{ category: 'word\npress', enabled: false }] }, `adjustments.categories.0.category: contains a line feed (U+000A) at character 5; ${LINE}`],
+];
+
 /** Moves `check` refuses given the old inputs of a migration already made: not bad values, bad transitions. */
 const TRANSITIONS: Array<[field: string, olds: Record<string, unknown>, news: Record<string, unknown>, why: string]> = [
   ['zoneId', { zoneId: ZONE, mode: 'direct' }, { zoneId: OTHER_ZONE, mode: 'direct' }, 'another zone after migrating'],
@@ -176,6 +198,8 @@ function expectFailuresNaming(kind: ResourceKind, field: string, failures: pulum
     else expect(failure.reason).toContain(`${kind}.${field}`);
     // A huge value comes back as an excerpt (check.ts MAX_REASON_LENGTH): a reason stays short whatever the input.
     expect(failure.reason.length).toBeLessThanOrEqual(2 * MAX_REASON_LENGTH);
+    // Our words, never zod's defaults ("Too small: expected number to be >=0").
+    expect(failure.reason).not.toMatch(/Invalid (input|option)|Too (small|big)|expected \w+ to be|received \w+$/);
   }
 }
 
@@ -194,6 +218,11 @@ describe("the providers' check", () => {
   test.each(rows)('$kind $field: $why', async ({ kind, field, value }) => {
     const result = await implementation(kind).check({}, withField(BASES[kind], field, value));
     expectFailuresNaming(kind, field, result.failures);
+  });
+
+  test.each(CHARACTERS.map(([kind, field, value, reason]) => ({ kind, field, value, reason })))('$kind $field: $reason', async ({ kind, field, value, reason }) => {
+    const result = await implementation(kind).check({}, withField(BASES[kind], field, value));
+    expect(result.failures).toEqual([{ property: reason.slice(0, reason.indexOf(':')), reason: `${kind}.${reason}` }]);
   });
 
   test.each(TRANSITIONS.map(([field, olds, news, why]) => ({ field, olds, news, why })))('WafMigration $field: $why', async ({ field, olds, news }) => {
@@ -250,5 +279,54 @@ describe('through the real engine', () => {
     expect(await sandbox.emulator.admin.requests()).toEqual([]);
     const resources = ((await stack.exportStack()).deployment.resources ?? []) as Array<{ type: string }>;
     expect(resources.filter((resource) => resource.type.includes('zoneguard'))).toEqual([]);
+  });
+});
+
+describe('through the real engine, several at once', () => {
+  let sandbox: EngineSandbox;
+  beforeAll(async () => {
+    sandbox = await openSandbox('resilience-bad-input-many');
+  });
+  afterAll(() => sandbox?.close());
+
+  // Three bad resources. Pulumi CLI v3.259 stops a preview at the first failed check, and `up --continue-on-error`
+  // too: it continues past failed operations, not past failed checks. `preview` has no such flag. The README says
+  // so (every bad input in one preview); this pins it, so a CLI that lists them all is noticed.
+  const threeBad = async () => {
+    new PageGuardSettings('settings', { zoneId: ZONE, enabled: 'yes' as unknown as boolean });
+    new CspPolicy('policy', { zoneId: ZONE, action: 'log', expression: 'http.host eq "shop.example.com"', value: 'script-src' });
+    new FirewallRuleWithFilter('rule', { zoneId: ZONE, expression: 'http.request.uri.path eq', action: 'block' });
+    return {};
+  };
+
+  test('a preview and an up --continue-on-error of three bad resources each show one check failure', async () => {
+    const stack = await sandbox.stack(unique('three-bad'), threeBad);
+    const preview = await engine((opts) => stack.preview(opts));
+    const up = await engine((opts) => stack.up({ ...opts, continueOnError: true }));
+    for (const run of [preview, up]) {
+      expect(run.ok).toBe(false);
+      expect(run.resourceErrors).toEqual([{ urn: expect.any(String), message: expect.stringMatching(/ has a problem: (PageGuardSettings|CspPolicy|FirewallRuleWithFilter)\./) }]);
+    }
+  });
+
+  test('an allow policy that weakens the page previews with a warning per weakening source, under the resource', async () => {
+    const stack = await sandbox.stack(unique('weak-allow'), async () => {
+      new CspPolicy('weak', { zoneId: ZONE, action: 'allow', expression: 'http.host eq "shop.example.com"', value: "script-src 'self' 'unsafe-inline' https:" });
+      new CspPolicy('strict', { zoneId: ZONE, action: 'allow', expression: 'http.host eq "login.example.com"', value: "script-src 'self'" });
+      return {};
+    });
+    const warnings: Array<{ urn?: string; message: string }> = [];
+    const result = await stack.preview({
+      color: 'never',
+      onEvent: (event) => {
+        const diagnostic = event.diagnosticEvent;
+        if (diagnostic?.severity === 'warning') warnings.push({ urn: diagnostic.urn, message: diagnostic.message.trim() });
+      },
+    });
+    expect(result.changeSummary).toMatchObject({ create: 3 });
+    expect(warnings).toEqual([
+      { urn: expect.stringMatching(/::weak$/), message: "CspPolicy.value: script-src: 'unsafe-inline' lets any inline code run, which is what the policy is there to stop; this allow policy weakens the page" },
+      { urn: expect.stringMatching(/::weak$/), message: 'CspPolicy.value: script-src: https: allows every host of that scheme; this allow policy weakens the page' },
+    ]);
   });
 });

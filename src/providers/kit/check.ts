@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { quoteExcerpt } from '../../schemas/common';
 import type * as pulumi from '@pulumi/pulumi';
 import { NAME_KEY } from './closure';
+import { controlCharacterProblem } from '../../schemas/text';
+import { readableIssue } from '../../schemas/messages';
 
 /** The value the engine puts in place of an input that is not known yet during a preview. */
 export const UNKNOWN = '04da6b54-80e4-46f7-96ec-b56ff0331ba9';
@@ -28,6 +30,7 @@ export function checkWithSchema<S extends z.ZodObject>(
   schema: S,
   news: Record<string, unknown>,
   resource: string,
+  options: { multiline?: readonly string[] } = {},
 ): CheckResult<Record<string, unknown>> {
   const shape = shapeFailures(news, resource);
   if (shape.length > 0) return { inputs: news, failures: shape };
@@ -42,11 +45,41 @@ export function checkWithSchema<S extends z.ZodObject>(
       .filter((key) => key in schema.shape)
       .map((key) => [key, true]),
   );
-  const parsed = (schema.omit(mask as never) as z.ZodObject).safeParse(known);
-  if (parsed.success) {
+  const text = textFailures(known, resource, options.multiline ?? []);
+  const parsed = (schema.omit(mask as never) as z.ZodObject).safeParse(known, { error: readableIssue });
+  if (parsed.success && text.length === 0) {
     return { inputs: { ...(parsed.data as Record<string, unknown>), ...passthrough }, failures: [] };
   }
-  return { inputs: news, failures: failuresFromZod(parsed.error, resource) };
+  // A field with a control character gets that failure alone: what else its parse says follows from the character.
+  const failed = new Set(text.map((failure) => failure.property.split('.')[0]));
+  const rest = parsed.success ? [] : failuresFromZod(parsed.error, resource).filter((f) => !failed.has(f.property.split('.')[0]));
+  return { inputs: news, failures: [...text, ...rest] };
+}
+
+/**
+ * One failure per input that holds a text with a control character (docs/inputs.md), nested texts included, naming
+ * the character and its position. `multiline` inputs (expressions) may hold tabs and line breaks.
+ */
+export function textFailures(inputs: Record<string, unknown>, resource: string, multiline: readonly string[]): pulumi.dynamic.CheckFailure[] {
+  const failures: pulumi.dynamic.CheckFailure[] = [];
+  for (const [field, value] of Object.entries(inputs)) {
+    const found = firstControlCharacter(value, [field], multiline.includes(field));
+    if (found) failures.push({ property: found.path, reason: `${resource}.${found.path}: ${found.problem}` });
+  }
+  return failures;
+}
+
+function firstControlCharacter(value: unknown, path: string[], multiline: boolean): { path: string; problem: string } | undefined {
+  if (typeof value === 'string') {
+    const problem = controlCharacterProblem(value, { multiline });
+    return problem === undefined ? undefined : { path: path.join('.'), problem };
+  }
+  if (value === null || typeof value !== 'object') return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    const found = firstControlCharacter(item, [...path, key], multiline);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /**

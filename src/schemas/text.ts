@@ -1,0 +1,84 @@
+// Characters no text input may carry. A newline or carriage return in a value that becomes an HTTP header (a CSP
+// policy) splits it, or starts a header of its own; NUL, the other C0 and C1 controls, DEL and the Unicode line and
+// paragraph separators are invisible in a review and read differently by each parser. docs/inputs.md lists them.
+
+/** Names of the characters a reader cannot see, for the messages; others are named by their code point alone. */
+const NAMES: Record<number, string> = {
+  0x00: 'NUL',
+  0x09: 'tab',
+  0x0a: 'line feed',
+  0x0b: 'vertical tab',
+  0x0c: 'form feed',
+  0x0d: 'carriage return',
+  0x1b: 'escape',
+  0x7f: 'delete',
+  0x85: 'next line',
+  0xa0: 'no-break space',
+  0x2028: 'line separator',
+  0x2029: 'paragraph separator',
+  0xfeff: 'zero width no-break space',
+};
+
+/** The whitespace a multi-line text (an expression) may hold between its tokens. */
+const LINE_BREAKS_AND_TABS = new Set([0x09, 0x0a, 0x0d]);
+
+/** True for the characters refused in every text input: C0 and C1 controls, DEL, U+2028 and U+2029. */
+function isControl(code: number): boolean {
+  return code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029;
+}
+
+/** `a line feed (U+000A)`, `the character U+0001`: how the messages name a character. */
+export function describeCharacter(code: number): string {
+  const hex = `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+  const name = NAMES[code];
+  if (!name) return `the character ${hex}`;
+  return `${/^[aeiou]/i.test(name) ? 'an' : 'a'} ${name} (${hex})`;
+}
+
+/** Where a text first holds a character it may not, and how many such characters it holds. */
+export interface CharacterFinding {
+  code: number;
+  /** 1-based, counted in characters (code points), as an editor shows the column of a one-line value. */
+  position: number;
+  count: number;
+}
+
+/**
+ * The first character of `text` that `refused` refuses, with its position, and how many there are in all;
+ * undefined when there is none. Pure, so each rule is a table test.
+ */
+export function findCharacters(text: string, refused: (code: number) => boolean): CharacterFinding | undefined {
+  let first: CharacterFinding | undefined;
+  let count = 0;
+  let position = 0;
+  for (const char of text) {
+    position += 1;
+    const code = char.codePointAt(0)!;
+    if (!refused(code)) continue;
+    count += 1;
+    first ??= { code, position, count: 0 };
+  }
+  return first && { ...first, count };
+}
+
+/** One readable line for a finding: the character, its position, and how many more there are. */
+export function describeFinding(finding: CharacterFinding, what: string): string {
+  const more = finding.count > 1 ? ` (${finding.count} such characters in all)` : '';
+  return `contains ${describeCharacter(finding.code)} at character ${finding.position}${more}; ${what}`;
+}
+
+/**
+ * The problem of a text input holding a control character, or undefined. `multiline` texts (expressions) may hold
+ * tabs and line breaks between their tokens; every other text is one line of visible characters and spaces.
+ */
+export function controlCharacterProblem(text: string, options: { multiline?: boolean } = {}): string | undefined {
+  const refused = options.multiline ? (code: number) => isControl(code) && !LINE_BREAKS_AND_TABS.has(code) : isControl;
+  const finding = findCharacters(text, refused);
+  if (!finding) return undefined;
+  return describeFinding(
+    finding,
+    options.multiline
+      ? 'control characters other than tabs and line breaks are not allowed'
+      : 'control characters and line breaks are not allowed',
+  );
+}

@@ -196,8 +196,9 @@ export function existingRuleMessage(zoneId: string, name: string | undefined, ru
   return (
     `${me} in zone ${zoneId}: firewall rule ${ruleIds.join(', ')} of this zone already matches this expression (${serviceMessage}). ` +
     `If this resource is one of this stack renamed, give it its old name as an alias, and the rule stays as it is: ` +
-    `{ aliases: [{ name: '<old name>' }] } in its resource options. Only if rule ${first} was made outside this stack, ` +
-    `take it over with adoptRuleId: '${first}'. Or change the expression`
+    `{ aliases: [{ name: '<old name>' }] } in its resource options. Only if no resource of this stack holds rule ${first} ` +
+    `(made outside the stack, or by an interrupted run: zoneguard orphans lists those), take it over with ` +
+    `adoptRuleId: '${first}'. Or change the expression`
   );
 }
 

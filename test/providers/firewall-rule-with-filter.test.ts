@@ -263,8 +263,9 @@ describe('filters left behind', () => {
     );
     await expect(provider.create(inputs)).rejects.toThrow(
       `. If this resource is one of this stack renamed, give it its old name as an alias, and the rule stays as it is: ` +
-        `{ aliases: [{ name: '<old name>' }] } in its resource options. Only if rule ${'e'.repeat(32)} was made outside this stack, ` +
-        `take it over with adoptRuleId: '${'e'.repeat(32)}'. Or change the expression`,
+        `{ aliases: [{ name: '<old name>' }] } in its resource options. Only if no resource of this stack holds rule ${'e'.repeat(32)} ` +
+        `(made outside the stack, or by an interrupted run: zoneguard orphans lists those), take it over with ` +
+        `adoptRuleId: '${'e'.repeat(32)}'. Or change the expression`,
     );
     expect((await inventory(zoneId)).counts).toMatchObject({ firewallRules: 1, filters: 1 });
   });

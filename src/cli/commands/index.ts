@@ -5,12 +5,13 @@ import { connectionsCommand } from './connections';
 import { cookiesCommand } from './cookies';
 import { exportCommand } from './export';
 import { migrationCommand } from './migration-plan';
+import { orphansCommand } from './orphans';
 import { scriptsCommand } from './scripts';
 
 export { EXIT, processIo, runCommand, type CliIo, type Output, type RunIo } from './common';
-export { scriptsCommand, connectionsCommand, cookiesCommand, exportCommand, migrationCommand };
+export { scriptsCommand, connectionsCommand, cookiesCommand, exportCommand, migrationCommand, orphansCommand };
 
 /** Every insight command, for `program.addCommand(...)` in the bin. */
 export function insightCommands(io: CliIo = processIo()): Command[] {
-  return [scriptsCommand(io), connectionsCommand(io), cookiesCommand(io), exportCommand(io), migrationCommand(io)];
+  return [scriptsCommand(io), connectionsCommand(io), cookiesCommand(io), exportCommand(io), migrationCommand(io), orphansCommand(io)];
 }

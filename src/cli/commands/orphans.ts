@@ -1,0 +1,120 @@
+import { readFileSync } from 'node:fs';
+import { Command } from 'commander';
+import { NotFoundError } from '../../client';
+import { ADOPT_INPUT, StackExportSchema, findOrphans, ownershipOf, pendingDeletions, type Orphan, type StackExport } from '../../insights/orphans';
+import { formatZodIssues } from '../../schemas';
+import {
+  HELP_FOOTER,
+  UsageError,
+  actionOf,
+  addConnectionOptions,
+  clientFrom,
+  processIo,
+  runCommand,
+  wireCommand,
+  zoneOption,
+  type CliIo,
+  type ConnectionOptions,
+  type RunIo,
+} from './common';
+
+interface OrphansOptions extends ConnectionOptions {
+  zone: string;
+  stackExport: string[];
+  deletePending?: boolean;
+  delete?: string[];
+}
+
+/** Reads one `pulumi stack export` file (`-`: standard input) and checks its shape. */
+function readExport(file: string): StackExport {
+  let text: string;
+  try {
+    text = readFileSync(file === '-' ? 0 : file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new UsageError(`${file} is not JSON: pass what pulumi stack export writes`);
+  }
+  const parsed = StackExportSchema.safeParse(json);
+  if (!parsed.success) throw new UsageError(`${file} is not a pulumi stack export: ${formatZodIssues(parsed.error).join('; ')}`);
+  return parsed.data;
+}
+
+const noun = (orphan: Orphan) => (orphan.kind === 'CspPolicy' ? 'policy' : 'firewall rule');
+
+/**
+ * `zoneguard orphans`: the zone's CSP policies and firewall rules that no resource of the given stack exports holds,
+ * marking those that match a pending create (a `pulumi up` killed between a create's request and the state write).
+ * Reads only, unless --delete-pending or --delete says what to delete.
+ */
+export function orphansCommand(io: CliIo = processIo()): Command {
+  const command = new Command('orphans')
+    .description('list the objects of a zone that no resource of the given stacks holds (what an interrupted pulumi up left); delete them only when asked')
+    .addOption(zoneOption())
+    .requiredOption('--stack-export <file...>', 'what pulumi stack export wrote, one file per stack on this zone (- for standard input)')
+    .option('--delete-pending', 'delete each object that is the one match of a pending create of these stacks')
+    .option('--delete <id...>', 'delete these listed objects (ids the listing shows)');
+  addConnectionOptions(command);
+  command.addHelpText(
+    'after',
+    `
+Without --delete-pending or --delete it only reads. Pass the export of every stack that manages this zone: an object
+held by a stack not passed in would be listed as an orphan. After a pulumi up whose CLI was killed:
+
+  $ pulumi cancel
+  $ pulumi stack export | zoneguard orphans --zone 023e105f4ecef8ad9ca31a8372d0c353 --stack-export - --delete-pending
+  $ pulumi refresh --clear-pending-creates
+  $ pulumi up
+${HELP_FOOTER}`,
+  );
+  command.action(
+    actionOf<OrphansOptions>(io, async (options) => {
+      const exports = options.stackExport.map(readExport);
+      const { held, pending } = ownershipOf(exports, options.zone);
+      const named = options.delete ?? [];
+      const heldNamed = named.filter((id) => held.has(id));
+      if (heldNamed.length > 0) throw new UsageError(`--delete ${heldNamed.join(', ')}: held by a resource of the given stacks; nothing deleted`);
+      const { client } = clientFrom(options, io.env);
+      const zoneId = options.zone;
+      const [policies, firewallRules] = await Promise.all([client.policies.list({ zoneId }).toArray(), client.firewallRules.list({ zoneId }).toArray()]);
+      const orphans = findOrphans({ policies, firewallRules }, { held, pending });
+      const unknown = named.filter((id) => !orphans.some((o) => o.id === id));
+      if (unknown.length > 0) throw new UsageError(`--delete ${unknown.join(', ')}: not an object of zone ${zoneId} that the given stacks leave unheld; nothing deleted`);
+
+      if (orphans.length === 0) io.stdout.write(`zone ${zoneId}: every CSP policy and firewall rule is held by a resource of the given stacks\n`);
+      for (const orphan of orphans) {
+        const pendingNote = orphan.pendingOf.length > 0 ? `  pending create of ${orphan.pendingOf.join(', ')}` : '';
+        io.stdout.write(`${noun(orphan)} ${orphan.id}  ${orphan.summary}${pendingNote}\n`);
+        for (const urn of orphan.pendingOf) io.stdout.write(`  to adopt it instead: ${ADOPT_INPUT[orphan.kind]}: '${orphan.id}' on ${urn}\n`);
+      }
+
+      const plan = options.deletePending ? pendingDeletions(orphans, pending) : { delete: [], refused: [] };
+      const doomed = [...plan.delete, ...orphans.filter((o) => named.includes(o.id) && !plan.delete.includes(o))];
+      for (const orphan of doomed) {
+        try {
+          if (orphan.kind === 'CspPolicy') await client.policies.delete({ zoneId, policyId: orphan.id });
+          else await client.firewallRules.delete({ zoneId, ruleId: orphan.id, deleteFilterIfUnused: true });
+        } catch (error) {
+          // Gone meanwhile is what was asked.
+          if (!(error instanceof NotFoundError)) throw error;
+        }
+        io.stdout.write(`deleted ${noun(orphan)} ${orphan.id}\n`);
+      }
+      for (const line of plan.refused) io.stderr.write(`zoneguard orphans: ${line}\n`);
+      if (plan.refused.length > 0) throw new UsageError(`${plan.refused.length} pending create(s) matched more than one object; see above`);
+      if (!options.deletePending && named.length === 0 && orphans.length > 0) {
+        io.stdout.write('nothing deleted (read only): --delete-pending deletes what matches a pending create, --delete <id> what you name\n');
+      }
+    }),
+  );
+  return wireCommand(command, io);
+}
+
+/** Runs `zoneguard orphans <argv…>` in-process; answers the exit code. */
+export function run(argv: readonly string[], io: RunIo): Promise<number> {
+  return runCommand(orphansCommand, argv, io);
+}

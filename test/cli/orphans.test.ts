@@ -1,0 +1,127 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { run } from '../../src/cli/commands/orphans';
+import { matchesPending } from '../../src/insights/orphans';
+import { EMPTY_ZONE, capture, useInsightEmulator } from '../insights/helpers';
+
+// `zoneguard orphans` against the emulator, with stack exports shaped as `pulumi stack export` writes them.
+const h = useInsightEmulator();
+const root = path.resolve(__dirname, '../..');
+const TYPE = 'pulumi-nodejs:dynamic/zoneguard:';
+const URN = 'urn:pulumi:dev::shop::';
+
+let dir: string;
+beforeAll(() => {
+  fs.mkdirSync(path.join(root, '.zoneguard'), { recursive: true });
+  dir = fs.mkdtempSync(path.join(root, '.zoneguard', 'orphans-cli-'));
+});
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+const declared = { description: 'login', action: 'log', expression: 'http.host eq "login.example"', enabled: true, value: "script-src 'self'" } as const;
+let written = 0;
+/** A stack export file holding `held` CSP policies and a pending create of `pending` (CspPolicy inputs), if any. */
+function exportFile(held: Array<{ name: string; id: string }>, pending?: { name: string; inputs: Record<string, unknown> }): string {
+  written += 1;
+  const file = path.join(dir, `export-${written}.json`);
+  const resource = (name: string) => ({ urn: `${URN}${TYPE}CspPolicy::${name}`, type: `${TYPE}CspPolicy` });
+  const deployment = {
+    manifest: { time: '2026-11-23T09:00:00Z' },
+    resources: [
+      { urn: `${URN}pulumi:pulumi:Stack::shop-dev`, type: 'pulumi:pulumi:Stack' },
+      ...held.map(({ name, id }) => ({ ...resource(name), id, inputs: { zoneId: EMPTY_ZONE, ...declared }, outputs: { zoneId: EMPTY_ZONE, ...declared, policyId: id } })),
+    ],
+    ...(pending ? { pending_operations: [{ type: 'creating', resource: { ...resource(pending.name), inputs: { zoneId: EMPTY_ZONE, ...pending.inputs } } }] } : {}),
+  };
+  fs.writeFileSync(file, JSON.stringify({ version: 3, deployment }));
+  return file;
+}
+
+async function zone() {
+  const policies = await h.client.policies.list({ zoneId: EMPTY_ZONE }).toArray();
+  const rules = await h.client.firewallRules.list({ zoneId: EMPTY_ZONE }).toArray();
+  return { policies: policies.map((p) => p.id).sort(), rules: rules.map((r) => r.id).sort() };
+}
+
+/** The zone as an interrupted up leaves it: `held` in the state, `lost` made by the killed create, `hand` made by hand. */
+async function interruptedZone() {
+  const held = await h.client.policies.create({ zoneId: EMPTY_ZONE, ...declared });
+  const lost = await h.client.policies.create({ zoneId: EMPTY_ZONE, ...declared, description: 'checkout' });
+  const [hand] = await h.client.firewallRules.create({ zoneId: EMPTY_ZONE, rules: [{ filter: { expression: 'ip.src eq 192.0.2.9' }, action: 'block' }] });
+  const file = exportFile([{ name: 'login', id: held.id }], { name: 'checkout', inputs: { ...declared, description: 'checkout' } });
+  return { held: held.id, lost: lost.id, hand: hand!.id, file };
+}
+
+test('lists what no resource holds, marks the pending create it matches, and only reads', async () => {
+  const { held, lost, hand, file } = await interruptedZone();
+  await h.emulator.admin.clearRequests();
+  const c = capture();
+  expect(await run(['--zone', EMPTY_ZONE, '--stack-export', file, ...h.flags()], c.io)).toBe(0);
+  expect(c.stderr()).toBe('');
+  expect(c.stdout()).toBe(
+    `policy ${lost}  "checkout" log when http.host eq "login.example"  pending create of ${URN}${TYPE}CspPolicy::checkout\n` +
+      `  to adopt it instead: adoptPolicyId: '${lost}' on ${URN}${TYPE}CspPolicy::checkout\n` +
+      `firewall rule ${hand}  block when ip.src eq 192.0.2.9\n` +
+      'nothing deleted (read only): --delete-pending deletes what matches a pending create, --delete <id> what you name\n',
+  );
+  expect((await h.emulator.admin.requests()).every((r) => r.method === 'GET')).toBe(true);
+  expect(await zone()).toEqual({ policies: [held, lost].sort(), rules: [hand] });
+});
+
+test('--delete-pending deletes the one object of the pending create, and nothing else', async () => {
+  const { held, lost, hand, file } = await interruptedZone();
+  const c = capture();
+  expect(await run(['--zone', EMPTY_ZONE, '--stack-export', file, '--delete-pending', ...h.flags()], c.io)).toBe(0);
+  expect(c.stdout()).toContain(`deleted policy ${lost}\n`);
+  expect(await zone()).toEqual({ policies: [held], rules: [hand] });
+});
+
+test('--delete-pending with two identical candidates (another stack not passed in) deletes none and says what to do', async () => {
+  const { held, lost, hand, file } = await interruptedZone();
+  const twin = await h.client.policies.create({ zoneId: EMPTY_ZONE, ...declared, description: 'checkout' });
+  const c = capture();
+  expect(await run(['--zone', EMPTY_ZONE, '--stack-export', file, '--delete-pending', ...h.flags()], c.io)).toBe(2);
+  expect(c.stderr()).toContain(
+    `zoneguard orphans: ${URN}${TYPE}CspPolicy::checkout: 2 objects match its pending create (${lost}, ${twin.id}); none deleted. ` +
+      'Pass the export of every stack on this zone, or delete the right one with --delete <id>\n',
+  );
+  expect(await zone()).toEqual({ policies: [held, lost, twin.id].sort(), rules: [hand] });
+
+  // With the other stack's export too, the twin is held, and the lost one is the only match.
+  const other = exportFile([{ name: 'checkout', id: twin.id }]);
+  expect(await run(['--zone', EMPTY_ZONE, '--stack-export', file, other, '--delete-pending', ...h.flags()], capture().io)).toBe(0);
+  expect(await zone()).toEqual({ policies: [held, twin.id].sort(), rules: [hand] });
+});
+
+test('--delete deletes the named orphans (a rule with its filter); an id a resource holds is refused before any request', async () => {
+  const { held, lost, hand, file } = await interruptedZone();
+  await h.emulator.admin.clearRequests();
+  const refused = capture();
+  expect(await run(['--zone', EMPTY_ZONE, '--stack-export', file, '--delete', held, ...h.flags()], refused.io)).toBe(2);
+  expect(refused.stderr()).toBe(`zoneguard orphans: error: --delete ${held}: held by a resource of the given stacks; nothing deleted\n`);
+  expect(await h.emulator.admin.requests()).toEqual([]);
+
+  expect(await run(['--zone', EMPTY_ZONE, '--stack-export', file, '--delete', hand, ...h.flags()], capture().io)).toBe(0);
+  expect(await zone()).toEqual({ policies: [held, lost].sort(), rules: [] });
+  expect((await h.emulator.admin.inventory(EMPTY_ZONE)).filters).toEqual([]);
+});
+
+test('a file that is not a stack export: exit 2, one line', async () => {
+  const file = path.join(dir, 'not-an-export.json');
+  fs.writeFileSync(file, JSON.stringify({ resources: [] }));
+  const c = capture();
+  expect(await run(['--zone', EMPTY_ZONE, '--stack-export', file, ...h.flags()], c.io)).toBe(2);
+  expect(c.stderr()).toBe(`zoneguard orphans: error: ${file} is not a pulumi stack export: deployment: Invalid input: expected object, received undefined\n`);
+});
+
+describe('matchesPending', () => {
+  const policy = { id: 'a'.repeat(32), ...declared };
+  const rule = { id: 'b'.repeat(32), action: 'block', paused: false, filter: { id: 'c'.repeat(32), expression: 'ip.src eq 192.0.2.9', paused: false } };
+  test.each<[string, 'CspPolicy' | 'FirewallRuleWithFilter', object, Record<string, unknown>, boolean]>([
+    ['a policy with every field as declared', 'CspPolicy', policy, { ...declared }, true],
+    ['a policy differing in one field', 'CspPolicy', policy, { ...declared, enabled: false }, false],
+    ['a rule on the declared expression', 'FirewallRuleWithFilter', rule, { expression: 'ip.src eq 192.0.2.9', action: 'log' }, true],
+    ['a rule on another expression', 'FirewallRuleWithFilter', rule, { expression: 'ip.src eq 192.0.2.10' }, false],
+  ])('%s: %p', (_case, kind, object, inputs, expected) => {
+    expect(matchesPending(kind, object as never, inputs)).toBe(expected);
+  });
+});

@@ -1,5 +1,6 @@
 import { authHeaders, checkBaseUrl, secretsOf, secretValuesOf, type Credentials } from './credentials';
-import { DEFAULT_RATE_BUDGET, sharedRateBudget, type RateBudgetLimits } from './rate-budget';
+import { DEFAULT_RATE_BUDGET, sharedRateBudget, type Budget, type BudgetKeyParts, type RateBudgetLimits } from './rate-budget';
+import { storeRateBudget } from './rate-budget-store';
 import { ConnectionsResource } from './resources/connections';
 import { CookiesResource } from './resources/cookies';
 import { FiltersResource } from './resources/filters';
@@ -25,6 +26,11 @@ export interface ZoneGuardClientOptions {
   retry?: Partial<RetryPolicy> | false;
   /** Client-side budget shared by every client of the process with the same credentials and base URL; default 1200 per 300000 ms; `false` for none. */
   rateBudget?: RateBudgetLimits | false;
+  /**
+   * A `redis://` or `rediss://` URL: the rate budget is then counted in that Redis store, shared by every process
+   * on any machine with the same credentials and base URL. Unreachable, it is said once and the process's own budget applies.
+   */
+  rateBudgetStore?: string;
   /** Largest answer the client reads, in bytes; a larger one fails with ResponseTooLargeError. Default 10 MiB. */
   maxResponseBytes?: number;
   /** The User-Agent header; default `pulumi-zoneguard`. */
@@ -95,7 +101,7 @@ export class ZoneGuardClient {
       userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
       timeoutMs,
       retry: resolveRetryPolicy(options.retry),
-      budget: limits && sharedRateBudget({ baseUrl, secrets: secretsOf(options.credentials), limits }),
+      budget: limits && budgetOf({ baseUrl, secrets: secretsOf(options.credentials), limits }, options.rateBudgetStore),
       logger: options.logger,
     });
     this.baseUrl = baseUrl;
@@ -110,4 +116,8 @@ export class ZoneGuardClient {
     this.wafOverrides = new WafOverridesResource(transport);
     this.wafPackages = new WafPackagesResource(transport);
   }
+}
+
+function budgetOf(parts: BudgetKeyParts, storeUrl: string | undefined): Budget {
+  return storeUrl === undefined ? sharedRateBudget(parts) : storeRateBudget(parts, storeUrl);
 }

@@ -43,6 +43,12 @@ export const systemClock: Clock = {
 /** Gives back a slot; call it once when the attempt ended (answer or failure). */
 export type Release = () => void;
 
+/** What the transport needs of a budget: RateBudget in the process, StoreRateBudget shared through a store. */
+export interface Budget {
+  /** Waits for a slot and takes it; `onWait` is told the expected wait when there is one. */
+  acquire(onWait?: (waitMs: number) => void): Promise<Release>;
+}
+
 /** A slot that is in flight: it frees `windowMs` after its request ends, a time not known yet. */
 const IN_FLIGHT = Number.POSITIVE_INFINITY;
 

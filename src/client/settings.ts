@@ -13,6 +13,7 @@ export const SETTING_SOURCES = {
   apiKey: { config: 'zoneguard:apiKey', env: 'ZONEGUARD_API_KEY' },
   baseUrl: { config: 'zoneguard:baseUrl', env: 'ZONEGUARD_BASE_URL' },
   rateBudget: { config: 'zoneguard:rateBudget', env: 'ZONEGUARD_RATE_BUDGET' },
+  rateBudgetStore: { config: 'zoneguard:rateBudgetStore', env: 'ZONEGUARD_RATE_BUDGET_STORE' },
 } as const;
 
 export interface ClientSettings {
@@ -20,6 +21,8 @@ export interface ClientSettings {
   credentials: Credentials;
   /** The client's rate budget: `requests/windowMs`, `off`, or the client's default (1200/300000) when unset. */
   rateBudget?: { requests: number; windowMs: number } | false;
+  /** A `redis://` or `rediss://` URL: the budget is then shared by every process using the same credentials. */
+  rateBudgetStore?: string;
 }
 
 /** One setting's two sources, as `SETTING_SOURCES` lists them. */
@@ -45,6 +48,28 @@ export function parseRateBudget(text: string, name: NameSetting = configAndVaria
   const problem = rateBudgetProblem(limits);
   if (problem) throw new SettingsError(`zoneguard: ${setting}: ${problem}`, { setting: 'rateBudget' });
   return limits;
+}
+
+/**
+ * Reads the rate budget store setting: a `redis://` or `rediss://` URL with a host. A password in it never reaches
+ * a message.
+ */
+export function parseRateBudgetStore(text: string, name: NameSetting = configAndVariable): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'redis:' && url.protocol !== 'rediss:') || url.hostname === '') {
+    const shown = text.replace(/\/\/[^@/]*@/, '//***@');
+    throw new SettingsError(
+      `zoneguard: ${name(SETTING_SOURCES.rateBudgetStore)} must be a redis:// or rediss:// URL with a host, ` +
+        `for example "redis://redis.internal:6379"; got ${quoteExcerpt(shown)}`,
+      { setting: 'rateBudgetStore' },
+    );
+  }
+  return text;
 }
 
 /** A setting is missing, half given or malformed; the message names the config keys and variables to set. */
@@ -89,7 +114,11 @@ export function resolveSettings(config: Lookup, env: Record<string, string | und
   // Checked here, so a provider's `check` fails at preview on a bad value instead of `up` failing on every call.
   const baseUrl = checkedBy('baseUrl', name, () => checkBaseUrl(read('baseUrl') ?? DEFAULT_BASE_URL));
   const budget = read('rateBudget');
-  const rateBudget = budget === undefined ? {} : { rateBudget: parseRateBudget(budget, name) };
+  const store = read('rateBudgetStore');
+  const rateBudget = {
+    ...(budget === undefined ? {} : { rateBudget: parseRateBudget(budget, name) }),
+    ...(store === undefined ? {} : { rateBudgetStore: parseRateBudgetStore(store, name) }),
+  };
   const apiToken = read('apiToken');
   if (apiToken) {
     checkedBy('apiToken', name, () => checkCredential('apiToken', apiToken));

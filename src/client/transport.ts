@@ -13,7 +13,7 @@ import {
 } from './errors';
 import type { Page } from './pagination';
 import { redactSecrets } from './credentials';
-import type { RateBudget } from './rate-budget';
+import type { Budget } from './rate-budget';
 import { computeRetryDelay, isRetryable, parseRetryAfter, type AttemptFailure, type RetryPolicy } from './retry';
 
 /** Events the client reports to an optional logger. None carries a credential or a header. */
@@ -39,7 +39,7 @@ export interface TransportConfig {
   maxResponseBytes: number;
   timeoutMs: number;
   retry: RetryPolicy;
-  budget: RateBudget | undefined;
+  budget: Budget | undefined;
   logger: ClientLogger | undefined;
 }
 

@@ -75,6 +75,16 @@ describe('resolveSettings', () => {
       { ZONEGUARD_RATE_BUDGET: 'x'.repeat(100_000) },
       `zoneguard:rateBudget (or ZONEGUARD_RATE_BUDGET) must be "requests/windowMs", for example "1200/300000", or "off"; got "${'x'.repeat(60)}…" (100000 characters)`,
     ],
+    [
+      'a rate budget store that is not Redis',
+      { ZONEGUARD_RATE_BUDGET_STORE: 'http://redis.internal:6379' },
+      'zoneguard:rateBudgetStore (or ZONEGUARD_RATE_BUDGET_STORE) must be a redis:// or rediss:// URL with a host, for example "redis://redis.internal:6379"; got "http://redis.internal:6379"',
+    ],
+    [
+      'a rate budget store without a host, its password hidden',
+      { ZONEGUARD_RATE_BUDGET_STORE: 'redis://:s3cret@' },
+      'zoneguard:rateBudgetStore (or ZONEGUARD_RATE_BUDGET_STORE) must be a redis:// or rediss:// URL with a host, for example "redis://redis.internal:6379"; got "redis://***@"',
+    ],
   ])('%s', (_name, env, message) => {
     test('is a SettingsError naming the config key and the variable', () => {
       const error = (() => {
@@ -87,6 +97,14 @@ describe('resolveSettings', () => {
       })();
       expect(error).toBeInstanceOf(SettingsError);
       expect((error as SettingsError).message).toBe(`zoneguard: ${message}`);
+    });
+  });
+
+  test.each(['redis://127.0.0.1:6379', 'rediss://:password@redis.internal:6380/2'])('a rate budget store %s', (url) => {
+    expect(resolveSettings((key) => (key === 'zoneguard:rateBudgetStore' ? url : undefined), { ZONEGUARD_API_TOKEN: 't' })).toEqual({
+      baseUrl: DEFAULT_BASE_URL,
+      credentials: { apiToken: 't' },
+      rateBudgetStore: url,
     });
   });
 

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { SeedFileSchema, startEmulator, type SeedFile, type StartedEmulator } from '../emulator';
 import { formatZodIssues } from '../schemas';
 import { insightCommands } from './commands';
+import { processIo, wireCommand, type CliIo } from './commands/common';
 
 /** Default port of `zoneguard emulator`. */
 export const DEFAULT_EMULATOR_PORT = 8787;
@@ -77,8 +78,11 @@ async function runEmulator(options: { port: number; host: string; seed?: string;
   process.once('SIGTERM', () => stop('SIGTERM'));
 }
 
-/** The `zoneguard` command line. */
-export function buildProgram(): Command {
+/**
+ * The `zoneguard` command line. Wired like every sub-command: a usage error at any level (an unknown command, a bad
+ * --port) is one line on stderr and exit 2, help and version exit 0.
+ */
+export function buildProgram(io: CliIo = processIo()): Command {
   const program = new Command('zoneguard').description('Page security, firewall rules and the WAF migration as code, with Pulumi');
   program
     .command('emulator')
@@ -88,11 +92,16 @@ export function buildProgram(): Command {
     .option('--seed <file>', 'JSON seed file (credentials and zones) instead of the demo')
     .option('--state <file>', 'state file: loaded at start if present, written after every change')
     .action(runEmulator);
-  for (const command of insightCommands()) program.addCommand(command);
-  return program;
+  for (const command of insightCommands(io)) program.addCommand(command);
+  return wireCommand(program, io);
 }
 
 if (require.main === module) {
+  // Piped into `head`, the reader may close before we are done: that ends the command, quietly.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
   buildProgram()
     .parseAsync(process.argv)
     .catch((error: unknown) => {

@@ -2,7 +2,7 @@ import { execFile, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import { BIG_ZONE, useInsightEmulator } from '../insights/helpers';
+import { BIG_ZONE, bigScript, bigZoneSeed, useInsightEmulator } from '../insights/helpers';
 
 // The built bin, spawned: what a user's shell script sees (exit codes, stdout, stderr).
 jest.setTimeout(180_000);
@@ -79,6 +79,24 @@ test('zoneguard migration without a sub-command: its help on stderr, exit 2', as
   const result = await zoneguard(['migration']);
   expect(result.code).toBe(2);
   expect(result.stderr).toContain('Usage: zoneguard migration [options] [command]');
+});
+
+test('piped into a reader that stops early (head), a command ends quietly with exit 0, not on an unhandled EPIPE', async () => {
+  // 2000 scripts: a JSON answer near a megabyte, far more than a pipe holds, so the writer meets the closed pipe.
+  const huge = 'abcabcabcabcabcabcabcabcabcabcab';
+  await h.emulator.admin.seedZone({ ...bigZoneSeed(), id: huge, scripts: Array.from({ length: 2000 }, (_, i) => bigScript(i, 'active')) });
+  const env = { ZONEGUARD_BASE_URL: h.emulator.baseUrl, ZONEGUARD_API_TOKEN: h.emulator.credentials.apiToken };
+  const child = spawn(process.execPath, [bin, 'scripts', '--zone', huge, '--json', '--quiet'], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', ...env },
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  // Read the first chunk, then close the pipe as `head -c` does: the rest of the output meets a closed pipe.
+  await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+  child.stdout.destroy();
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
 });
 
 describe('on a Node older than the package supports (here faked: process.versions.node set to 20.20.2 before the bin loads)', () => {

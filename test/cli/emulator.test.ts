@@ -166,8 +166,9 @@ describe('zoneguard emulator', () => {
   test('a bad --port or a bad seed file is an error with a non-zero exit', () => {
     const env = { ...process.env, NODE_PATH: join(root, 'node_modules'), NODE_OPTIONS: '' };
     const port = spawnSync(process.execPath, [cli, 'emulator', '--port', 'eighty'], { encoding: 'utf8', env });
-    expect(port.status).toBe(1);
-    expect(port.stderr).toContain("error: option '--port <n>' argument 'eighty' is invalid. must be a port number, 0-65535 (0 picks a free one)");
+    // A usage error, like every sub-command's: one line, exit 2 (docs/cli.md).
+    expect(port.status).toBe(2);
+    expect(port.stderr).toBe("zoneguard emulator: error: option '--port <n>' argument 'eighty' is invalid. must be a port number, 0-65535 (0 picks a free one)\n");
     const dir = mkdtempSync(join(tmpdir(), 'zoneguard-cli-seed-'));
     const seed = join(dir, 'seed.json');
     writeFileSync(seed, JSON.stringify({ zones: [{ name: 'x.example', plan: 'platinum' }] }));

@@ -213,8 +213,7 @@ export function wireCommand(command: Command, io: CliIo): Command {
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
-      outputError: (text, write) =>
-        write(`${path()}: ${oneLine(text.replace(/'(--?[^'=\s]+)=[^']*'/g, "'$1=…'"))}\n`),
+      outputError: (text, write) => write(`${path()}: ${oneLine(maskArguments(text))}\n`),
     })
     .exitOverride((error: CommanderError) => {
       const ok = error.code === 'commander.helpDisplayed' || error.code === 'commander.version';
@@ -222,6 +221,16 @@ export function wireCommand(command: Command, io: CliIo): Command {
     });
   for (const sub of command.commands) wireCommand(sub, io);
   return command;
+}
+
+/**
+ * Commander's message without the values it would echo: a mistyped `--api-tokn=…` keeps its flag, and the extra
+ * arguments of "too many arguments" are counted, not shown, since one may be a key whose `--api-key` was forgotten.
+ */
+export function maskArguments(text: string): string {
+  return text
+    .replace(/'(--?[^'=\s]+)=[^']*'/g, "'$1=…'")
+    .replace(/(Expected \d+ arguments? but got \d+): .*?\.?$/m, '$1 (not shown: one may be a credential whose flag is missing).');
 }
 
 /** `zoneguard migration plan` for a nested command. */

@@ -36,7 +36,12 @@ export function settingHint(error: ZoneGuardError): string {
     return `; check ${baseUrl.config} (or ${baseUrl.env}): it must be the service's base URL, ending in /client/v4. Nothing was read as deleted`;
   }
   if (error instanceof AuthenticationError) {
-    return `; check ${apiToken.config} (or ${apiToken.env}), or ${apiEmail.config} and ${apiKey.config}: the credentials were refused`;
+    // The engine's refresh and destroy configure the providers with the config stored by the last up (README,
+    // "Rotating credentials"): a changed token reaches them only through an up or --run-program.
+    return (
+      `; check ${apiToken.config} (or ${apiToken.env}), or ${apiEmail.config} and ${apiKey.config}: the credentials were refused. ` +
+      'pulumi refresh and destroy use the credentials of the last pulumi up: after changing them, run pulumi up, or add --run-program to refresh and destroy'
+    );
   }
   return '';
 }

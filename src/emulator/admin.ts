@@ -17,7 +17,7 @@ import {
 } from './credentials';
 import { filterToWire, ruleToWire } from './firewall';
 import { applyZoneSeed, ZoneSeedSchema } from './seed';
-import type { EmulatorState, ZoneRecord } from './state';
+import { COLLECTION_NAMES, type CollectionName, type EmulatorState, type ZoneRecord } from './state';
 import { wafStatus } from './waf';
 
 /** A zone as the admin API describes it. */
@@ -46,21 +46,12 @@ export function inventory(context: EmulatorContext, zone: ZoneRecord) {
   return {
     zone: describeZone(zone),
     settings: state.settings.get(zone.id),
-    counts: {
-      scripts: state.scripts.count(zone.id),
-      connections: state.connections.count(zone.id),
-      cookies: state.cookies.count(zone.id),
-      policies: state.policies.count(zone.id),
-      filters: state.filters.count(zone.id),
-      firewallRules: state.rules.count(zone.id),
-      wafOverrides: state.wafOverrides.count(zone.id),
-      wafPackages: state.wafPackages.count(zone.id),
-    },
-    policies: state.policies.list(zone.id),
-    filters: state.filters.list(zone.id).map((filter) => ({ ...filterToWire(filter), ownerRuleId: filter.ownerRuleId ?? null })),
-    firewallRules: state.rules.list(zone.id).map((rule) => ruleToWire(state, zone.id, rule)),
-    wafOverrides: state.wafOverrides.list(zone.id),
-    wafPackages: state.wafPackages.list(zone.id),
+    counts: Object.fromEntries(COLLECTION_NAMES.map((name) => [name, state.collections[name].count(zone.id)])) as Record<CollectionName, number>,
+    policies: state.collections.policies.list(zone.id),
+    filters: state.collections.filters.list(zone.id).map((filter) => ({ ...filterToWire(filter), ownerRuleId: filter.ownerRuleId ?? null })),
+    firewallRules: state.collections.firewallRules.list(zone.id).map((rule) => ruleToWire(state, zone.id, rule)),
+    wafOverrides: state.collections.wafOverrides.list(zone.id),
+    wafPackages: state.collections.wafPackages.list(zone.id),
     waf: waf
       ? { ...wafStatus(waf, context.now()), previousWafEnabled: waf.previousWafEnabled, groupOverrides: waf.groupOverrides, ruleOverrides: waf.ruleOverrides, entrypoint: waf.entrypointVersions.at(-1) ?? null }
       : null,
@@ -86,7 +77,6 @@ export function registerAdminRoutes(admin: FastifyInstance, context: EmulatorCon
     context.reseed();
     context.faults.clear();
     context.clearLog();
-    state.dirty = true;
     return okEnvelope({ zones: [...state.zones.values()].map(describeZone) });
   });
 
@@ -127,25 +117,21 @@ export function registerAdminRoutes(admin: FastifyInstance, context: EmulatorCon
   // Credentials: what a user does when a token leaks or an employee leaves (add, rotate, revoke).
   admin.post('/credentials/tokens', async (request) => {
     const grant = addToken(state, parseBody(AddTokenBodySchema, request.body ?? {}));
-    state.dirty = true;
     return okEnvelope(grant);
   });
 
   admin.post('/credentials/tokens/rotate', async (request) => {
     const grant = rotateToken(state, parseBody(RotateTokenBodySchema, request.body));
-    state.dirty = true;
     return okEnvelope(grant);
   });
 
   admin.post('/credentials/tokens/revoke', async (request) => {
     const grant = revokeToken(state, parseBody(RevokeTokenBodySchema, request.body));
-    state.dirty = true;
     return okEnvelope(grant);
   });
 
   admin.post('/credentials/key/rotate', async (request) => {
     const key = rotateKey(state, parseBody(RotateKeyBodySchema, request.body ?? {}));
-    state.dirty = true;
     return okEnvelope(key);
   });
 

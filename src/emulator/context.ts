@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { HexIdSchema, queryIntSchema } from '../schemas';
 import { ErrorCode, Messages, ServiceError } from './errors';
 import { FaultEngine } from './faults';
-import { saveStateFile, type EmulatorState, type ZoneRecord } from './state';
+import { saveStateFile, type EmulatorState, type StateSnapshot, type ZoneRecord } from './state';
 
 /** The path every service route lives under. */
 export const API_PREFIX = '/client/v4';
@@ -65,11 +65,26 @@ export class EmulatorContext {
     this.counters = { total: 0, byRoute: {}, byStatus: {} };
   }
 
-  /** Writes the state file if anything changed since the last write. */
-  persist(): void {
-    if (!this.state.dirty) return;
-    if (this.statePath !== undefined) saveStateFile(this.statePath, this.state.snapshot());
-    this.state.dirty = false;
+  /** The state file's content as last written: what a change that cannot be written is rolled back to. */
+  private written: string | undefined;
+
+  /**
+   * Follows every change into the state file: writes it when the state differs from what the file holds. When the
+   * file cannot be written, the state goes back to what the file holds, and the answer is why (undefined: written,
+   * or nothing to write). No flag to set by hand: a handler changes the state, and this finds the change.
+   */
+  persist(): string | undefined {
+    if (this.statePath === undefined) return undefined;
+    const text = JSON.stringify(this.state.snapshot());
+    if (text === this.written) return undefined;
+    try {
+      saveStateFile(this.statePath, text);
+      this.written = text;
+      return undefined;
+    } catch (error) {
+      if (this.written !== undefined) this.state.restore(JSON.parse(this.written) as StateSnapshot);
+      return Messages.stateNotWritten(this.statePath, (error as Error).message);
+    }
   }
 }
 

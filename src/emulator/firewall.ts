@@ -25,20 +25,20 @@ export function filterToWire(filter: FilterRecord): Filter {
 /** A rule on the wire, with its filter. */
 export function ruleToWire(state: EmulatorState, zoneId: string, rule: RuleRecord): FirewallRule {
   const { filterId, ...fields } = rule;
-  const filter = state.filters.get(zoneId, filterId);
+  const filter = state.collections.filters.get(zoneId, filterId);
   return { ...fields, filter: filter ? filterToWire(filter) : { id: filterId, expression: '', paused: false } };
 }
 
 /** The rule a filter was created with in a single call, while that rule still uses it. */
 export function lockingRule(state: EmulatorState, zoneId: string, filter: FilterRecord): RuleRecord | undefined {
   if (filter.ownerRuleId === undefined) return undefined;
-  const owner = state.rules.get(zoneId, filter.ownerRuleId);
+  const owner = state.collections.firewallRules.get(zoneId, filter.ownerRuleId);
   return owner?.filterId === filter.id ? owner : undefined;
 }
 
 /** The rules that reference a filter. */
 export function rulesUsing(state: EmulatorState, zoneId: string, filterId: string): RuleRecord[] {
-  return state.rules.list(zoneId).filter((rule) => rule.filterId === filterId);
+  return state.collections.firewallRules.list(zoneId).filter((rule) => rule.filterId === filterId);
 }
 
 /**
@@ -52,7 +52,7 @@ export function expressionProblems(
   field: (index: number) => string,
 ): ErrorItem[] {
   const problems: ErrorItem[] = [];
-  const existing = state.filters.list(zoneId);
+  const existing = state.collections.filters.list(zoneId);
   const firstSeen = new Map<string, number>();
   for (const { index, expression, exceptFilterId } of expressions) {
     const problem = validateExpression(expression);

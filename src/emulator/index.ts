@@ -83,7 +83,8 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
   if (options.statePath !== undefined && existsSync(options.statePath)) state.restore(loadStateFile(options.statePath));
   else reseed();
   const context = new EmulatorContext(state, reseed, options.statePath);
-  context.persist();
+  const failure = context.persist();
+  if (failure !== undefined) throw new Error(failure);
 
   const listenHost = options.host ?? '127.0.0.1';
   const adminToken = options.adminToken ?? (isLoopbackAddress(listenHost) ? undefined : randomBytes(24).toString('base64url'));

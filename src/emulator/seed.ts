@@ -124,19 +124,19 @@ export function applyZoneSeed(state: EmulatorState, input: ZoneSeed): ZoneRecord
     use_vendor_reporting_endpoint: seed.pageGuard?.use_vendor_reporting_endpoint ?? true,
     use_connection_url_path: seed.pageGuard?.use_connection_url_path ?? false,
   });
-  (seed.scripts ?? []).forEach((s, i) => state.scripts.set(id, { ...s, id: s.id ?? stableId(id, 'script', i, s.url) }));
+  (seed.scripts ?? []).forEach((s, i) => state.collections.scripts.set(id, { ...s, id: s.id ?? stableId(id, 'script', i, s.url) }));
   (seed.connections ?? []).forEach((c, i) =>
-    state.connections.set(id, { ...c, id: c.id ?? stableId(id, 'connection', i, c.url) }),
+    state.collections.connections.set(id, { ...c, id: c.id ?? stableId(id, 'connection', i, c.url) }),
   );
   (seed.cookies ?? []).forEach((c, i) =>
-    state.cookies.set(id, { ...c, id: c.id ?? stableId(id, 'cookie', i, c.name, c.host) }),
+    state.collections.cookies.set(id, { ...c, id: c.id ?? stableId(id, 'cookie', i, c.name, c.host) }),
   );
-  (seed.policies ?? []).forEach((p, i) => state.policies.set(id, { ...p, id: p.id ?? stableId(id, 'policy', i) }));
+  (seed.policies ?? []).forEach((p, i) => state.collections.policies.set(id, { ...p, id: p.id ?? stableId(id, 'policy', i) }));
   (seed.firewallRules ?? []).forEach((r, i) => {
     const ruleId = r.id ?? stableId(id, 'rule', i);
     const filterId = stableId(id, 'filter', i, r.expression);
-    state.filters.set(id, { id: filterId, expression: r.expression, paused: false, ownerRuleId: ruleId });
-    state.rules.set(id, {
+    state.collections.filters.set(id, { id: filterId, expression: r.expression, paused: false, ownerRuleId: ruleId });
+    state.collections.firewallRules.set(id, {
       id: ruleId,
       paused: r.paused,
       action: r.action,
@@ -147,10 +147,10 @@ export function applyZoneSeed(state: EmulatorState, input: ZoneSeed): ZoneRecord
     });
   });
   (seed.wafOverrides ?? []).forEach((o, i) =>
-    state.wafOverrides.set(id, { ...o, id: o.id ?? stableId(id, 'waf-override', i) }),
+    state.collections.wafOverrides.set(id, { ...o, id: o.id ?? stableId(id, 'waf-override', i) }),
   );
   if (seed.previousWaf) {
-    state.wafPackages.set(id, {
+    state.collections.wafPackages.set(id, {
       id: stableId(id, 'waf-package', 'vendor'),
       name: 'CloudFlare',
       description: null,
@@ -158,7 +158,7 @@ export function applyZoneSeed(state: EmulatorState, input: ZoneSeed): ZoneRecord
       detection_mode: 'traditional',
       status: 'active',
     });
-    state.wafPackages.set(id, {
+    state.collections.wafPackages.set(id, {
       id: stableId(id, 'waf-package', 'owasp'),
       name: OWASP_PACKAGE_NAME,
       description: 'Covers OWASP Top 10 vulnerabilities, and more.',
@@ -176,7 +176,6 @@ export function applyZoneSeed(state: EmulatorState, input: ZoneSeed): ZoneRecord
     migrationState: 'start',
     entrypointVersions: [],
   });
-  state.dirty = true;
   return zone;
 }
 

@@ -123,8 +123,15 @@ export function buildServer(context: EmulatorContext, options: { logger?: boolea
   });
 
   // The state file is written before the answer leaves, so a client that saw a success finds it after a restart.
+  // A change that cannot be written is undone and the request fails in the envelope; the emulator keeps serving.
   app.addHook('onSend', async (request, reply, payload) => {
-    context.persist();
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      const failure = context.persist();
+      if (failure !== undefined) {
+        reply.code(500).type('application/json; charset=utf-8');
+        return JSON.stringify(errorEnvelope([{ code: ErrorCode.internal, message: failure }]));
+      }
+    }
     if ((request as FastifyRequest & { fault?: string }).fault !== 'loseAnswers') return payload;
     reply.code(502).type('text/html');
     return LOST_ANSWER_PAGE;

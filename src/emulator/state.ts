@@ -1,16 +1,19 @@
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type {
-  Connection,
-  Cookie,
-  CspPolicy,
-  Filter,
-  FirewallRule,
-  PageGuardSettings,
-  SavedRuleset,
-  ScriptDetail,
-  WafOverride,
-  WafPackage,
+import { z } from 'zod';
+import {
+  ConnectionSchema,
+  CookieSchema,
+  CspPolicySchema,
+  FilterSchema,
+  FirewallRuleSchema,
+  MigrationStateSchema,
+  PageGuardSettingsSchema,
+  SavedRulesetSchema,
+  ScriptDetailSchema,
+  WafOverrideSchema,
+  WafPackageSchema,
+  formatZodIssues,
 } from '../schemas';
 
 /** The plans a zone can be on, cheapest first. */
@@ -25,52 +28,75 @@ export const LEGACY_FIREWALL_STATES = ['available', 'maintenance', 'retired'] as
 export type LegacyFirewallState = (typeof LEGACY_FIREWALL_STATES)[number];
 
 /** Credentials accepted for every zone. */
-export interface AccountCredentials {
+export const AccountCredentialsSchema = z.strictObject({
   /** The account's API tokens, the first one the primary (what the banner and `info()` show as `apiToken`). */
-  apiTokens: string[];
-  apiEmail: string;
-  apiKey: string;
-}
+  apiTokens: z.array(z.string().min(1)).min(1, 'must hold at least one token'),
+  apiEmail: z.string().min(1),
+  apiKey: z.string().min(1),
+});
+export type AccountCredentials = z.infer<typeof AccountCredentialsSchema>;
 
 /** A zone the emulator serves. */
-export interface ZoneRecord {
-  id: string;
-  name: string;
-  plan: Plan;
+export const ZoneRecordSchema = z.strictObject({
+  id: z.string().regex(/^[0-9a-f]{32}$/, 'must be 32 lowercase hexadecimal characters'),
+  name: z.string().min(1),
+  plan: z.enum(PLANS),
   /** Firewall rules the zone may hold. */
-  ruleQuota: number;
+  ruleQuota: z.number().int().min(0),
   /** Hostnames of the zone (the detected items are spread over them). */
-  hosts: string[];
+  hosts: z.array(z.string()),
   /** The tokens accepted for this zone only, the first one the primary; never empty. */
-  tokens: string[];
+  tokens: z.array(z.string().min(1)).min(1, 'must hold at least one token'),
   /** How long a migration stays pending before it completes; 0 completes it at once. */
-  migrationDelayMs: number;
+  migrationDelayMs: z.number().int().min(0),
   /** The legacy firewall rules and filters API: served, in maintenance mode (reads only), or retired (410). */
-  legacyFirewall: LegacyFirewallState;
-}
+  legacyFirewall: z.enum(LEGACY_FIREWALL_STATES).default('available'),
+});
+export type ZoneRecord = z.infer<typeof ZoneRecordSchema>;
 
 /** A filter as stored: the wire object plus the rule it was created with in a single call, if any. */
-export type FilterRecord = Filter & { ownerRuleId?: string };
+export const FilterRecordSchema = FilterSchema.extend({ ownerRuleId: z.string().optional() });
+export type FilterRecord = z.infer<typeof FilterRecordSchema>;
 
 /** A firewall rule as stored: its filter by id, so that a filter shared by several rules is stored once. */
-export type RuleRecord = Omit<FirewallRule, 'filter'> & { filterId: string };
+export const RuleRecordSchema = FirewallRuleSchema.omit({ filter: true }).extend({ filterId: z.string() });
+export type RuleRecord = z.infer<typeof RuleRecordSchema>;
 
 /** Where a zone stands in the WAF migration, as stored; `complete` is derived from `completeAt`. */
-export interface WafRecord {
+export const WafRecordSchema = z.strictObject({
   /** Whether the previous WAF managed rules are on (before the migration). */
-  previousWafEnabled: boolean;
-  /** Group overrides of the previous core rule set: not migrated (spec), kept to show they are dropped. */
-  groupOverrides: Record<string, string>;
+  previousWafEnabled: z.boolean(),
+  /** Group overrides of the previous core rule set: not migrated (docs/service.md), kept to show they are dropped. */
+  groupOverrides: z.record(z.string(), z.string()),
   /** Rule overrides of the previous core rule set: not migrated either. */
-  ruleOverrides: Record<string, string>;
-  migrationState: 'start' | 'validation' | 'pending';
+  ruleOverrides: z.record(z.string(), z.string()),
+  migrationState: MigrationStateSchema.exclude(['complete']),
   /** When a pending migration becomes complete (ISO timestamp). */
-  completeAt?: string;
+  completeAt: z.string().optional(),
   /** When the migration started (ISO timestamp): `created` of the status. */
-  startedAt?: string;
+  startedAt: z.string().optional(),
   /** Every saved version of the http_request_firewall_managed entry point ruleset, oldest first; the last is current. */
-  entrypointVersions: SavedRuleset[];
-}
+  entrypointVersions: z.array(SavedRulesetSchema),
+});
+export type WafRecord = z.infer<typeof WafRecordSchema>;
+
+/**
+ * The one table of the emulator's collections: a map per collection keyed by zone then id, each stored item checked
+ * by its schema when a state file is read. Adding a collection is one line here.
+ */
+export const COLLECTION_SCHEMAS = {
+  scripts: ScriptDetailSchema,
+  connections: ConnectionSchema,
+  cookies: CookieSchema,
+  policies: CspPolicySchema,
+  filters: FilterRecordSchema,
+  firewallRules: RuleRecordSchema,
+  wafOverrides: WafOverrideSchema,
+  wafPackages: WafPackageSchema,
+} as const;
+export type CollectionName = keyof typeof COLLECTION_SCHEMAS;
+export const COLLECTION_NAMES = Object.keys(COLLECTION_SCHEMAS) as CollectionName[];
+type CollectionItem<K extends CollectionName> = z.infer<(typeof COLLECTION_SCHEMAS)[K]>;
 
 /** A map per collection, keyed by zone then id; insertion order is the listing order. */
 export class Collection<T extends { id: string }> {
@@ -118,60 +144,36 @@ export class Collection<T extends { id: string }> {
   }
 }
 
-/** The JSON document `--state FILE` holds. */
-export interface StateSnapshot {
-  version: 2;
-  credentials: AccountCredentials;
-  zones: ZoneRecord[];
-  settings: Record<string, PageGuardSettings>;
-  waf: Record<string, WafRecord>;
-  scripts: Record<string, ScriptDetail[]>;
-  connections: Record<string, Connection[]>;
-  cookies: Record<string, Cookie[]>;
-  policies: Record<string, CspPolicy[]>;
-  filters: Record<string, FilterRecord[]>;
-  rules: Record<string, RuleRecord[]>;
-  wafOverrides: Record<string, WafOverride[]>;
-  wafPackages: Record<string, WafPackage[]>;
-}
+/** The JSON document `--state FILE` holds, checked field by field when it is read. */
+export const StateSnapshotSchema = z.strictObject({
+  version: z.literal(2, { error: 'must be 2 (this emulator\'s state file format); start without --state, or with a new file' }),
+  credentials: AccountCredentialsSchema,
+  zones: z.array(ZoneRecordSchema),
+  settings: z.record(z.string(), PageGuardSettingsSchema),
+  waf: z.record(z.string(), WafRecordSchema),
+  ...(Object.fromEntries(COLLECTION_NAMES.map((name) => [name, z.record(z.string(), z.array(COLLECTION_SCHEMAS[name]))])) as {
+    [K in CollectionName]: z.ZodRecord<z.ZodString, z.ZodArray<(typeof COLLECTION_SCHEMAS)[K]>>;
+  }),
+});
+export type StateSnapshot = z.infer<typeof StateSnapshotSchema>;
 
 /** Everything the emulator knows. Handlers change it synchronously, so concurrent requests cannot interleave. */
 export class EmulatorState {
-  credentials: AccountCredentials = { apiTokens: [], apiEmail: '', apiKey: '' };
+  credentials: AccountCredentials = { apiTokens: [''], apiEmail: '', apiKey: '' };
   readonly zones = new Map<string, ZoneRecord>();
-  readonly settings = new Map<string, PageGuardSettings>();
+  readonly settings = new Map<string, z.infer<typeof PageGuardSettingsSchema>>();
   readonly waf = new Map<string, WafRecord>();
-  readonly scripts = new Collection<ScriptDetail>();
-  readonly connections = new Collection<Connection>();
-  readonly cookies = new Collection<Cookie>();
-  readonly policies = new Collection<CspPolicy>();
-  readonly filters = new Collection<FilterRecord>();
-  readonly rules = new Collection<RuleRecord>();
-  readonly wafOverrides = new Collection<WafOverride>();
-  readonly wafPackages = new Collection<WafPackage>();
-  /** Set by every mutation; the server writes the state file before answering and clears it. */
-  dirty = false;
-
-  private get collections() {
-    return [
-      this.scripts,
-      this.connections,
-      this.cookies,
-      this.policies,
-      this.filters,
-      this.rules,
-      this.wafOverrides,
-      this.wafPackages,
-    ] as const;
-  }
+  /** One Collection per entry of COLLECTION_SCHEMAS. */
+  readonly collections = Object.fromEntries(COLLECTION_NAMES.map((name) => [name, new Collection()])) as {
+    readonly [K in CollectionName]: Collection<CollectionItem<K>>;
+  };
 
   /** Forgets a zone and everything in it. */
   removeZone(zoneId: string): void {
     this.zones.delete(zoneId);
     this.settings.delete(zoneId);
     this.waf.delete(zoneId);
-    for (const collection of this.collections) collection.clearZone(zoneId);
-    this.dirty = true;
+    for (const name of COLLECTION_NAMES) this.collections[name].clearZone(zoneId);
   }
 
   /** Forgets everything. */
@@ -186,19 +188,13 @@ export class EmulatorState {
       zones: [...this.zones.values()],
       settings: Object.fromEntries(this.settings),
       waf: Object.fromEntries(this.waf),
-      scripts: this.scripts.toJSON(),
-      connections: this.connections.toJSON(),
-      cookies: this.cookies.toJSON(),
-      policies: this.policies.toJSON(),
-      filters: this.filters.toJSON(),
-      rules: this.rules.toJSON(),
-      wafOverrides: this.wafOverrides.toJSON(),
-      wafPackages: this.wafPackages.toJSON(),
+      ...(Object.fromEntries(COLLECTION_NAMES.map((name) => [name, this.collections[name].toJSON()])) as {
+        [K in CollectionName]: Record<string, CollectionItem<K>[]>;
+      }),
     };
   }
 
   restore(snapshot: StateSnapshot): void {
-    if (snapshot.version !== 2) throw new Error(`unsupported state file version ${String(snapshot.version)}`);
     this.credentials = snapshot.credentials;
     this.zones.clear();
     for (const zone of snapshot.zones) this.zones.set(zone.id, zone);
@@ -206,33 +202,40 @@ export class EmulatorState {
     for (const [zoneId, settings] of Object.entries(snapshot.settings)) this.settings.set(zoneId, settings);
     this.waf.clear();
     for (const [zoneId, waf] of Object.entries(snapshot.waf)) this.waf.set(zoneId, waf);
-    this.scripts.load(snapshot.scripts);
-    this.connections.load(snapshot.connections);
-    this.cookies.load(snapshot.cookies);
-    this.policies.load(snapshot.policies);
-    this.filters.load(snapshot.filters);
-    this.rules.load(snapshot.rules);
-    this.wafOverrides.load(snapshot.wafOverrides);
-    this.wafPackages.load(snapshot.wafPackages);
-    this.dirty = false;
+    for (const name of COLLECTION_NAMES) (this.collections[name] as Collection<{ id: string }>).load(snapshot[name]);
   }
 }
 
-/** Reads a state file written by `saveStateFile`. */
+/**
+ * Reads a state file through its schema: a file that is not JSON, or not shaped as the emulator writes it, stops
+ * the start with `state file PATH: path: problem` (one per problem), as seed files do.
+ */
 export function loadStateFile(path: string): StateSnapshot {
-  return JSON.parse(readFileSync(path, 'utf8')) as StateSnapshot;
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new Error(`state file ${path}: ${(error as Error).message}`, { cause: error });
+  }
+  const parsed = StateSnapshotSchema.safeParse(json);
+  if (!parsed.success) throw new Error(`state file ${path}: ${formatZodIssues(parsed.error).join('; ')}`);
+  return parsed.data;
 }
 
 /**
- * Writes the state atomically, mode 0600: a temporary file beside the target, then a rename, so a crash mid-write leaves
- * the previous file whole. Synchronous on purpose: the response is sent only once the state is on disk.
+ * Writes the state atomically, mode 0600: a temporary file beside the target, then a rename, so a crash mid-write
+ * leaves the previous file whole. Synchronous on purpose: the response is sent only once the state is on disk.
  */
-export function saveStateFile(path: string, snapshot: StateSnapshot): void {
+export function saveStateFile(path: string, text: string): void {
   mkdirSync(dirname(path), { recursive: true });
   const temporary = `${path}.${process.pid}.tmp`;
   // Readable by its owner only, from its creation on: the file holds every credential the emulator accepts. A stale
   // temporary file of this process is removed first, since an existing file would keep its own mode.
   rmSync(temporary, { force: true });
-  writeFileSync(temporary, JSON.stringify(snapshot), { mode: 0o600, flag: 'wx' });
-  renameSync(temporary, path);
+  try {
+    writeFileSync(temporary, text, { mode: 0o600, flag: 'wx' });
+    renameSync(temporary, path);
+  } finally {
+    rmSync(temporary, { force: true });
+  }
 }

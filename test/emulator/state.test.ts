@@ -85,9 +85,47 @@ describe('--state FILE', () => {
     expect(readdirSync(dir)).toEqual(['state.json']);
   });
 
-  test('a state file of another version is refused', async () => {
+  test('a state file of another version, not JSON, or wrongly shaped stops the start naming the file and each field', async () => {
     const statePath = join(dir, 'state.json');
     writeFileSync(statePath, JSON.stringify({ version: 3 }));
-    await expect(startEmulator({ statePath })).rejects.toThrow('unsupported state file version 3');
+    await expect(startEmulator({ statePath })).rejects.toThrow(
+      `state file ${statePath}: version: must be 2 (this emulator's state file format); start without --state, or with a new file; credentials: Invalid input: expected object, received undefined`,
+    );
+    writeFileSync(statePath, '{"version": 2,');
+    await expect(startEmulator({ statePath })).rejects.toThrow(`state file ${statePath}: Expected double-quoted property name in JSON at position 14`);
+
+    running = await startEmulator({ statePath: join(dir, 'good.json') });
+    await running.close();
+    running = undefined;
+    const good = JSON.parse(readFileSync(join(dir, 'good.json'), 'utf8'));
+    good.zones[0].plan = 'platinum';
+    good.zones[1].tokens = [];
+    good.credentials.extra = true;
+    writeFileSync(statePath, JSON.stringify(good));
+    await expect(startEmulator({ statePath })).rejects.toThrow(
+      `state file ${statePath}: credentials: Unrecognized key: "extra"; zones.0.plan: Invalid option: expected one of "free"|"pro"|"business"|"enterprise"; zones.1.tokens: must hold at least one token`,
+    );
+  });
+
+  test('a state file that cannot be written: the change fails in the envelope, is not applied, and the emulator keeps serving', async () => {
+    const statePath = join(dir, 'sub', 'state.json');
+    running = await startEmulator({ statePath });
+    const zone = zoneOf(running, 'pro');
+    // Root ignores permissions, so the directory becomes a file: the write fails for everyone.
+    rmSync(join(dir, 'sub'), { recursive: true });
+    writeFileSync(join(dir, 'sub'), 'not a directory');
+    const refused = await call(running, 'PUT', `/zones/${zone}/page_guard`, { enabled: false });
+    expect(refused.status).toBe(500);
+    expect(refused.body).toEqual({
+      success: false,
+      errors: [{ code: 10001, message: expect.stringMatching(new RegExp(`^the change was not applied: the state file ${statePath} could not be written \\(EEXIST: .*\\); fix the path or its permissions and retry$`)) }],
+      messages: [],
+      result: null,
+    });
+    expect((await call(running, 'GET', `/zones/${zone}/page_guard`)).body.result.enabled).toBe(true);
+    // Once the path is writable again, the same change goes through and is written.
+    rmSync(join(dir, 'sub'));
+    expect((await call(running, 'PUT', `/zones/${zone}/page_guard`, { enabled: false })).status).toBe(200);
+    expect(JSON.parse(readFileSync(statePath, 'utf8')).settings[zone].enabled).toBe(false);
   });
 });

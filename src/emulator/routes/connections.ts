@@ -8,14 +8,14 @@ import { listDetected } from '../listing';
 export function registerConnectionRoutes(api: FastifyInstance, context: EmulatorContext): void {
   api.get('/zones/:zone_id/page_guard/connections', async (request) => {
     const zone = zoneOf(context, request);
-    const { result, resultInfo } = listDetected('connections', context.state.connections.list(zone.id), request.query);
+    const { result, resultInfo } = listDetected('connections', context.state.collections.connections.list(zone.id), request.query);
     return okEnvelope(result, resultInfo);
   });
 
   api.get('/zones/:zone_id/page_guard/connections/:connection_id', async (request) => {
     const zone = zoneOf(context, request);
     const id = params(request).connection_id ?? '';
-    const item = context.state.connections.get(zone.id, id);
+    const item = context.state.collections.connections.get(zone.id, id);
     if (!item) throw ServiceError.of(404, ErrorCode.notFound, Messages.notFound('connection', id));
     return okEnvelope(item);
   });

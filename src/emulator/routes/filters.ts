@@ -13,7 +13,7 @@ const FilterCreateBodySchema = z.array(FilterCreateSchema).min(1, 'must hold at 
 export function registerFilterRoutes(api: FastifyInstance, context: EmulatorContext): void {
   const { state } = context;
   const find = (zoneId: string, id: string): FilterRecord => {
-    const filter = state.filters.get(zoneId, id);
+    const filter = state.collections.filters.get(zoneId, id);
     if (!filter) throw ServiceError.of(404, ErrorCode.notFound, Messages.notFound('filter', id));
     return filter;
   };
@@ -33,7 +33,7 @@ export function registerFilterRoutes(api: FastifyInstance, context: EmulatorCont
     const description = single(q.description);
     const ref = single(q.ref);
     const paused = booleanQuery('paused', q.paused);
-    const filters = state.filters
+    const filters = state.collections.filters
       .list(zone.id)
       .filter((f) => (id === undefined || f.id === id) && (ref === undefined || f.ref === ref) && (paused === undefined || f.paused === paused))
       .filter((f) => (expression === undefined || f.expression.includes(expression)) && (description === undefined || (f.description ?? '').includes(description)));
@@ -53,8 +53,7 @@ export function registerFilterRoutes(api: FastifyInstance, context: EmulatorCont
     const items = parseBody(FilterCreateBodySchema, request.body);
     const problems = expressionProblems(state, zone.id, items.map((f, index) => ({ index, expression: f.expression })), (i) => `${i}.expression`);
     if (problems.length > 0) throw new ServiceError(400, problems);
-    const created = items.map((item) => state.filters.set(zone.id, { ...item, id: newId(), paused: item.paused ?? false }));
-    state.dirty = true;
+    const created = items.map((item) => state.collections.filters.set(zone.id, { ...item, id: newId(), paused: item.paused ?? false }));
     return okEnvelope(created.map(filterToWire));
   });
 
@@ -67,8 +66,7 @@ export function registerFilterRoutes(api: FastifyInstance, context: EmulatorCont
     const problems = expressionProblems(state, zone.id, [{ index: 0, expression: body.expression, exceptFilterId: current.id }], () => 'expression');
     if (problems.length > 0) throw new ServiceError(400, problems);
     const { id: _id, ...fields } = body;
-    const next = state.filters.set(zone.id, { ...current, ...fields, paused: body.paused ?? current.paused, id: current.id });
-    state.dirty = true;
+    const next = state.collections.filters.set(zone.id, { ...current, ...fields, paused: body.paused ?? current.paused, id: current.id });
     return okEnvelope(filterToWire(next));
   });
 
@@ -76,8 +74,7 @@ export function registerFilterRoutes(api: FastifyInstance, context: EmulatorCont
     const zone = zoneOf(context, request);
     const filter = find(zone.id, params(request).filter_id ?? '');
     assertFree(zone.id, filter, true);
-    state.filters.delete(zone.id, filter.id);
-    state.dirty = true;
+    state.collections.filters.delete(zone.id, filter.id);
     return okEnvelope({ id: filter.id });
   });
 
@@ -92,8 +89,7 @@ export function registerFilterRoutes(api: FastifyInstance, context: EmulatorCont
       return find(zone.id, id);
     });
     for (const filter of filters) assertFree(zone.id, filter, true);
-    for (const filter of filters) state.filters.delete(zone.id, filter.id);
-    state.dirty = true;
+    for (const filter of filters) state.collections.filters.delete(zone.id, filter.id);
     return okEnvelope(filters.map((f) => ({ id: f.id })));
   });
 }

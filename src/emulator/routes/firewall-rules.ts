@@ -28,7 +28,7 @@ const DeleteBodySchema = z.object({ delete_filter_if_unused: z.boolean().optiona
 export function registerFirewallRuleRoutes(api: FastifyInstance, context: EmulatorContext): void {
   const { state } = context;
   const find = (zoneId: string, id: string): RuleRecord => {
-    const rule = state.rules.get(zoneId, id);
+    const rule = state.collections.firewallRules.get(zoneId, id);
     if (!rule) throw ServiceError.of(404, ErrorCode.notFound, Messages.notFound('firewall rule', id));
     return rule;
   };
@@ -43,7 +43,7 @@ export function registerFirewallRuleRoutes(api: FastifyInstance, context: Emulat
     if (action !== undefined && !FirewallActionSchema.safeParse(action).success) {
       throw ServiceError.of(400, ErrorCode.validation, `action: must be one of ${FirewallActionSchema.options.join(', ')}`);
     }
-    const rules = state.rules
+    const rules = state.collections.firewallRules
       .list(zone.id)
       .filter((r) => (id === undefined || r.id === id) && (action === undefined || r.action === action))
       .filter((r) => (paused === undefined || r.paused === paused) && (description === undefined || (r.description ?? '').includes(description)));
@@ -69,14 +69,14 @@ export function registerFirewallRuleRoutes(api: FastifyInstance, context: Emulat
       const products = productsProblem(`${index}.products`, item.action, item.products);
       if (products) problems.push(products);
       if ('expression' in item.filter) newExpressions.push({ index, expression: item.filter.expression });
-      else if (!state.filters.get(zone.id, item.filter.id)) {
+      else if (!state.collections.filters.get(zone.id, item.filter.id)) {
         problems.push({ code: ErrorCode.validation, message: Messages.filterReference(`${index}.filter.id`, item.filter.id) });
       }
     });
     problems.push(...expressionProblems(state, zone.id, newExpressions, (i) => `${i}.filter.expression`));
     if (problems.length > 0) throw new ServiceError(400, problems);
 
-    const existing = state.rules.count(zone.id);
+    const existing = state.collections.firewallRules.count(zone.id);
     const overQuota = existing + items.length > zone.ruleQuota;
     const created = items.map((item) => {
       const ruleId = newId();
@@ -91,8 +91,7 @@ export function registerFirewallRuleRoutes(api: FastifyInstance, context: Emulat
           // A filter whose rule is refused by the quota belongs to no rule: it can be referenced or deleted later.
           ...(overQuota ? {} : { ownerRuleId: ruleId }),
         };
-        state.filters.set(zone.id, filter);
-        state.dirty = true;
+        state.collections.filters.set(zone.id, filter);
         filterId = filter.id;
       } else {
         filterId = item.filter.id;
@@ -104,8 +103,7 @@ export function registerFirewallRuleRoutes(api: FastifyInstance, context: Emulat
       const filterIds = created.filter((_, i) => 'expression' in (items[i]?.filter ?? {})).map((rule) => rule.filterId);
       throw ServiceError.of(400, ErrorCode.ruleQuotaExceeded, Messages.ruleQuotaExceeded(zone.id, zone.plan, zone.ruleQuota, existing, filterIds));
     }
-    for (const rule of created) state.rules.set(zone.id, rule);
-    state.dirty = true;
+    for (const rule of created) state.collections.firewallRules.set(zone.id, rule);
     return okEnvelope(created.map((rule) => ruleToWire(state, zone.id, rule)));
   });
 
@@ -116,7 +114,7 @@ export function registerFirewallRuleRoutes(api: FastifyInstance, context: Emulat
     if (body.id !== undefined && body.id !== current.id) throw ServiceError.of(400, ErrorCode.validation, Messages.idMismatch(body.id, current.id));
     const problem = productsProblem('products', body.action, body.products ?? (body.action === 'bypass' ? current.products : undefined));
     if (problem) throw new ServiceError(400, [problem]);
-    if (!state.filters.get(zone.id, body.filter.id)) {
+    if (!state.collections.filters.get(zone.id, body.filter.id)) {
       throw ServiceError.of(400, ErrorCode.validation, Messages.filterReference('filter.id', body.filter.id));
     }
     const { filter, id: _id, products, ...fields } = body;
@@ -124,8 +122,7 @@ export function registerFirewallRuleRoutes(api: FastifyInstance, context: Emulat
     const next: RuleRecord = { ...current, ...defined, id: current.id, filterId: filter.id };
     if (body.action === 'bypass') next.products = products ?? current.products;
     else delete next.products;
-    state.rules.set(zone.id, next);
-    state.dirty = true;
+    state.collections.firewallRules.set(zone.id, next);
     return okEnvelope(ruleToWire(state, zone.id, next));
   });
 
@@ -136,10 +133,9 @@ export function registerFirewallRuleRoutes(api: FastifyInstance, context: Emulat
     const fromQuery = booleanQuery('delete_filter_if_unused', query(request).delete_filter_if_unused);
     const fromBody = request.body === undefined ? undefined : parseBody(DeleteBodySchema, request.body).delete_filter_if_unused;
     const deleteFilter = fromBody ?? fromQuery ?? false;
-    state.rules.delete(zone.id, rule.id);
+    state.collections.firewallRules.delete(zone.id, rule.id);
     const unused = rulesUsing(state, zone.id, rule.filterId).length === 0;
-    const filterDeleted = deleteFilter && unused && state.filters.delete(zone.id, rule.filterId);
-    state.dirty = true;
+    const filterDeleted = deleteFilter && unused && state.collections.filters.delete(zone.id, rule.filterId);
     const result: FirewallRuleDeleteResult = { id: rule.id, filter: { id: rule.filterId, deleted: filterDeleted } };
     return okEnvelope(result);
   });

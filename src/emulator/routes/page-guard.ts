@@ -17,7 +17,6 @@ export function registerPageGuardRoutes(api: FastifyInstance, context: EmulatorC
     // updated_at carries fractional seconds, as the spec's examples do.
     const next = { ...current, ...update, updated_at: context.now().toISOString() };
     context.state.settings.set(zone.id, next);
-    context.state.dirty = true;
     // The spec shows enabled and updated_at; the two other writable fields come along so a caller sees them applied.
     return okEnvelope(next);
   });

@@ -19,14 +19,14 @@ function checkExpression(expression: string | undefined): void {
 /** CRUD of /zones/{zone_id}/page_guard/policies: ids assigned here, PUT a partial update, DELETE 204. */
 export function registerPolicyRoutes(api: FastifyInstance, context: EmulatorContext): void {
   const find = (zoneId: string, id: string): CspPolicy => {
-    const policy = context.state.policies.get(zoneId, id);
+    const policy = context.state.collections.policies.get(zoneId, id);
     if (!policy) throw ServiceError.of(404, ErrorCode.notFound, Messages.notFound('policy', id));
     return policy;
   };
 
   api.get('/zones/:zone_id/page_guard/policies', async (request) => {
     const zone = zoneOf(context, request);
-    const policies = context.state.policies.list(zone.id).map(toWire);
+    const policies = context.state.collections.policies.list(zone.id).map(toWire);
     const total = policies.length;
     // The list takes no paging parameters (none shown): one page holding every policy.
     return okEnvelope(policies, { page: 1, per_page: total, count: total, total_count: total, total_pages: total === 0 ? 0 : 1 });
@@ -41,8 +41,7 @@ export function registerPolicyRoutes(api: FastifyInstance, context: EmulatorCont
     const zone = zoneOf(context, request);
     const body = parseBody(CspPolicyCreateSchema, request.body);
     checkExpression(body.expression);
-    const policy = context.state.policies.set(zone.id, { id: newId(), ...body });
-    context.state.dirty = true;
+    const policy = context.state.collections.policies.set(zone.id, { id: newId(), ...body });
     return okEnvelope(toWire(policy));
   });
 
@@ -52,16 +51,14 @@ export function registerPolicyRoutes(api: FastifyInstance, context: EmulatorCont
     const body = parseBody(CspPolicyUpdateSchema, request.body);
     checkExpression(body.expression);
     const defined = Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
-    const policy = context.state.policies.set(zone.id, { ...current, ...defined, id: current.id });
-    context.state.dirty = true;
+    const policy = context.state.collections.policies.set(zone.id, { ...current, ...defined, id: current.id });
     return okEnvelope(toWire(policy));
   });
 
   api.delete('/zones/:zone_id/page_guard/policies/:policy_id', async (request, reply: FastifyReply) => {
     const zone = zoneOf(context, request);
     const policy = find(zone.id, params(request).policy_id ?? '');
-    context.state.policies.delete(zone.id, policy.id);
-    context.state.dirty = true;
+    context.state.collections.policies.delete(zone.id, policy.id);
     // The public API answers 204 with no body.
     return reply.code(204).send();
   });

@@ -18,7 +18,6 @@ const ENTRYPOINT = `/zones/:zone_id/rulesets/phases/${MIGRATION_PHASE}/entrypoin
  * Every saved version can be read back.
  */
 export function registerRulesetRoutes(api: FastifyInstance, context: EmulatorContext): void {
-  const { state } = context;
 
   const current = (request: FastifyRequest) => {
     const zone = zoneOf(context, request);
@@ -65,7 +64,6 @@ export function registerRulesetRoutes(api: FastifyInstance, context: EmulatorCon
         record.completeAt = new Date(now.getTime() + zone.migrationDelayMs).toISOString();
       }
     }
-    state.dirty = true;
     return okEnvelope(saved);
   });
 }

@@ -28,9 +28,9 @@ export function wafRecordOf(context: EmulatorContext, zoneId: string): WafRecord
 export function migrationBlockers(context: EmulatorContext, zone: ZoneRecord): ServiceError[] {
   const { state } = context;
   const blockers: ServiceError[] = [];
-  const overrides = state.wafOverrides.count(zone.id);
+  const overrides = state.collections.wafOverrides.count(zone.id);
   if (overrides > 0) blockers.push(ServiceError.of(409, ErrorCode.migrationIncompatible, Messages.migrationIncompatible(zone.id, overrides)));
-  const limit = migrationLimitProblem(state.rules.list(zone.id), (id) => state.filters.get(zone.id, id));
+  const limit = migrationLimitProblem(state.collections.firewallRules.list(zone.id), (id) => state.collections.filters.get(zone.id, id));
   if (limit?.kind === 'count') {
     blockers.push(ServiceError.of(400, ErrorCode.migrationNeedsSupport, Messages.migrationTooManyRules(limit.count, WAF_MIGRATION_LIMITS.maxFirewallRules)));
   }
@@ -66,7 +66,7 @@ export function registerWafMigrationRoutes(api: FastifyInstance, context: Emulat
       throw ServiceError.of(409, ErrorCode.conflict, Messages.migrationDone(zone.id, migrationState));
     }
     return okEnvelope(
-      convertPreviousWaf(record.previousWafEnabled, state.wafPackages.list(zone.id), state.rules.list(zone.id), (id) => state.filters.get(zone.id, id)),
+      convertPreviousWaf(record.previousWafEnabled, state.collections.wafPackages.list(zone.id), state.collections.firewallRules.list(zone.id), (id) => state.collections.filters.get(zone.id, id)),
     );
   });
 

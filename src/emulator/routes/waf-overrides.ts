@@ -13,14 +13,14 @@ export function registerWafOverrideRoutes(api: FastifyInstance, context: Emulato
   api.get('/zones/:zone_id/firewall/waf/overrides', async (request) => {
     const zone = zoneOf(context, request);
     available(zone.id);
-    return okEnvelope(pageOf(state.wafOverrides.list(zone.id), query(request), { perPage: 50 }));
+    return okEnvelope(pageOf(state.collections.wafOverrides.list(zone.id), query(request), { perPage: 50 }));
   });
 
   api.get('/zones/:zone_id/firewall/waf/overrides/:override_id', async (request) => {
     const zone = zoneOf(context, request);
     available(zone.id);
     const id = params(request).override_id ?? '';
-    const override = state.wafOverrides.get(zone.id, id);
+    const override = state.collections.wafOverrides.get(zone.id, id);
     if (!override) throw ServiceError.of(404, ErrorCode.notFound, Messages.notFound('WAF override', id));
     return okEnvelope(override);
   });
@@ -30,8 +30,7 @@ export function registerWafOverrideRoutes(api: FastifyInstance, context: Emulato
     const zone = zoneOf(context, request);
     available(zone.id);
     const body = parseBody(WafOverrideCreateSchema, request.body);
-    const override = state.wafOverrides.set(zone.id, { id: newId(), ...body });
-    state.dirty = true;
+    const override = state.collections.wafOverrides.set(zone.id, { id: newId(), ...body });
     return okEnvelope(override);
   });
 
@@ -40,8 +39,7 @@ export function registerWafOverrideRoutes(api: FastifyInstance, context: Emulato
     const zone = zoneOf(context, request);
     available(zone.id);
     const id = params(request).override_id ?? '';
-    if (!state.wafOverrides.delete(zone.id, id)) throw ServiceError.of(404, ErrorCode.notFound, Messages.notFound('WAF override', id));
-    state.dirty = true;
+    if (!state.collections.wafOverrides.delete(zone.id, id)) throw ServiceError.of(404, ErrorCode.notFound, Messages.notFound('WAF override', id));
     return okEnvelope({ id });
   });
 }

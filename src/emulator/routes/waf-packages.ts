@@ -10,14 +10,14 @@ export function registerWafPackageRoutes(api: FastifyInstance, context: Emulator
   api.get('/zones/:zone_id/firewall/waf/packages', async (request) => {
     const zone = zoneOf(context, request);
     assertPreviousWafAvailable(state.waf.get(zone.id), zone.id, context.now());
-    return okEnvelope(pageOf(state.wafPackages.list(zone.id), query(request), { perPage: 50 }));
+    return okEnvelope(pageOf(state.collections.wafPackages.list(zone.id), query(request), { perPage: 50 }));
   });
 
   api.get('/zones/:zone_id/firewall/waf/packages/:package_id', async (request) => {
     const zone = zoneOf(context, request);
     assertPreviousWafAvailable(state.waf.get(zone.id), zone.id, context.now());
     const id = params(request).package_id ?? '';
-    const found = state.wafPackages.get(zone.id, id);
+    const found = state.collections.wafPackages.get(zone.id, id);
     if (!found) throw ServiceError.of(404, ErrorCode.notFound, Messages.notFound('WAF package', id));
     return okEnvelope(found);
   });

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { ZoneIdSchema } from '../schemas';
 import { params, parseBody, type EmulatorContext } from './context';
 import { ErrorCode, Messages, ServiceError, okEnvelope } from './errors';
-import { FaultsBodySchema } from './faults';
+import { faultsBodySchema } from './faults';
 import type { EmulatorCredentials } from './admin-client';
 import {
   AddTokenBodySchema,
@@ -98,7 +98,7 @@ export function registerAdminRoutes(admin: FastifyInstance, context: EmulatorCon
   admin.get('/faults', async () => okEnvelope(context.faults.describe()));
 
   admin.put('/faults', async (request) => {
-    context.faults.set(parseBody(FaultsBodySchema, request.body));
+    context.faults.set(parseBody(faultsBodySchema(request.body), request.body));
     return okEnvelope(context.faults.describe());
   });
 

@@ -120,6 +120,9 @@ export const Messages = {
     `${method} ${route} is part of the public API but not emulated by zoneguard's emulator (docs/emulator.md, "What it does not do")`,
   stateNotWritten: (path: string, detail: string) =>
     `the change was not applied: the state file ${path} could not be written (${detail}); fix the path or its permissions and retry`,
+  malformedUri: 'Could not route to that URI: an identifier is malformed (bad percent-encoding, or longer than 100 characters)',
+  headersTooLarge: 'Request headers are larger than the service accepts',
+  malformedRequest: 'Malformed HTTP request',
   entrypointNotFound: (zoneId: string) => `zone ${zoneId} has no http_request_firewall_managed entry point ruleset`,
 } as const;
 

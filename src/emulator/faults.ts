@@ -1,16 +1,19 @@
 import { z } from 'zod';
 import { ErrorCode, Messages } from './errors';
 
+/** The longest injected latency: Node's timers fire at once past 2^31 ms, which would be no delay at all. */
+export const MAX_LATENCY_MS = 600_000;
+
 /** Which requests a fault applies to: a method and/or a path prefix (relative to the base URL, or absolute). */
-export const FaultMatchSchema = z.object({
+export const FaultMatchSchema = z.strictObject({
   method: z.string().min(1).optional(),
   pathPrefix: z.string().min(1).optional(),
 });
 
 /** One set of faults, all restricted by the same optional `match`. */
-export const FaultSpecSchema = z.object({
-  /** Delay before every matching request is handled. */
-  latencyMs: z.number().int().min(0).optional(),
+export const FaultSpecSchema = z.strictObject({
+  /** Delay before every matching request is handled; at most 10 minutes (a longer timer would fire at once). */
+  latencyMs: z.number().int().min(0).max(MAX_LATENCY_MS, `must be at most ${MAX_LATENCY_MS} (10 minutes)`).optional(),
   /** Share (0-1) of matching requests answered 500, 502 or 503 at random. */
   serverErrorRate: z.number().min(0).max(1).optional(),
   /** The next N matching requests answer `serverErrorStatus`. */
@@ -18,7 +21,7 @@ export const FaultSpecSchema = z.object({
   /** Status of `serverErrors`; defaults to 500. */
   serverErrorStatus: z.number().int().min(500).max(599).optional(),
   /** The next `count` matching requests answer 429 code 971 with `Retry-After: retryAfterSeconds`. */
-  tooManyRequests: z.object({ count: z.number().int().min(0), retryAfterSeconds: z.number().int().min(0).default(1) }).optional(),
+  tooManyRequests: z.strictObject({ count: z.number().int().min(0), retryAfterSeconds: z.number().int().min(0).max(86_400).default(1) }).optional(),
   /** The next N matching requests have their connection destroyed before any answer. */
   resetConnections: z.number().int().min(0).optional(),
   /**
@@ -27,13 +30,18 @@ export const FaultSpecSchema = z.object({
    */
   loseAnswers: z.number().int().min(0).optional(),
   /** The service's own limit: at most `requests` per fixed window of `windowMs`, then 429 code 971 until it ends. */
-  rateLimit: z.object({ requests: z.number().int().min(1), windowMs: z.number().int().min(1) }).optional(),
+  rateLimit: z.strictObject({ requests: z.number().int().min(1), windowMs: z.number().int().min(1).max(86_400_000) }).optional(),
   match: FaultMatchSchema.optional(),
 });
 export type FaultSpec = z.input<typeof FaultSpecSchema>;
 
-/** Body of PUT /__admin/faults: one spec, or several with their own `match`. */
-export const FaultsBodySchema = z.union([FaultSpecSchema, z.array(FaultSpecSchema)]);
+/**
+ * Body of PUT /__admin/faults: one spec, or several with their own `match`. The shape is chosen before parsing, so
+ * that every error names its field (`0.serverError: ...`), which a union of the two would lose.
+ */
+export function faultsBodySchema(body: unknown) {
+  return Array.isArray(body) ? z.array(FaultSpecSchema) : FaultSpecSchema;
+}
 
 /** What the fault layer does to a request. */
 export type FaultOutcome =
@@ -58,8 +66,7 @@ const RANDOM_STATUSES = [500, 502, 503] as const;
 export class FaultEngine {
   private active: ActiveFault[] = [];
 
-  set(body: z.input<typeof FaultsBodySchema>): void {
-    const specs = FaultsBodySchema.parse(body);
+  set(specs: z.output<typeof FaultSpecSchema> | z.output<typeof FaultSpecSchema>[]): void {
     this.active = (Array.isArray(specs) ? specs : [specs]).map((spec) => ({
       spec,
       serverErrorsLeft: spec.serverErrors ?? 0,

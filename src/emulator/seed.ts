@@ -21,8 +21,11 @@ import { seededRandom, stableHash, stableId, stableToken } from './ids';
 import { DEFAULT_RULE_QUOTA, LEGACY_FIREWALL_STATES, PLANS, type EmulatorState, type Plan, type ZoneRecord } from './state';
 import { OWASP_PACKAGE_NAME } from './waf';
 
+/** The longest migration delay a seed may set: the service's migration takes up to an hour (docs/service.md). */
+export const MAX_MIGRATION_DELAY_MS = 86_400_000;
+
 /** The previous WAF of a seeded zone: on/off, the core rule set's sensitivity and action, its overrides. */
-export const PreviousWafSeedSchema = z.object({
+export const PreviousWafSeedSchema = z.strictObject({
   enabled: z.boolean().default(true),
   sensitivity: WafSensitivitySchema.default('default'),
   actionMode: WafActionModeSchema.default('block'),
@@ -33,7 +36,7 @@ export const PreviousWafSeedSchema = z.object({
 });
 
 /** A firewall rule created with its filter when a zone is seeded (no quota applies to seeding). */
-export const FirewallRuleSeedSchema = z.object({
+export const FirewallRuleSeedSchema = z.strictObject({
   id: HexIdSchema.optional(),
   expression: FilterExpressionSchema,
   action: FirewallActionSchema,
@@ -44,7 +47,7 @@ export const FirewallRuleSeedSchema = z.object({
 });
 
 /** One zone of a seed: everything but name and plan is optional. Seeding an existing id replaces that zone. */
-export const ZoneSeedSchema = z.object({
+export const ZoneSeedSchema = z.strictObject({
   id: ZoneIdSchema.optional(),
   name: z.string().min(1, 'must not be empty'),
   plan: z.enum(PLANS),
@@ -53,8 +56,8 @@ export const ZoneSeedSchema = z.object({
   hosts: z.array(z.string().min(1)).optional(),
   /** The zone-scoped API token; derived from the zone id when absent. */
   token: z.string().min(1).optional(),
-  /** How long an entry point update with waf_migration=pending stays pending; defaults to 0. */
-  migrationDelayMs: z.number().int().min(0).optional(),
+  /** How long an entry point update with waf_migration=pending stays pending; defaults to 0, at most a day. */
+  migrationDelayMs: z.number().int().min(0).max(MAX_MIGRATION_DELAY_MS, `must be at most ${MAX_MIGRATION_DELAY_MS} (a day)`).optional(),
   /**
    * The legacy firewall rules and filters API of the zone: `available` (default), `maintenance` (reads answer,
    * changes get 400 code 10020) or `retired` (every call gets 410 code 10020), as the public service retires it.
@@ -74,7 +77,7 @@ export const ZoneSeedSchema = z.object({
 export type ZoneSeed = z.input<typeof ZoneSeedSchema>;
 
 /** A seed file (`--seed FILE`): account credentials and zones. */
-export const SeedFileSchema = z.object({
+export const SeedFileSchema = z.strictObject({
   credentials: z
     .object({ apiToken: z.string().min(1), apiEmail: z.string().min(1), apiKey: z.string().min(1) })
     .partial()

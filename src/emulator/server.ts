@@ -1,5 +1,7 @@
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { AddressInfo } from 'node:net';
+import { parse as parseQueryString } from 'node:querystring';
+import type { Duplex } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { registerAdminRoutes } from './admin';
 import { legacyFirewallRefusal } from './firewall';
@@ -25,6 +27,21 @@ const BODY_LIMIT = 1_048_576;
 
 /** What a proxy answers in place of an answer it lost (the `loseAnswers` fault): not the service's envelope. */
 const LOST_ANSWER_PAGE = '<html><body><h1>502 Bad Gateway</h1></body></html>';
+
+/**
+ * Node's own answer to a request it cannot parse (headers over its limit, a malformed request line), in the service's
+ * envelope: Node would otherwise answer a bare 400 or 431. The connection closes after it.
+ */
+function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+  const status = tooLarge ? 431 : 400;
+  const body = JSON.stringify(errorEnvelope([{ code: ErrorCode.malformedBody, message: tooLarge ? Messages.headersTooLarge : Messages.malformedRequest }]));
+  socket.end(
+    `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+      `content-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
+}
 
 /** The one wrapper that turns any thrown error into the service's error envelope. */
 function toServiceError(error: FastifyError | ServiceError | Error, contentType: string | undefined): ServiceError {
@@ -61,7 +78,17 @@ function routeKey(request: FastifyRequest): string {
 
 /** Builds the emulator's HTTP server: the service API under /client/v4 and the admin API under /__admin. */
 export function buildServer(context: EmulatorContext, options: { logger?: boolean; adminToken?: string | undefined } = {}): FastifyInstance {
-  const app = Fastify({ logger: options.logger ?? false, bodyLimit: BODY_LIMIT, forceCloseConnections: true });
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: BODY_LIMIT,
+    forceCloseConnections: true,
+    // What fastify and Node would answer in their own words (echoing the URL) answers the service's envelope instead.
+    // A malformed percent-encoding or an identifier over 100 characters cannot name an object: 400 code 7003.
+    frameworkErrors: (_error, _request, reply) => sendError(reply, ServiceError.of(400, ErrorCode.invalidId, Messages.malformedUri)),
+    clientErrorHandler: answerClientError,
+    // Node's parser leaves a malformed escape as it is, where the default one fails the request.
+    routerOptions: { querystringParser: (text: string) => parseQueryString(text) },
+  });
 
   // Our own JSON parser: an empty body is no body (DELETE with Content-Type and nothing else), and a parse failure
   // answers the service's envelope with what the parser found.

@@ -126,7 +126,24 @@ describe('injected faults', () => {
     expect((await h.call('GET', settings())).status).toBe(200);
   });
 
-  test('a malformed fault spec is refused with the field named', async () => {
-    await expect(h.emulator.admin.setFaults({ serverErrorRate: 2 })).rejects.toThrow('PUT /faults: serverErrorRate: Too big: expected number to be <=1');
+  test.each([
+    ['a value out of range', { serverErrorRate: 2 }, 'serverErrorRate: Too big: expected number to be <=1'],
+    ['a misspelt field (serverError for serverErrors)', { serverError: 3 }, 'Unrecognized key: "serverError"'],
+    ['a misspelt match field', { latencyMs: 1, match: { path: '/zones' } }, 'match: Unrecognized key: "path"'],
+    ['a latency a timer cannot wait', { latencyMs: 2 ** 53 - 1 }, 'latencyMs: must be at most 600000 (10 minutes)'],
+    ['in an array, the index and the field', [{ latencyMs: 1 }, { serverErrors: -1, resetConnection: 1 }], '1.serverErrors: Too small: expected number to be >=0; 1: Unrecognized key: "resetConnection"'],
+  ])('a malformed fault spec is refused with the field named: %s, and nothing is set', async (_name, spec, message) => {
+    await h.emulator.admin.setFaults({ latencyMs: 0 });
+    await expect(h.emulator.admin.setFaults(spec as never)).rejects.toThrow(`PUT /faults: ${message}`);
+    const faults = (await fetch(`${h.emulator.adminUrl}/faults`).then((r) => r.json())) as { result: { latencyMs?: number }[] };
+    expect(faults.result.map((f) => f.latencyMs)).toEqual([0]);
+  });
+
+  test('a migration delay past a day is refused when seeding, and nothing is seeded', async () => {
+    await expect(h.emulator.admin.seedZone({ name: 'slow.example', plan: 'pro', migrationDelayMs: 2 ** 53 - 1 })).rejects.toThrow(
+      'POST /zones: migrationDelayMs: must be at most 86400000 (a day)',
+    );
+    await expect(h.emulator.admin.seedZone({ name: 'typo.example', plan: 'pro', migrationDelay: 5 } as never)).rejects.toThrow('POST /zones: Unrecognized key: "migrationDelay"');
+    expect((await h.emulator.admin.zones()).map((z) => z.name)).not.toContain('slow.example');
   });
 });

@@ -52,17 +52,15 @@ export function registerRulesetRoutes(api: FastifyInstance, context: EmulatorCon
     const now = context.now();
     if (mode !== undefined) assertMigrationAllowed(context, zone, record, mode, now);
 
+    // Everything is computed before the record changes, so a failure cannot leave it half-applied.
     const saved = nextEntrypointVersion(body, latest, stableId(zone.id, 'entrypoint', MIGRATION_PHASE), now);
+    // The new WAF is on from now; the previous one goes off when the pending delay has passed.
+    const completeAt = mode === 'pending' ? new Date(now.getTime() + zone.migrationDelayMs).toISOString() : undefined;
     record.entrypointVersions.push(saved);
     if (mode !== undefined) {
       record.startedAt ??= saved.last_updated;
-      if (mode === 'validation') {
-        record.migrationState = 'validation';
-      } else {
-        // The new WAF is on from now; the previous one goes off when the pending delay has passed.
-        record.migrationState = 'pending';
-        record.completeAt = new Date(now.getTime() + zone.migrationDelayMs).toISOString();
-      }
+      record.migrationState = mode;
+      if (completeAt !== undefined) record.completeAt = completeAt;
     }
     return okEnvelope(saved);
   });

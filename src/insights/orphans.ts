@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { TYPE_MODULE } from '../providers/kit/closure';
-import type { CspPolicy, FirewallRule } from '../schemas';
+import { CSP_POLICY_FIELDS, type CspPolicy, type FirewallRule } from '../schemas';
 
 // Objects of a zone that no resource of the given stacks holds: what an interrupted `pulumi up` can leave behind
 // (README, "Who owns what"). Pure: the stack exports and the zone's objects are passed in.
@@ -65,7 +65,7 @@ export function ownershipOf(exports: readonly StackExport[], zoneId: string): { 
 export function matchesPending(kind: Orphan['kind'], object: CspPolicy | FirewallRule, inputs: Record<string, unknown>): boolean {
   if (kind === 'FirewallRuleWithFilter') return (object as FirewallRule).filter.expression === inputs.expression;
   const policy = object as CspPolicy;
-  return (['description', 'action', 'expression', 'enabled', 'value'] as const).every((field) => policy[field] === inputs[field]);
+  return CSP_POLICY_FIELDS.every((field) => policy[field] === inputs[field]);
 }
 
 /** The zone's policies and rules that `held` does not name, each with the pending creates it matches. */

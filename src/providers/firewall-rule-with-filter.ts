@@ -1,13 +1,7 @@
-import type * as pulumi from '@pulumi/pulumi';
 import { z } from 'zod';
-import { ConflictError, NotFoundError, RetiredApiError, ZoneGuardError } from '../client/errors';
+import { ConflictError, NotFoundError } from '../client/errors';
 import {
-  ErrorCode,
-  FIREWALL_LIMITS,
-  FilterExpressionSchema,
   FirewallActionSchema,
-  FirewallProductSchema,
-  FirewallRuleCreateItemSchema,
   HexIdSchema,
   ZoneIdSchema,
   type Filter,
@@ -15,32 +9,35 @@ import {
   type FirewallRuleCreateItem,
   type FirewallRuleUpdate,
 } from '../schemas';
-import { UNKNOWN, checkWithSchema, containsUnknown } from './kit/check';
+import { checkWithSchema } from './kit/check';
 import { assertConfigured, configure, getClient } from './kit/context';
-import { diffFields, pickFields } from './kit/diff';
-import { expressionProblems } from './kit/expression';
-import { ProviderError, step, unlessNotFound, type Implementation } from './kit/implementation';
+import { diffFields } from './kit/diff';
+import {
+  CheckedExpressionSchema,
+  RULE_ARGS,
+  RULE_FIELDS,
+  firewallStep,
+  isDuplicateFilterError,
+  isQuotaError,
+  normalizeField,
+  productsFailures as productsFailuresOf,
+  ruleFields,
+  ruleFieldsFromWire,
+} from './kit/firewall';
+import { ProviderError, unlessNotFound, type Implementation } from './kit/implementation';
 import { nameOf } from './kit/ownership';
 
+export { RETIRED_API_HINT, isDuplicateFilterError, isQuotaError, ruleFields } from './kit/firewall';
+
 const RESOURCE = 'FirewallRuleWithFilter';
-const wire = FirewallRuleCreateItemSchema.shape;
 
 /** Inputs of a FirewallRuleWithFilter, as `check` validates them. `products` against `action` is checked apart. */
 export const FirewallRuleWithFilterArgsSchema = z
   .object({
     zoneId: ZoneIdSchema,
-    expression: FilterExpressionSchema.superRefine((text, ctx) => {
-      // An empty or too long expression is already reported by the length checks: one failure per field.
-      if (text.length === 0 || text.length > FIREWALL_LIMITS.expressionMax) return;
-      for (const message of expressionProblems(text)) ctx.addIssue({ code: 'custom', message });
-    }),
+    expression: CheckedExpressionSchema,
     action: FirewallActionSchema,
-    paused: z.boolean({ error: 'must be a boolean' }).default(false),
-    /** null: the service orders the rule itself. */
-    priority: wire.priority.unwrap().default(null),
-    description: wire.description.unwrap().default(''),
-    ref: wire.ref.unwrap().default(''),
-    products: z.array(FirewallProductSchema).optional(),
+    ...RULE_ARGS,
     adoptRuleId: HexIdSchema.optional(),
   })
   .strict();
@@ -49,46 +46,13 @@ export type FirewallRuleWithFilterInputs = z.output<typeof FirewallRuleWithFilte
 /** Outputs: the inputs as the service holds them, plus the rule's and its filter's ids. */
 export type FirewallRuleWithFilterOutputs = FirewallRuleWithFilterInputs & { ruleId: string; filterId: string };
 
-/** The rule's own fields, sent as declared in every create and update body; `products` goes with bypass only. */
-const RULE_FIELDS = ['action', 'paused', 'priority', 'description', 'ref'] as const;
-
 /** The fields a diff compares. A new zone or expression is another rule: the filter of a single-call rule is locked. */
 export const MANAGED = ['zoneId', 'expression', ...RULE_FIELDS, 'products'] as const;
 export const REPLACING = ['zoneId', 'expression'] as const;
 
-/**
- * `products` goes with `action`: required (at least one) with bypass, refused otherwise, as the service does. Checked
- * apart from the schema (a refinement across fields would keep the kit from leaving unknown fields out).
- */
-export function productsFailures(news: Record<string, unknown>): pulumi.dynamic.CheckFailure[] {
-  const { action, products } = news;
-  if (action === undefined || action === UNKNOWN || containsUnknown(products)) return [];
-  const listed = Array.isArray(products) ? products : undefined;
-  if (action === 'bypass' && (listed === undefined || listed.length === 0)) {
-    return [
-      {
-        property: 'products',
-        reason: `${RESOURCE}.products: required when action is bypass: list what the rule bypasses, for example ["waf"] (one of ${FirewallProductSchema.options.join(', ')})`,
-      },
-    ];
-  }
-  if (action !== 'bypass' && products !== undefined) {
-    return [
-      {
-        property: 'products',
-        reason: `${RESOURCE}.products: allowed only when action is bypass (action is ${String(action)}); remove products or set action: 'bypass'`,
-      },
-    ];
-  }
-  return [];
-}
-
-/** The rule's own fields as the service takes them; products only with bypass. */
-export function ruleFields(inputs: FirewallRuleWithFilterInputs) {
-  return {
-    ...pickFields(inputs, RULE_FIELDS),
-    ...(inputs.action === 'bypass' && inputs.products ? { products: [...inputs.products] } : {}),
-  };
+/** `products` goes with `action` (kit/firewall.ts), named for this resource. */
+export function productsFailures(news: Record<string, unknown>) {
+  return productsFailuresOf(RESOURCE, news);
 }
 
 /** The single-call create item: the filter by expression, so the service creates it with the rule. */
@@ -108,16 +72,10 @@ export function ruleUpdateBody(inputs: FirewallRuleWithFilterInputs, filterId: s
 
 /** The service's answer in the provider's names. Absent optional fields read as their defaults. */
 export function outputsFromRule(zoneId: string, rule: FirewallRule, adoptRuleId?: string): FirewallRuleWithFilterOutputs {
-  const products = rule.products && rule.products.length > 0 ? { products: [...rule.products] as FirewallRuleWithFilterInputs['products'] } : {};
   return {
     zoneId,
     expression: rule.filter.expression,
-    action: rule.action as FirewallRuleWithFilterInputs['action'],
-    paused: rule.paused,
-    priority: rule.priority ?? null,
-    description: rule.description ?? '',
-    ref: rule.ref ?? '',
-    ...products,
+    ...ruleFieldsFromWire(rule),
     ruleId: rule.id,
     filterId: rule.filter.id,
     ...(adoptRuleId ? { adoptRuleId } : {}),
@@ -130,13 +88,7 @@ export function inputsFromOutputs(outputs: FirewallRuleWithFilterOutputs): Firew
   return inputs;
 }
 
-/** Products compare as a set: the service may answer them in another order. */
-function normalize(field: (typeof MANAGED)[number], value: unknown): unknown {
-  if (field === 'products' && Array.isArray(value)) return [...value].map(String).sort();
-  if (field === 'priority' && value === undefined) return null;
-  if ((field === 'description' || field === 'ref') && value === undefined) return '';
-  return value;
-}
+const normalize = (field: (typeof MANAGED)[number], value: unknown) => normalizeField(field, value);
 
 /**
  * Diff of the declared inputs against the state: action, paused, priority, description, ref and products change
@@ -156,16 +108,6 @@ export function orphanFilter(filters: readonly Filter[], rules: readonly Firewal
 /** The rules that reference a filter with exactly `expression`. */
 export function rulesUsingExpression(rules: readonly FirewallRule[], expression: string): string[] {
   return rules.filter((rule) => rule.filter.expression === expression).map((rule) => rule.id);
-}
-
-/** Whether a failed create is the rule quota (the filter may have been created anyway: docs/service.md#rule-quota). */
-export function isQuotaError(error: unknown): error is ZoneGuardError {
-  return error instanceof ZoneGuardError && error.codes.includes(ErrorCode.ruleQuotaExceeded);
-}
-
-/** Whether a failed create is a filter with the same expression that already exists (10102). */
-export function isDuplicateFilterError(error: unknown): error is ZoneGuardError {
-  return error instanceof ZoneGuardError && error.codes.includes(ErrorCode.duplicateFilter);
 }
 
 const label = (inputs: { zoneId?: unknown }, id?: string) => `${RESOURCE} ${id ? `${id} ` : ''}in zone ${String(inputs.zoneId)}`;
@@ -200,24 +142,6 @@ export function existingRuleMessage(zoneId: string, name: string | undefined, ru
     `(made outside the stack, or by an interrupted run: zoneguard orphans lists those), take it over with ` +
     `adoptRuleId: '${first}'. Or change the expression`
   );
-}
-
-/** What a refusal of the retired legacy API means for this resource, and what to do (docs/firewall-and-migration.md). */
-export const RETIRED_API_HINT =
-  '; the service has retired the legacy firewall rules and filters API for this zone, so this rule can no longer be ' +
-  'changed this way. Recreate it as a custom rule of the rulesets API (phase http_request_firewall_custom), then take ' +
-  'this resource out of the stack without a delete: pulumi state delete <urn>, or retainOnDelete: true before removing it';
-
-/** `step`, with the meaning of a retired API added to its message (410, or 10020 in maintenance mode). */
-async function firewallStep<T>(what: string, call: () => Promise<T>): Promise<T> {
-  try {
-    return await step(what, call);
-  } catch (error) {
-    if (error instanceof ProviderError && error.cause instanceof RetiredApiError) {
-      throw new ProviderError(`${error.message}${RETIRED_API_HINT}`, { cause: error.cause });
-    }
-    throw error;
-  }
 }
 
 async function filtersWithExpression(zoneId: string, expression: string): Promise<Filter[]> {

@@ -122,6 +122,16 @@ describe('POST /zones/{zone_id}/firewall/rules: the two-call form', () => {
     expect(put.status).toBe(200);
   });
 
+  test('a filter created with its rule in one call belongs to it: another rule referencing it is refused (10027), nothing created', async () => {
+    const owner = (await h.call('POST', rules, { body: [{ filter: { expression: 'ip.src eq 198.51.100.6' }, action: 'block' }] })).body.result[0];
+    const answer = await h.call('POST', rules, { body: [{ filter: { id: owner.filter.id }, action: 'log' }] });
+    expect(answer.status).toBe(409);
+    expect(answer.body).toEqual(
+      failure([10027, `filter ${owner.filter.id} was created together with firewall rule ${owner.id} in one call and cannot be changed or deleted on its own; change or delete the rule`]),
+    );
+    expect(await counts()).toMatchObject({ filters: 1, firewallRules: 1 });
+  });
+
   test('an unknown filter id is refused and nothing is created', async () => {
     const answer = await h.call('POST', rules, {
       body: [
@@ -220,14 +230,25 @@ describe('GET, PUT and DELETE of one rule, and the list', () => {
   });
 
   test('PUT changes the rule and may point it at another filter', async () => {
-    const [first, second] = await createTwo();
+    const [first] = await createTwo();
+    const standalone = (await h.call('POST', filters, { body: [{ expression: 'ip.src eq 10.1.0.3' }] })).body.result[0];
     const answer = await h.call('PUT', `${rules}/${first.id}`, {
-      body: { id: first.id, action: 'challenge', paused: true, filter: { id: second.filter.id } },
+      body: { id: first.id, action: 'challenge', paused: true, filter: { id: standalone.id } },
     });
     expect(answer.status).toBe(200);
-    expect(answer.body.result).toEqual({ ...first, action: 'challenge', paused: true, filter: second.filter });
+    expect(answer.body.result).toEqual({ ...first, action: 'challenge', paused: true, filter: standalone });
     // The first filter lost its rule: it is free on the filters API now.
     expect((await h.call('DELETE', `${filters}/${first.filter.id}`)).status).toBe(200);
+  });
+
+  test('PUT refuses to point a rule at the filter another rule was created with in one call (10027)', async () => {
+    const [first, second] = await createTwo();
+    const answer = await h.call('PUT', `${rules}/${first.id}`, { body: { action: 'block', filter: { id: second.filter.id } } });
+    expect(answer.status).toBe(409);
+    expect(answer.body).toEqual(
+      failure([10027, `filter ${second.filter.id} was created together with firewall rule ${second.id} in one call and cannot be changed or deleted on its own; change or delete the rule`]),
+    );
+    expect((await h.call('GET', `${rules}/${first.id}`)).body.result).toEqual(first);
   });
 
   test('PUT refuses an id that differs from the path and an unknown filter', async () => {

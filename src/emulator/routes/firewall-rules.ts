@@ -9,7 +9,7 @@ import {
 } from '../../schemas';
 import { booleanQuery, pageOf, params, parseBody, query, single, zoneOf, type EmulatorContext } from '../context';
 import { ErrorCode, Messages, ServiceError, okEnvelope } from '../errors';
-import { expressionProblems, ruleToWire, rulesUsing } from '../firewall';
+import { expressionProblems, lockingRule, ruleToWire, rulesUsing } from '../firewall';
 import { newId } from '../ids';
 import type { FilterRecord, RuleRecord } from '../state';
 
@@ -31,6 +31,14 @@ export function registerFirewallRuleRoutes(api: FastifyInstance, context: Emulat
     const rule = state.collections.firewallRules.get(zoneId, id);
     if (!rule) throw ServiceError.of(404, ErrorCode.notFound, Messages.notFound('firewall rule', id));
     return rule;
+  };
+  /** A filter created with its rule in one call belongs to that rule: no other rule may reference it (docs/service.md#single-call-filter). */
+  const assertNotLocked = (zoneId: string, filterIds: string[]): void => {
+    for (const filterId of filterIds) {
+      const filter = state.filters.get(zoneId, filterId);
+      const owner = filter && lockingRule(state, zoneId, filter);
+      if (owner) throw ServiceError.of(409, ErrorCode.conflict, Messages.filterLocked(filterId, owner.id));
+    }
   };
 
   api.get('/zones/:zone_id/firewall/rules', async (request) => {
@@ -73,6 +81,7 @@ export function registerFirewallRuleRoutes(api: FastifyInstance, context: Emulat
         problems.push({ code: ErrorCode.validation, message: Messages.filterReference(`${index}.filter.id`, item.filter.id) });
       }
     });
+    assertNotLocked(zone.id, items.flatMap((item) => ('id' in item.filter ? [item.filter.id] : [])));
     problems.push(...expressionProblems(state, zone.id, newExpressions, (i) => `${i}.filter.expression`));
     if (problems.length > 0) throw new ServiceError(400, problems);
 
@@ -117,6 +126,7 @@ export function registerFirewallRuleRoutes(api: FastifyInstance, context: Emulat
     if (!state.collections.filters.get(zone.id, body.filter.id)) {
       throw ServiceError.of(400, ErrorCode.validation, Messages.filterReference('filter.id', body.filter.id));
     }
+    if (body.filter.id !== current.filterId) assertNotLocked(zone.id, [body.filter.id]);
     const { filter, id: _id, products, ...fields } = body;
     const defined = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
     const next: RuleRecord = { ...current, ...defined, id: current.id, filterId: filter.id };

@@ -1,0 +1,136 @@
+// What the three firewall resources share (FirewallRuleWithFilter, FirewallFilter, FirewallRule): the checked
+// expression, the rule's own fields, products with bypass, the errors told apart by code, the retired API's hint.
+import type * as pulumi from '@pulumi/pulumi';
+import { z } from 'zod';
+import { RetiredApiError, ZoneGuardError } from '../../client/errors';
+import { ErrorCode, FIREWALL_LIMITS, FilterExpressionSchema, FirewallProductSchema, FirewallRuleCreateItemSchema, type FirewallRule } from '../../schemas';
+import { UNKNOWN, containsUnknown } from './check';
+import { pickFields } from './diff';
+import { expressionProblems } from './expression';
+import { ProviderError, step } from './implementation';
+
+const wire = FirewallRuleCreateItemSchema.shape;
+
+/** A filter's expression as check validates it: the service's length limits, then the rules-language checker. */
+export const CheckedExpressionSchema = FilterExpressionSchema.superRefine((text, ctx) => {
+  // An empty or too long expression is already reported by the length checks: one failure per field.
+  if (text.length === 0 || text.length > FIREWALL_LIMITS.expressionMax) return;
+  for (const message of expressionProblems(text)) ctx.addIssue({ code: 'custom', message });
+});
+
+/** The inputs of a rule's own fields, with their defaults (docs/service.md#filters: the limits). */
+export const RULE_ARGS = {
+  paused: z.boolean({ error: 'must be a boolean' }).default(false),
+  /** null: the service orders the rule itself. */
+  priority: wire.priority.unwrap().default(null),
+  description: wire.description.unwrap().default(''),
+  ref: wire.ref.unwrap().default(''),
+  products: z.array(FirewallProductSchema).optional(),
+};
+
+/** The rule's own fields, sent as declared in every create and update body; `products` goes with bypass only. */
+export const RULE_FIELDS = ['action', 'paused', 'priority', 'description', 'ref'] as const;
+
+/** A rule's own inputs, whatever the form: what the create and update bodies are built from. */
+export interface RuleFieldInputs {
+  action: FirewallRule['action'];
+  paused: boolean;
+  priority: number | null;
+  description: string;
+  ref: string;
+  products?: readonly z.infer<typeof FirewallProductSchema>[] | undefined;
+}
+
+/** The rule's own fields as the service takes them; products only with bypass. */
+export function ruleFields(inputs: RuleFieldInputs) {
+  return {
+    ...pickFields(inputs, RULE_FIELDS),
+    ...(inputs.action === 'bypass' && inputs.products ? { products: [...inputs.products] } : {}),
+  } as Pick<RuleFieldInputs, (typeof RULE_FIELDS)[number]> & { action: z.infer<typeof wire.action>; products?: z.infer<typeof FirewallProductSchema>[] };
+}
+
+/** The rule's own fields of the service's answer, in the provider's names; absent optional fields read as their defaults. */
+export function ruleFieldsFromWire(rule: FirewallRule) {
+  const products = rule.products && rule.products.length > 0 ? { products: [...rule.products] as z.infer<typeof FirewallProductSchema>[] } : {};
+  return {
+    action: rule.action as z.infer<typeof wire.action>,
+    paused: rule.paused,
+    priority: rule.priority ?? null,
+    description: rule.description ?? '',
+    ref: rule.ref ?? '',
+    ...products,
+  };
+}
+
+/** How a field compares in a diff: products as a set (the service may answer another order), absent as its default. */
+export function normalizeField(field: string, value: unknown): unknown {
+  if (field === 'products' && Array.isArray(value)) return [...value].map(String).sort();
+  if (field === 'priority' && value === undefined) return null;
+  if ((field === 'description' || field === 'ref') && value === undefined) return '';
+  return value;
+}
+
+/**
+ * `products` goes with `action`: required (at least one) with bypass, refused otherwise, as the service does. Checked
+ * apart from the schema (a refinement across fields would keep the kit from leaving unknown fields out).
+ */
+export function productsFailures(resource: string, news: Record<string, unknown>): pulumi.dynamic.CheckFailure[] {
+  const { action, products } = news;
+  if (action === undefined || action === UNKNOWN || containsUnknown(products)) return [];
+  const listed = Array.isArray(products) ? products : undefined;
+  if (action === 'bypass' && (listed === undefined || listed.length === 0)) {
+    return [
+      {
+        property: 'products',
+        reason: `${resource}.products: required when action is bypass: list what the rule bypasses, for example ["waf"] (one of ${FirewallProductSchema.options.join(', ')})`,
+      },
+    ];
+  }
+  if (action !== 'bypass' && products !== undefined) {
+    return [
+      {
+        property: 'products',
+        reason: `${resource}.products: allowed only when action is bypass (action is ${String(action)}); remove products or set action: 'bypass'`,
+      },
+    ];
+  }
+  return [];
+}
+
+/** Whether a failure carries the service's error `code` (docs/service.md#errors): codes, never message text. */
+export function hasCode(error: unknown, code: number): error is ZoneGuardError {
+  return error instanceof ZoneGuardError && error.codes.includes(code);
+}
+
+/** Whether a failed create is the rule quota (the filter may have been created anyway: docs/service.md#rule-quota). */
+export function isQuotaError(error: unknown): error is ZoneGuardError {
+  return hasCode(error, ErrorCode.ruleQuotaExceeded);
+}
+
+/** Whether a failed create is a filter with the same expression that already exists (10102). */
+export function isDuplicateFilterError(error: unknown): error is ZoneGuardError {
+  return hasCode(error, ErrorCode.duplicateFilter);
+}
+
+/** Whether the service refused because of the object's state: a locked filter, or a filter in use (10027). */
+export function isConflictError(error: unknown): error is ZoneGuardError {
+  return hasCode(error, ErrorCode.conflict);
+}
+
+/** What a refusal of the retired legacy API means for the firewall resources, and what to do (docs/firewall-and-migration.md). */
+export const RETIRED_API_HINT =
+  '; the service has retired the legacy firewall rules and filters API for this zone, so this rule can no longer be ' +
+  'changed this way. Recreate it as a custom rule of the rulesets API (phase http_request_firewall_custom), then take ' +
+  'this resource out of the stack without a delete: pulumi state delete <urn>, or retainOnDelete: true before removing it';
+
+/** `step`, with the meaning of a retired API added to its message (410, or 10020 in maintenance mode). */
+export async function firewallStep<T>(what: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await step(what, call);
+  } catch (error) {
+    if (error instanceof ProviderError && error.cause instanceof RetiredApiError) {
+      throw new ProviderError(`${error.message}${RETIRED_API_HINT}`, { cause: error.cause });
+    }
+    throw error;
+  }
+}

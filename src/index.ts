@@ -4,6 +4,8 @@ import './node-version'; // first: an unsupported Node fails here, saying what t
 export { PageGuardSettings, type PageGuardSettingsArgs } from './resources/page-guard-settings';
 export { CspPolicy, type CspPolicyArgs } from './resources/csp-policy';
 export { FirewallRuleWithFilter, type FirewallRuleWithFilterArgs } from './resources/firewall-rule-with-filter';
+export { FirewallFilter, type FirewallFilterArgs } from './resources/firewall-filter';
+export { FirewallRule, type FirewallRuleArgs } from './resources/firewall-rule';
 export {
   WafMigration,
   planWafMigration,

@@ -6,6 +6,8 @@ import { withOwnership } from './kit/ownership';
 import { cspPolicy } from './csp-policy';
 import { pageGuardSettings } from './page-guard-settings';
 import { firewallRuleWithFilter } from './firewall-rule-with-filter';
+import { firewallFilter } from './firewall-filter';
+import { firewallRule } from './firewall-rule';
 import { wafMigration } from './waf-migration';
 import { isDynamicProviderHost, quietHostEchoes, withQuietFailures } from './kit/quiet';
 
@@ -22,6 +24,8 @@ const implementations = {
     adoptedId: adopt('adoptRuleId'),
     adoptInput: 'adoptRuleId',
   }),
+  FirewallFilter: withOwnership('FirewallFilter', firewallFilter, { noun: 'filter', adoptedId: adopt('adoptFilterId'), adoptInput: 'adoptFilterId' }),
+  FirewallRule: withOwnership('FirewallRule', firewallRule, { noun: 'firewall rule', adoptedId: adopt('adoptRuleId'), adoptInput: 'adoptRuleId' }),
   WafMigration: withOwnership('WafMigration', wafMigration, { noun: 'the WAF migration of zone', adoptedId: adopt('zoneId') }),
 } satisfies Record<ResourceKind, Implementation>;
 

@@ -134,3 +134,12 @@ export async function firewallStep<T>(what: string, call: () => Promise<T>): Pro
     throw error;
   }
 }
+
+/** A diagnosis made after a refusal, best effort: it must never hide the service's error. */
+export async function bestEffort<T>(call: () => Promise<T>, fallback: T): Promise<T> {
+  try {
+    return await call();
+  } catch {
+    return fallback;
+  }
+}

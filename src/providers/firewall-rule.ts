@@ -1,0 +1,181 @@
+import { z } from 'zod';
+import { ErrorCode, FirewallActionSchema, HexIdSchema, ZoneIdSchema, type FirewallRule, type FirewallRuleCreateItem, type FirewallRuleUpdate } from '../schemas';
+import { checkWithSchema } from './kit/check';
+import { assertConfigured, configure, getClient } from './kit/context';
+import { diffFields } from './kit/diff';
+import {
+  RULE_ARGS,
+  RULE_FIELDS,
+  firewallStep,
+  isConflictError,
+  isQuotaError,
+  normalizeField,
+  productsFailures,
+  ruleFields,
+  ruleFieldsFromWire,
+} from './kit/firewall';
+import { ProviderError, unlessNotFound, type Implementation } from './kit/implementation';
+import { nameOf } from './kit/ownership';
+
+const RESOURCE = 'FirewallRule';
+
+/** Inputs of a FirewallRule (the second call of the two-call flow), as `check` validates them. */
+export const FirewallRuleArgsSchema = z
+  .object({
+    zoneId: ZoneIdSchema,
+    filterId: HexIdSchema,
+    action: FirewallActionSchema,
+    ...RULE_ARGS,
+    adoptRuleId: HexIdSchema.optional(),
+  })
+  .strict();
+export type FirewallRuleInputs = z.output<typeof FirewallRuleArgsSchema>;
+
+/** Outputs: the inputs as the service holds them, plus the rule's id. */
+export type FirewallRuleOutputs = FirewallRuleInputs & { ruleId: string };
+
+/** Every field but the zone changes in place: PUT /firewall/rules/{id} takes the filter by id too (docs/service.md#filters). */
+export const MANAGED = ['zoneId', 'filterId', ...RULE_FIELDS, 'products'] as const;
+export const REPLACING = ['zoneId'] as const;
+
+/** The create item: the filter by id, the second call of the recommended flow (docs/service.md#two-flows). */
+export function ruleCreateItem(inputs: FirewallRuleInputs): FirewallRuleCreateItem {
+  return { filter: { id: inputs.filterId }, ...ruleFields(inputs) };
+}
+
+/** The body of the PUT that brings a rule to the declared fields, its filter included. */
+export function ruleUpdateBody(inputs: FirewallRuleInputs): Omit<FirewallRuleUpdate, 'id'> {
+  return { filter: { id: inputs.filterId }, ...ruleFields(inputs) };
+}
+
+/** The service's answer in the provider's names. */
+export function outputsFromRule(zoneId: string, rule: FirewallRule, adoptRuleId?: string): FirewallRuleOutputs {
+  return { zoneId, filterId: rule.filter.id, ...ruleFieldsFromWire(rule), ruleId: rule.id, ...(adoptRuleId ? { adoptRuleId } : {}) };
+}
+
+/** The inputs a read reports, so a preview after refresh is clean: the outputs without the id the service assigns. */
+export function inputsFromOutputs(outputs: FirewallRuleOutputs): FirewallRuleInputs {
+  const { ruleId: _ruleId, ...inputs } = outputs;
+  return inputs;
+}
+
+/** Diff of the declared inputs against the state: every field in place (the filter by id too), a new zone replaces. */
+export function diffFirewallRule(olds: Record<string, unknown>, news: Record<string, unknown>) {
+  return diffFields(olds, news, { fields: MANAGED, replace: REPLACING }, normalizeField);
+}
+
+const label = (inputs: { zoneId?: unknown }, name: string | undefined, id?: string) =>
+  `${name === undefined ? RESOURCE : `${RESOURCE} '${name}'`}${id ? ` ${id}` : ''} in zone ${String(inputs.zoneId)}`;
+
+/**
+ * What a refusal of a create or update means for a rule on a filter by id, and what to do (10027 or 10030). Pure. 10027: the filter was created with another rule in one call and belongs to it
+ * (docs/service.md#single-call-filter). 10030: the quota; nothing was created, the filter stays with its resource.
+ */
+export function ruleRefusalMessage(
+  zoneId: string,
+  name: string | undefined,
+  filterId: string,
+  code: typeof ErrorCode.conflict | typeof ErrorCode.ruleQuotaExceeded,
+  serviceMessage: string,
+): string {
+  const me = label({ zoneId }, name);
+  if (code === ErrorCode.conflict) {
+    return (
+      `${me}: filter ${filterId} was created together with another rule in one call and belongs to that rule (${serviceMessage}). ` +
+      `A FirewallRule needs a filter of its own: declare a FirewallFilter with the expression and set filterId: filter.id ` +
+      `(the rule made in one call keeps its filter; to replace it, manage it as a FirewallRuleWithFilter)`
+    );
+  }
+  return (
+    `${me}: the zone's firewall rule quota is exceeded, no rule was created (${serviceMessage}). Filter ${filterId} is ` +
+    `unchanged and stays with its own resource. Free a rule slot (delete a rule you no longer need, or raise the quota) ` +
+    `and run pulumi up again`
+  );
+}
+
+/** A create or update refused with one of the codes ruleRefusalMessage explains, rethrown with its meaning. */
+function explained(inputs: FirewallRuleInputs, error: unknown): unknown {
+  if (!isConflictError(error) && !isQuotaError(error)) return error;
+  const code = isConflictError(error) ? ErrorCode.conflict : ErrorCode.ruleQuotaExceeded;
+  return new ProviderError(ruleRefusalMessage(inputs.zoneId, nameOf(inputs), inputs.filterId, code, error.message), { cause: error });
+}
+
+async function createRule(inputs: FirewallRuleInputs): Promise<FirewallRule> {
+  try {
+    const [rule] = await getClient().firewallRules.create({ zoneId: inputs.zoneId, rules: [ruleCreateItem(inputs)] });
+    if (!rule) throw new ProviderError(`${label(inputs, nameOf(inputs))}: the service answered the create with no rule`);
+    return rule;
+  } catch (error) {
+    throw explained(inputs, error);
+  }
+}
+
+async function updateRule(inputs: FirewallRuleInputs, ruleId: string): Promise<FirewallRule> {
+  try {
+    return await getClient().firewallRules.update({ zoneId: inputs.zoneId, ruleId, ...ruleUpdateBody(inputs) });
+  } catch (error) {
+    throw explained(inputs, error);
+  }
+}
+
+/** Takes over an existing rule by id and brings it to the declared fields, its filter included (no write when it matches). */
+async function adoptRule(inputs: FirewallRuleInputs, ruleId: string): Promise<FirewallRule> {
+  const existing = await unlessNotFound(() => getClient().firewallRules.get({ zoneId: inputs.zoneId, ruleId }), undefined);
+  if (!existing) {
+    throw new ProviderError(
+      `${label(inputs, nameOf(inputs))}: adoptRuleId ${ruleId} names no firewall rule of this zone; check the id, or remove adoptRuleId to create a new rule`,
+    );
+  }
+  if (!diffFirewallRule(outputsFromRule(inputs.zoneId, existing), inputs).changes) return existing;
+  return updateRule(inputs, ruleId);
+}
+
+export const firewallRule: Implementation = {
+  configure,
+
+  async check(_olds, news) {
+    assertConfigured();
+    const result = checkWithSchema(FirewallRuleArgsSchema, news, RESOURCE);
+    const products = productsFailures(RESOURCE, news);
+    if (products.length === 0) return result;
+    return { inputs: news, failures: [...result.failures, ...products] };
+  },
+
+  async diff(_id, olds, news) {
+    return diffFirewallRule(olds, news);
+  },
+
+  async create(raw) {
+    const inputs = raw as FirewallRuleInputs;
+    const { adoptRuleId } = inputs;
+    const rule = adoptRuleId
+      ? await firewallStep(`${label(inputs, nameOf(inputs), adoptRuleId)}: adopting the rule`, () => adoptRule(inputs, adoptRuleId))
+      : await firewallStep(`${label(inputs, nameOf(inputs))}: creating the rule on filter ${inputs.filterId}`, () => createRule(inputs));
+    return { id: rule.id, outs: outputsFromRule(inputs.zoneId, rule, adoptRuleId) };
+  },
+
+  async read(id, props) {
+    const recorded = props as FirewallRuleOutputs;
+    const rule = await firewallStep(`${label(recorded, nameOf(props), id)}: reading the rule`, () =>
+      unlessNotFound(() => getClient().firewallRules.get({ zoneId: recorded.zoneId, ruleId: id }), undefined),
+    );
+    // Deleted out of band: a blank id takes it out of the state.
+    if (!rule) return { id: '' };
+    const outs = outputsFromRule(recorded.zoneId, rule, recorded.adoptRuleId);
+    return { id, props: outs, inputs: inputsFromOutputs(outs) };
+  },
+
+  async update(id, _olds, news) {
+    const desired = news as FirewallRuleInputs;
+    const rule = await firewallStep(`${label(desired, nameOf(news), id)}: updating the rule`, () => updateRule(desired, id));
+    return { outs: outputsFromRule(desired.zoneId, rule, desired.adoptRuleId) };
+  },
+
+  async delete(id, props) {
+    const { zoneId } = props as FirewallRuleOutputs;
+    // The rule alone: its filter belongs to its FirewallFilter resource, which the engine deletes after its rules.
+    await firewallStep(`${label(props, nameOf(props), id)}: deleting the rule`, () =>
+      unlessNotFound(() => getClient().firewallRules.delete({ zoneId, ruleId: id }), undefined),
+    );
+  },
+};

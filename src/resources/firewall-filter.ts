@@ -1,0 +1,46 @@
+import * as pulumi from '@pulumi/pulumi';
+import { NAME_KEY, providerFor, TYPE_MODULE } from '../providers';
+
+/** Inputs of a {@link FirewallFilter}. */
+export interface FirewallFilterArgs {
+  /** The zone the filter belongs to. Another zone replaces the filter. */
+  zoneId: pulumi.Input<string>;
+  /** The rules-language expression, for example `ip.src in {192.0.2.0/24}`. Changed in place: every rule that
+   * references the filter matches the new expression at once, and keeps its id. */
+  expression: pulumi.Input<string>;
+  /** Free text, at most 500 characters. Default: empty. */
+  description?: pulumi.Input<string>;
+  /** Whether the filter is paused. Default: false. */
+  paused?: pulumi.Input<boolean>;
+  /** Your own reference for the filter, at most 50 characters. Default: empty. */
+  ref?: pulumi.Input<string>;
+  /** Take over an existing filter of the zone (by id) instead of creating one, bringing it to the declared fields.
+   * Read only at create. */
+  adoptFilterId?: pulumi.Input<string>;
+}
+
+/**
+ * A filter (match expression) of the recommended two-call flow (`/zones/{zone_id}/filters`), which several
+ * {@link FirewallRule}s may reference by `filterId: filter.id`. The engine deletes it after those rules; a rule
+ * outside the stack still using it makes the delete fail, naming that rule.
+ */
+export class FirewallFilter extends pulumi.dynamic.Resource {
+  declare readonly zoneId: pulumi.Output<string>;
+  declare readonly expression: pulumi.Output<string>;
+  declare readonly description: pulumi.Output<string>;
+  declare readonly paused: pulumi.Output<boolean>;
+  declare readonly ref: pulumi.Output<string>;
+  /** The id the service assigned to the filter (also the resource's id): what a FirewallRule's `filterId` takes. */
+  declare readonly filterId: pulumi.Output<string>;
+
+  constructor(name: string, args: FirewallFilterArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      providerFor('FirewallFilter'),
+      name,
+      { filterId: undefined, description: undefined, paused: undefined, ref: undefined, ...args, [NAME_KEY]: name },
+      opts,
+      TYPE_MODULE,
+      'FirewallFilter',
+    );
+  }
+}

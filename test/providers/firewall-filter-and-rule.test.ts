@@ -1,0 +1,309 @@
+// FirewallFilter's and FirewallRule's provider methods against the emulator over loopback HTTP: the two-call flow.
+import type { ZoneSeed } from '../../src/emulator';
+import { NAME_KEY } from '../../src/providers';
+import { diffFirewallFilter, filterBody, firewallFilter } from '../../src/providers/firewall-filter';
+import { diffFirewallRule, firewallRule, ruleCreateItem } from '../../src/providers/firewall-rule';
+import { UNKNOWN } from '../../src/providers/kit/check';
+import { providerFixture, type ProviderFixture } from './support';
+
+let fx: ProviderFixture;
+beforeAll(async () => {
+  fx = await providerFixture();
+});
+afterAll(() => fx.close());
+
+let zoneCounter = 0;
+async function freshZone(overrides: Partial<ZoneSeed> = {}): Promise<string> {
+  zoneCounter += 1;
+  const zone = await fx.emulator.admin.seedZone({ name: `ff-${zoneCounter}.example`, plan: 'business', ...overrides });
+  return zone.id;
+}
+
+type Props = Record<string, unknown>;
+const EXPRESSION = 'http.request.uri.path contains "/admin"';
+const inventory = (zoneId: string) => fx.emulator.admin.inventory(zoneId);
+const apiCalls = async () => (await fx.requestsSince()).map((r) => `${r.method} ${r.path.replace(/^\/client\/v4\/zones\/[0-9a-f]+/, '')}`);
+
+async function checkedFilter(news: Props): Promise<Props> {
+  const result = await firewallFilter.check({}, news);
+  expect(result.failures).toEqual([]);
+  return result.inputs as Props;
+}
+async function checkedRule(news: Props): Promise<Props> {
+  const result = await firewallRule.check({}, news);
+  expect(result.failures).toEqual([]);
+  return result.inputs as Props;
+}
+const without = (outputs: Props, key: string): Props => Object.fromEntries(Object.entries(outputs).filter(([k]) => k !== key));
+
+describe('pure parts', () => {
+  const zoneId = 'a'.repeat(32);
+  const filterOuts = { zoneId, expression: 'ip.src eq 192.0.2.1', description: '', paused: false, ref: '', filterId: 'b'.repeat(32) };
+  test.each([
+    ['nothing', {}, [], []],
+    ['the expression: in place, the rules keep the filter', { expression: 'ip.src eq 192.0.2.2' }, ['expression'], []],
+    ['description', { description: 'x' }, ['description'], []],
+    ['paused', { paused: true }, ['paused'], []],
+    ['ref', { ref: 'R-1' }, ['ref'], []],
+    ['the zone: another filter', { zoneId: 'c'.repeat(32) }, ['zoneId'], ['zoneId']],
+    ['an expression not known yet', { expression: UNKNOWN }, ['expression'], []],
+  ])('a filter diff of %s', (_what, change, changed, replaces) => {
+    const { filterId: _id, ...inputs } = filterOuts;
+    expect(diffFirewallFilter(filterOuts, { ...inputs, ...change })).toMatchObject({ changes: changed.length > 0, changed, replaces });
+  });
+
+  const ruleOuts = { zoneId, filterId: 'b'.repeat(32), action: 'block', paused: false, priority: null, description: '', ref: '', ruleId: 'd'.repeat(32) };
+  test.each([
+    ['nothing', {}, [], []],
+    ['the filter: repointed in place', { filterId: 'e'.repeat(32) }, ['filterId'], []],
+    ['action', { action: 'log' }, ['action'], []],
+    ['bypass with products', { action: 'bypass', products: ['waf'] }, ['action', 'products'], []],
+    ['priority', { priority: 7 }, ['priority'], []],
+    ['the zone: another rule', { zoneId: 'c'.repeat(32) }, ['zoneId'], ['zoneId']],
+  ])('a rule diff of %s', (_what, change, changed, replaces) => {
+    const { ruleId: _id, ...inputs } = ruleOuts;
+    expect(diffFirewallRule(ruleOuts, { ...inputs, ...change })).toMatchObject({ changes: changed.length > 0, changed, replaces });
+  });
+
+  test('products compare as a set', () => {
+    const olds = { ...ruleOuts, action: 'bypass', products: ['waf', 'rateLimit'] };
+    expect(diffFirewallRule(olds, { ...olds, products: ['rateLimit', 'waf'] })).toMatchObject({ changes: false });
+  });
+
+  test('the bodies: the filter by id, products only with bypass, every filter field as declared', () => {
+    const rule = { zoneId, filterId: 'b'.repeat(32), action: 'log' as const, paused: true, priority: 3, description: 'd', ref: 'r', products: ['waf' as const] };
+    expect(ruleCreateItem(rule)).toEqual({ filter: { id: 'b'.repeat(32) }, action: 'log', paused: true, priority: 3, description: 'd', ref: 'r' });
+    expect(ruleCreateItem({ ...rule, action: 'bypass' })).toMatchObject({ action: 'bypass', products: ['waf'] });
+    expect(filterBody({ zoneId, expression: 'ip.src eq 192.0.2.1', description: 'd', paused: false, ref: 'r' })).toEqual({
+      expression: 'ip.src eq 192.0.2.1',
+      description: 'd',
+      paused: false,
+      ref: 'r',
+    });
+  });
+});
+
+describe('check', () => {
+  const zoneId = 'a'.repeat(32);
+  test.each([
+    ['FirewallFilter', { zoneId, expression: 'http.request.uri.path contains' }, 'expression', /^FirewallFilter\.expression: line 1, column \d+: /],
+    ['FirewallFilter', { zoneId, expression: EXPRESSION, description: 'x'.repeat(501) }, 'description', /^FirewallFilter\.description: must be at most 500 characters$/],
+    ['FirewallFilter', { zoneId, expression: EXPRESSION, ref: 'x'.repeat(51) }, 'ref', /^FirewallFilter\.ref: must be at most 50 characters$/],
+    ['FirewallRule', { zoneId, filterId: 'filter-1', action: 'block' }, 'filterId', /^FirewallRule\.filterId: must be an identifier/],
+    ['FirewallRule', { zoneId, filterId: 'b'.repeat(32), action: 'deny' }, 'action', /^FirewallRule\.action: Invalid option/],
+    ['FirewallRule', { zoneId, filterId: 'b'.repeat(32), action: 'block', priority: 2147483648 }, 'priority', /^FirewallRule\.priority: Too big/],
+    ['FirewallRule', { zoneId, filterId: 'b'.repeat(32), action: 'bypass' }, 'products', /^FirewallRule\.products: required when action is bypass/],
+    ['FirewallRule', { zoneId, filterId: 'b'.repeat(32), action: 'block', expression: EXPRESSION }, 'expression', /^FirewallRule: unknown input "expression"/],
+  ])('%s %j: one failure on %s naming the resource and field, before any request', async (kind, news, property, reason) => {
+    const provider = kind === 'FirewallFilter' ? firewallFilter : firewallRule;
+    await fx.requestsSince();
+    const { failures } = await provider.check({}, news);
+    expect(failures).toEqual([{ property, reason: expect.stringMatching(reason) }]);
+    expect(await fx.requestsSince()).toEqual([]);
+  });
+
+  test('defaults are filled, and a filterId not known yet (the filter is created in this run) passes', async () => {
+    expect(await checkedFilter({ zoneId, expression: EXPRESSION })).toEqual({ zoneId, expression: EXPRESSION, description: '', paused: false, ref: '' });
+    expect(await checkedRule({ zoneId, filterId: UNKNOWN, action: 'log' })).toEqual({
+      zoneId,
+      filterId: UNKNOWN,
+      action: 'log',
+      paused: false,
+      priority: null,
+      description: '',
+      ref: '',
+    });
+  });
+});
+
+describe('lifecycle of one filter shared by two rules', () => {
+  test('one call per operation; a new expression in place keeps every id; drift; rules deleted leave the filter, then it goes', async () => {
+    const zoneId = await freshZone();
+    await fx.requestsSince();
+    const filterInputs = await checkedFilter({ zoneId, expression: EXPRESSION, description: 'admin paths' });
+    const filter = await firewallFilter.create(filterInputs);
+    expect(await apiCalls()).toEqual(['POST /filters']);
+    expect(filter.outs).toEqual({ ...filterInputs, filterId: filter.id });
+
+    const ruleInputs = await checkedRule({ zoneId, filterId: filter.id, action: 'block', description: 'outside' });
+    const first = await firewallRule.create(ruleInputs);
+    const second = await firewallRule.create(await checkedRule({ zoneId, filterId: filter.id, action: 'log', priority: 9 }));
+    expect(await apiCalls()).toEqual(['POST /firewall/rules', 'POST /firewall/rules']);
+    expect(first.outs).toEqual({ ...ruleInputs, ruleId: first.id });
+    expect((await inventory(zoneId)).counts).toMatchObject({ filters: 1, firewallRules: 2 });
+
+    // The expression changes in place: one PUT of the filter, both rules keep their ids and now match the new one.
+    const next = { ...filterInputs, expression: 'http.request.uri.path contains "/wp-admin"' };
+    expect(await firewallFilter.diff(filter.id, filter.outs as Props, next)).toMatchObject({ changes: true, changed: ['expression'], replaces: [] });
+    const updated = await firewallFilter.update(filter.id, filter.outs as Props, next);
+    expect(await apiCalls()).toEqual([`PUT /filters/${filter.id}`]);
+    expect(updated.outs).toEqual({ ...next, filterId: filter.id });
+    const rules = (await inventory(zoneId)).firewallRules;
+    expect(rules.map((r) => [r.id, r.filter.id, r.filter.expression]).sort()).toEqual(
+      [
+        [first.id, filter.id, next.expression],
+        [second.id, filter.id, next.expression],
+      ].sort(),
+    );
+
+    // Each rule field in place, one PUT each.
+    let state = first.outs as Props;
+    for (const [field, value] of [
+      ['action', 'managed_challenge'],
+      ['paused', true],
+      ['priority', 42],
+      ['description', 'changed'],
+      ['ref', 'CHG-1'],
+    ] as const) {
+      const news = await checkedRule({ ...without(state, 'ruleId'), [field]: value });
+      expect(await firewallRule.diff(first.id, state, news)).toMatchObject({ changes: true, changed: [field], replaces: [] });
+      state = (await firewallRule.update(first.id, state, news)).outs as Props;
+      expect(state).toMatchObject({ [field]: value, ruleId: first.id });
+    }
+    expect(await apiCalls()).toEqual(Array(5).fill(`PUT /firewall/rules/${first.id}`));
+
+    // Drift on both: found by read, shown by diff; a refresh with nothing changed then previews clean.
+    await fx.client.filters.update({ zoneId, filterId: filter.id, expression: next.expression, paused: true, description: 'by hand' });
+    const readFilter = await firewallFilter.read(filter.id, updated.outs as Props);
+    expect(readFilter.props).toMatchObject({ paused: true, description: 'by hand', filterId: filter.id });
+    expect(await firewallFilter.diff(filter.id, readFilter.props as Props, next)).toMatchObject({ changed: ['description', 'paused'] });
+    expect(await firewallFilter.diff(filter.id, readFilter.props as Props, readFilter.inputs as Props)).toMatchObject({ changes: false });
+    await fx.client.firewallRules.update({ zoneId, ruleId: first.id, filter: { id: filter.id }, action: 'log', paused: true, priority: 42 });
+    const readRule = await firewallRule.read(first.id, state);
+    expect(await firewallRule.diff(first.id, readRule.props as Props, await checkedRule(without(state, 'ruleId')))).toMatchObject({
+      changed: ['action'],
+    });
+
+    // Delete in the engine's order: the rules (the filter stays, it is its own resource's), then the filter.
+    await fx.requestsSince();
+    await firewallRule.delete(first.id, state);
+    await firewallRule.delete(second.id, second.outs as Props);
+    expect((await inventory(zoneId)).counts).toMatchObject({ filters: 1, firewallRules: 0 });
+    await firewallFilter.delete(filter.id, readFilter.props as Props);
+    expect(await apiCalls()).toEqual([`DELETE /firewall/rules/${first.id}`, `DELETE /firewall/rules/${second.id}`, `DELETE /filters/${filter.id}`]);
+    expect((await fx.emulator.admin.requests()).at(-2)?.query ?? {}).not.toHaveProperty('delete_filter_if_unused');
+    expect((await inventory(zoneId)).counts).toMatchObject({ filters: 0, firewallRules: 0 });
+
+    // Already gone: a delete succeeds, a read takes it out of the state.
+    await expect(firewallFilter.delete(filter.id, readFilter.props as Props)).resolves.toBeUndefined();
+    await expect(firewallRule.delete(first.id, state)).resolves.toBeUndefined();
+    expect(await firewallFilter.read(filter.id, readFilter.props as Props)).toEqual({ id: '' });
+    expect(await firewallRule.read(first.id, state)).toEqual({ id: '' });
+  });
+
+  test('a rule repointed at another filter is one PUT, and keeps its id', async () => {
+    const zoneId = await freshZone();
+    const a = await firewallFilter.create(await checkedFilter({ zoneId, expression: 'ip.src eq 192.0.2.1' }));
+    const b = await firewallFilter.create(await checkedFilter({ zoneId, expression: 'ip.src eq 192.0.2.2' }));
+    const rule = await firewallRule.create(await checkedRule({ zoneId, filterId: a.id, action: 'block' }));
+    const news = await checkedRule({ zoneId, filterId: b.id, action: 'block' });
+    expect(await firewallRule.diff(rule.id, rule.outs as Props, news)).toMatchObject({ changed: ['filterId'], replaces: [] });
+    await fx.requestsSince();
+    const { outs } = await firewallRule.update(rule.id, rule.outs as Props, news);
+    expect(await apiCalls()).toEqual([`PUT /firewall/rules/${rule.id}`]);
+    expect(outs).toMatchObject({ filterId: b.id, ruleId: rule.id });
+  });
+});
+
+describe('refusals', () => {
+  test('a filter still used by a rule outside the stack: the delete fails naming that rule and what to do; nothing changes', async () => {
+    const zoneId = await freshZone();
+    const filter = await firewallFilter.create(await checkedFilter({ zoneId, expression: EXPRESSION }));
+    const [outside] = await fx.client.firewallRules.create({ zoneId, rules: [{ filter: { id: filter.id }, action: 'log' }] });
+    const error = (await firewallFilter.delete(filter.id, { ...(filter.outs as Props), [NAME_KEY]: 'admin' }).catch((e: unknown) => e)) as Error;
+    expect(error.message).toBe(
+      `FirewallFilter 'admin' ${filter.id} in zone ${zoneId}: not deleted: firewall rule ${outside?.id}, not managed by this stack, still ` +
+        `references it (DELETE /zones/${zoneId}/filters/${filter.id} failed: HTTP 409 Conflict: 10027 filter ${filter.id} is referenced by ` +
+        `firewall rule ${outside?.id}; delete or repoint the rule first). Delete those rules or point them at another filter, then run the ` +
+        'destroy again; or keep the filter and take the resource out of the stack without a delete: pulumi state delete <urn>, or retainOnDelete: true',
+    );
+    expect((await inventory(zoneId)).counts).toMatchObject({ filters: 1, firewallRules: 1 });
+  });
+
+  test('10102: a filter with this expression exists: the message names it, aliases first, then adoptFilterId', async () => {
+    const zoneId = await freshZone();
+    const [existing] = await fx.client.filters.create({ zoneId, filters: [{ expression: EXPRESSION }] });
+    const inputs = await checkedFilter({ zoneId, expression: EXPRESSION, [NAME_KEY]: 'admin' });
+    const error = (await firewallFilter.create(inputs).catch((e: unknown) => e)) as Error;
+    expect(error.message).toMatch(
+      new RegExp(`^FirewallFilter 'admin' in zone ${zoneId}: filter ${existing?.id} of this zone already has this expression \\(POST .* 10102 `),
+    );
+    expect(error.message).toContain(
+      `If this resource is one of this stack renamed, give it its old name as an alias, and the filter stays as it is: ` +
+        `{ aliases: [{ name: '<old name>' }] } in its resource options. Only if filter ${existing?.id} was made outside this stack, ` +
+        `take it over with adoptFilterId: '${existing?.id}'. Or change the expression`,
+    );
+    expect((await inventory(zoneId)).counts.filters).toBe(1);
+  });
+
+  test('a FirewallRule on the filter of a rule made in one call is refused by the service (10027), with what to do instead', async () => {
+    const zoneId = await freshZone();
+    const [single] = await fx.client.firewallRules.create({ zoneId, rules: [{ filter: { expression: EXPRESSION }, action: 'block' }] });
+    const filterId = single?.filter.id as string;
+    const error = (await firewallRule.create(await checkedRule({ zoneId, filterId, action: 'log' })).catch((e: unknown) => e)) as Error;
+    expect(error.message).toMatch(
+      new RegExp(`^FirewallRule in zone ${zoneId}: filter ${filterId} was created together with another rule in one call and belongs to that rule \\(.*10027 `),
+    );
+    expect(error.message).toContain('declare a FirewallFilter with the expression and set filterId: filter.id');
+    expect((await inventory(zoneId)).counts).toMatchObject({ filters: 1, firewallRules: 1 });
+  });
+
+  test('the rule quota: no rule is created, the filter stays with its resource, and the next try after a free slot works', async () => {
+    const zoneId = await freshZone({ ruleQuota: 1, firewallRules: [{ expression: 'ip.src eq 198.51.100.7', action: 'block' }] });
+    const filter = await firewallFilter.create(await checkedFilter({ zoneId, expression: EXPRESSION }));
+    const inputs = await checkedRule({ zoneId, filterId: filter.id, action: 'block' });
+    const error = (await firewallRule.create(inputs).catch((e: unknown) => e)) as Error;
+    expect(error.message).toMatch(new RegExp(`^FirewallRule in zone ${zoneId}: the zone's firewall rule quota is exceeded, no rule was created \\(.*10030 `));
+    expect(error.message).toContain(`Filter ${filter.id} is unchanged and stays with its own resource`);
+    const held = await inventory(zoneId);
+    expect(held.counts).toMatchObject({ filters: 2, firewallRules: 1 });
+    // No orphan: the only filter without a rule is the one the FirewallFilter resource holds.
+    const used = new Set(held.firewallRules.map((r) => r.filter.id));
+    expect(held.filters.filter((f) => !used.has(f.id)).map((f) => f.id)).toEqual([filter.id]);
+
+    await fx.client.firewallRules.delete({ zoneId, ruleId: held.firewallRules[0]?.id as string, deleteFilterIfUnused: true });
+    const rule = await firewallRule.create(inputs);
+    expect((await inventory(zoneId)).firewallRules.map((r) => [r.id, r.filter.id])).toEqual([[rule.id, filter.id]]);
+  });
+
+  test('a filter created with its rule refuses an update: the message says it belongs to that rule', async () => {
+    const zoneId = await freshZone();
+    const [single] = await fx.client.firewallRules.create({ zoneId, rules: [{ filter: { expression: EXPRESSION }, action: 'block' }] });
+    const filterId = single?.filter.id as string;
+    const inputs = await checkedFilter({ zoneId, expression: 'ip.src eq 192.0.2.9', adoptFilterId: filterId });
+    await expect(firewallFilter.create(inputs)).rejects.toThrow(
+      new RegExp(`^FirewallFilter ${filterId} in zone ${zoneId}: the filter was created together with its rule in one call and belongs to that rule`),
+    );
+  });
+});
+
+describe('adoption', () => {
+  test('a filter and a rule taken over by id, brought to the declared fields; as declared already: no write', async () => {
+    const zoneId = await freshZone();
+    const [filter] = await fx.client.filters.create({ zoneId, filters: [{ expression: EXPRESSION, description: 'by hand' }] });
+    const filterId = filter?.id as string;
+    const [rule] = await fx.client.firewallRules.create({ zoneId, rules: [{ filter: { id: filterId }, action: 'log' }] });
+    const ruleId = rule?.id as string;
+
+    await fx.requestsSince();
+    const sameFilter = await firewallFilter.create(await checkedFilter({ zoneId, expression: EXPRESSION, description: 'by hand', adoptFilterId: filterId }));
+    expect(await apiCalls()).toEqual([`GET /filters/${filterId}`]);
+    expect(sameFilter.id).toBe(filterId);
+
+    const adopted = await firewallRule.create(await checkedRule({ zoneId, filterId, action: 'block', adoptRuleId: ruleId }));
+    expect(await apiCalls()).toEqual([`GET /firewall/rules/${ruleId}`, `PUT /firewall/rules/${ruleId}`]);
+    expect(adopted).toMatchObject({ id: ruleId, outs: { action: 'block', adoptRuleId: ruleId, ruleId } });
+    expect((await inventory(zoneId)).counts).toMatchObject({ filters: 1, firewallRules: 1 });
+  });
+
+  test('ids the zone does not have say what to do', async () => {
+    const zoneId = await freshZone();
+    const missing = 'f'.repeat(32);
+    await expect(firewallFilter.create(await checkedFilter({ zoneId, expression: EXPRESSION, adoptFilterId: missing }))).rejects.toThrow(
+      `adoptFilterId ${missing} names no filter of this zone; check the id, or remove adoptFilterId to create a new filter`,
+    );
+    await expect(firewallRule.create(await checkedRule({ zoneId, filterId: missing, action: 'log', adoptRuleId: missing }))).rejects.toThrow(
+      `adoptRuleId ${missing} names no firewall rule of this zone; check the id, or remove adoptRuleId to create a new rule`,
+    );
+  });
+});

@@ -90,8 +90,8 @@ describe('check', () => {
     ['FirewallFilter', { zoneId, expression: EXPRESSION, description: 'x'.repeat(501) }, 'description', /^FirewallFilter\.description: must be at most 500 characters$/],
     ['FirewallFilter', { zoneId, expression: EXPRESSION, ref: 'x'.repeat(51) }, 'ref', /^FirewallFilter\.ref: must be at most 50 characters$/],
     ['FirewallRule', { zoneId, filterId: 'filter-1', action: 'block' }, 'filterId', /^FirewallRule\.filterId: must be an identifier/],
-    ['FirewallRule', { zoneId, filterId: 'b'.repeat(32), action: 'deny' }, 'action', /^FirewallRule\.action: Invalid option/],
-    ['FirewallRule', { zoneId, filterId: 'b'.repeat(32), action: 'block', priority: 2147483648 }, 'priority', /^FirewallRule\.priority: Too big/],
+    ['FirewallRule', { zoneId, filterId: 'b'.repeat(32), action: 'deny' }, 'action', /^FirewallRule\.action: must be one of "block"/],
+    ['FirewallRule', { zoneId, filterId: 'b'.repeat(32), action: 'block', priority: 2147483648 }, 'priority', /^FirewallRule\.priority: must be at most 2147483647$/],
     ['FirewallRule', { zoneId, filterId: 'b'.repeat(32), action: 'bypass' }, 'products', /^FirewallRule\.products: required when action is bypass/],
     ['FirewallRule', { zoneId, filterId: 'b'.repeat(32), action: 'block', expression: EXPRESSION }, 'expression', /^FirewallRule: unknown input "expression"/],
   ])('%s %j: one failure on %s naming the resource and field, before any request', async (kind, news, property, reason) => {

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# How a CI job runs this stack. Needs the Pulumi CLI, `npm ci` in this folder, the stack's backend
+# How a CI job runs this stack. Needs the Pulumi CLI, `npm install` in this folder (`npm ci` once a lockfile of
+# your own is committed; see docs/examples.md for installing pulumi-zoneguard before it is published), the stack's backend
 # (PULUMI_ACCESS_TOKEN, or PULUMI_BACKEND_URL and PULUMI_CONFIG_PASSPHRASE) and its config, set once:
 #   pulumi config set zoneId <zone id>
 #   pulumi config set shopHost shop.example.com
@@ -23,7 +24,9 @@ case "${1:-}" in
     node -e '
       const events = require("fs").readFileSync(process.argv[1], "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
       const stack = events.filter((e) => e.resOutputsEvent?.metadata.type === "pulumi:pulumi:Stack").at(-1);
-      console.log(JSON.stringify(stack?.resOutputsEvent.metadata.new.outputs ?? {}, null, 2));
+      // A value the preview cannot know yet comes as the engine placeholder: say so instead.
+      const unknown = (key, value) => (value === "04da6b54-80e4-46f7-96ec-b56ff0331ba9" ? "(known after deploy)" : value);
+      console.log(JSON.stringify(stack?.resOutputsEvent.metadata.new.outputs ?? {}, unknown, 2));
     ' "$events"
     ;;
   drift) pulumi preview --stack "$stack" --refresh --diff --expect-no-changes --non-interactive --suppress-progress ;;

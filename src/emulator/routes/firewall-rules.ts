@@ -35,7 +35,7 @@ export function registerFirewallRuleRoutes(api: FastifyInstance, context: Emulat
   /** A filter created with its rule in one call belongs to that rule: no other rule may reference it (docs/service.md#single-call-filter). */
   const assertNotLocked = (zoneId: string, filterIds: string[]): void => {
     for (const filterId of filterIds) {
-      const filter = state.filters.get(zoneId, filterId);
+      const filter = state.collections.filters.get(zoneId, filterId);
       const owner = filter && lockingRule(state, zoneId, filter);
       if (owner) throw ServiceError.of(409, ErrorCode.conflict, Messages.filterLocked(filterId, owner.id));
     }

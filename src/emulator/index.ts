@@ -6,7 +6,8 @@ import { EmulatorAdmin, type EmulatorCredentials } from './admin-client';
 import { describeCredentials } from './admin';
 import { isLoopbackAddress } from './admin-guard';
 import { ADMIN_PREFIX, API_PREFIX, EmulatorContext } from './context';
-import { applySeedFile, demoSeed, type SeedFile } from './seed';
+import { demoSeed } from './demo';
+import { applySeedFile, type SeedFile } from './seed';
 import { buildServer } from './server';
 import { EmulatorState, loadStateFile, type Plan } from './state';
 
@@ -16,7 +17,8 @@ export type { RequestCounters, RequestLogEntry } from './context';
 export { ErrorCode, Messages } from './errors';
 export { validateExpression } from './expression';
 export { FaultSpecSchema, type FaultSpec } from './faults';
-export { DEFAULT_CREDENTIALS, SeedFileSchema, ZoneSeedSchema, demoSeed, type SeedFile, type ZoneSeed } from './seed';
+export { demoSeed } from './demo';
+export { DEFAULT_CREDENTIALS, SeedFileSchema, ZoneSeedSchema, type SeedFile, type ZoneSeed } from './seed';
 export { DEFAULT_RULE_QUOTA, PLANS, type Plan } from './state';
 export {
   ACTION_CONVERSION,

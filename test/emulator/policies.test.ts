@@ -113,4 +113,15 @@ describe('DELETE /zones/{zone_id}/page_guard/policies/{policy_id}', () => {
     expect(again.status).toBe(404);
     expect(again.body).toEqual(failure([10013, `policy ${created.id} not found`]));
   });
+
+  test('a PUT whose body id differs from the path is refused and changes nothing, as for rules and filters', async () => {
+    const zone = h.zoneOf('enterprise');
+    const [policy] = (await h.call('GET', `/zones/${zone}/page_guard/policies`)).body.result;
+    const other = 'ffffffffffffffffffffffffffffffff';
+    const answer = await h.call('PUT', `/zones/${zone}/page_guard/policies/${policy.id}`, { body: { id: other, description: 'moved' } });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual(failure([1004, `id: ${other} does not match the identifier in the path (${policy.id})`]));
+    expect((await h.call('GET', `/zones/${zone}/page_guard/policies/${policy.id}`)).body.result.description).toBe(policy.description);
+    expect((await h.call('PUT', `/zones/${zone}/page_guard/policies/${policy.id}`, { body: { id: policy.id, description: 'same id' } })).status).toBe(200);
+  });
 });

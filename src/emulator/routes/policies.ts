@@ -48,6 +48,9 @@ export function registerPolicyRoutes(api: FastifyInstance, context: EmulatorCont
   api.put('/zones/:zone_id/page_guard/policies/:policy_id', async (request) => {
     const zone = zoneOf(context, request);
     const current = find(zone.id, params(request).policy_id ?? '');
+    const bodyId = (request.body as { id?: unknown } | undefined)?.id;
+    // As for rules and filters: a body naming another policy is refused, not applied to the one in the path.
+    if (bodyId !== undefined && bodyId !== current.id) throw ServiceError.of(400, ErrorCode.validation, Messages.idMismatch(String(bodyId), current.id));
     const body = parseBody(CspPolicyUpdateSchema, request.body);
     checkExpression(body.expression);
     const defined = Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));

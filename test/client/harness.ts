@@ -1,8 +1,8 @@
-import { startEmulator } from '../../src/emulator';
-import { ZoneGuardClient, type ZoneGuardClientOptions } from '../../src/client';
+import type { StartedEmulator } from '../../src/emulator';
+import { emulatorForFile, testClient } from '../support/emulator';
 
 /** A running emulator as startEmulator resolves it. */
-export type Emulator = Awaited<ReturnType<typeof startEmulator>>;
+export type Emulator = StartedEmulator;
 
 /** The zones the client tests seed; ids fixed so that messages can be asserted verbatim. */
 export const ZONE = '1a2b3c4d5e6f708192a3b4c5d6e7f801';
@@ -79,32 +79,16 @@ export function otherZoneSeed() {
 
 /** Starts an emulator for one test file and reseeds the client zones before every test. */
 export function useEmulator(): () => Emulator {
-  let emulator: Emulator | undefined;
-  beforeAll(async () => {
-    emulator = await startEmulator({ seed: 'empty' });
+  return emulatorForFile({ seed: 'empty' }, async (emulator) => {
+    await emulator.admin.reset();
+    await emulator.admin.seedZone(mainZoneSeed());
+    await emulator.admin.seedZone(enterpriseZoneSeed());
+    await emulator.admin.seedZone(otherZoneSeed());
   });
-  afterAll(async () => {
-    await emulator?.close();
-  });
-  beforeEach(async () => {
-    await emulator!.admin.reset();
-    await emulator!.admin.seedZone(mainZoneSeed());
-    await emulator!.admin.seedZone(enterpriseZoneSeed());
-    await emulator!.admin.seedZone(otherZoneSeed());
-  });
-  return () => emulator!;
 }
 
 /** A client of the emulator with the account token; no rate budget unless a test asks for one. */
-export function clientOf(emulator: Emulator, options: Partial<ZoneGuardClientOptions> = {}): ZoneGuardClient {
-  return new ZoneGuardClient({
-    baseUrl: emulator.baseUrl,
-    credentials: { apiToken: emulator.credentials.apiToken },
-    rateBudget: false,
-    retry: { baseDelayMs: 5 },
-    ...options,
-  });
-}
+export const clientOf = testClient;
 
 /** The error a promise rejects with (fails the test if it resolves). */
 export async function failure<E = Error>(promise: Promise<unknown>): Promise<E> {

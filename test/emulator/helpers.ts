@@ -1,4 +1,5 @@
-import { startEmulator, type StartEmulatorOptions, type StartedEmulator } from '../../src/emulator';
+import type { StartEmulatorOptions, StartedEmulator } from '../../src/emulator';
+import { emulatorForFile, zoneOfPlan } from '../support/emulator';
 
 /** How a test request authenticates: the account token (default), another token, the key pair, or nothing. */
 export type Auth = { token: string } | { email: string; key: string } | { headers: Record<string, string> } | 'none';
@@ -46,20 +47,14 @@ export async function send(
 
 /** Starts an emulator for one test file (demo seed unless told otherwise) and stops it after. */
 export function useEmulator(options: StartEmulatorOptions = {}): Harness {
-  const harness = {} as Harness;
-  beforeAll(async () => {
-    harness.emulator = await startEmulator({ port: 0, ...options });
-    harness.call = (method, path, callOptions) => send(harness.emulator.baseUrl, harness.emulator.credentials.apiToken, method, path, callOptions);
-    harness.zoneOf = (plan) => {
-      const zone = harness.emulator.zones.find((z) => z.plan === plan);
-      if (!zone) throw new Error(`no ${plan} zone`);
-      return zone.id;
-    };
-  });
-  afterAll(async () => {
-    await harness.emulator?.close();
-  });
-  return harness;
+  const emulator = emulatorForFile(options);
+  return {
+    get emulator() {
+      return emulator();
+    },
+    call: (method, path, callOptions) => send(emulator().baseUrl, emulator().credentials.apiToken, method, path, callOptions),
+    zoneOf: (plan) => zoneOfPlan(emulator(), plan),
+  };
 }
 
 /** The error envelope the emulator answers, for exact comparison. */

@@ -1,5 +1,6 @@
-import { ZoneGuardClient } from '../../src/client';
-import { startEmulator, type StartedEmulator, type ZoneSeed } from '../../src/emulator';
+import type { ZoneGuardClient } from '../../src/client';
+import type { StartedEmulator, ZoneSeed } from '../../src/emulator';
+import { emulatorForFile, testClient, zoneOfPlan } from '../support/emulator';
 
 /** The large zone the insight tests seed: more detected items than several pages hold. */
 export const BIG_ZONE = 'b16b16b16b16b16b16b16b16b16b16b1';
@@ -111,31 +112,23 @@ export interface InsightHarness {
 
 /** Starts an emulator (demo seed + the big and empty zones) for one test file; reseeds before every test. */
 export function useInsightEmulator(): InsightHarness {
-  const harness = {} as InsightHarness;
-  beforeAll(async () => {
-    harness.emulator = await startEmulator({ seed: 'demo' });
-    harness.client = new ZoneGuardClient({
-      baseUrl: harness.emulator.baseUrl,
-      credentials: { apiToken: harness.emulator.credentials.apiToken },
-      rateBudget: false,
-      retry: { baseDelayMs: 5 },
-    });
-    harness.demoZone = (plan) => {
-      const zone = harness.emulator.zones.find((z) => z.plan === plan);
-      if (!zone) throw new Error(`no demo zone of plan ${plan}`);
-      return zone.id;
-    };
-    harness.flags = () => ['--base-url', harness.emulator.baseUrl, '--api-token', harness.emulator.credentials.apiToken];
+  const emulator = emulatorForFile({ seed: 'demo' }, async (started) => {
+    await started.admin.reset();
+    await started.admin.seedZone(bigZoneSeed());
+    await started.admin.seedZone({ id: EMPTY_ZONE, name: 'empty.example', plan: 'pro', hosts: ['empty.example'] });
   });
-  afterAll(async () => {
-    await harness.emulator?.close();
-  });
-  beforeEach(async () => {
-    await harness.emulator.admin.reset();
-    await harness.emulator.admin.seedZone(bigZoneSeed());
-    await harness.emulator.admin.seedZone({ id: EMPTY_ZONE, name: 'empty.example', plan: 'pro', hosts: ['empty.example'] });
-  });
-  return harness;
+  let client: ZoneGuardClient | undefined;
+  return {
+    get emulator() {
+      return emulator();
+    },
+    get client() {
+      client ??= testClient(emulator());
+      return client;
+    },
+    demoZone: (plan) => zoneOfPlan(emulator(), plan),
+    flags: () => ['--base-url', emulator().baseUrl, '--api-token', emulator().credentials.apiToken],
+  };
 }
 
 /** A tiny Fisher-Yates shuffle driven by a seed, so a failing order can be replayed. */

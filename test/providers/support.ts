@@ -1,6 +1,7 @@
 import { ZoneGuardClient } from '../../src/client';
 import { startEmulator, type StartedEmulator } from '../../src/emulator';
 import { configure, resetContext } from '../../src/providers/kit/context';
+import { zoneOfPlan } from '../support/emulator';
 
 /** An emulator, the provider context configured against it, and a client for out-of-band changes. */
 export interface ProviderFixture {
@@ -34,11 +35,7 @@ export async function providerFixture(): Promise<ProviderFixture> {
   return {
     emulator,
     client,
-    zone(plan) {
-      const zone = emulator.zones.find((z) => z.plan === plan);
-      if (!zone) throw new Error(`the emulator serves no ${plan} zone`);
-      return zone.id;
-    },
+    zone: (plan) => zoneOfPlan(emulator, plan),
     async requestsSince() {
       const all = await emulator.admin.requests();
       const fresh = all.slice(seen);

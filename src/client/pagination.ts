@@ -34,8 +34,32 @@ export class PageIterator<T> implements AsyncIterable<T> {
     }
   }
 
-  async *[Symbol.asyncIterator](): AsyncGenerator<T, void, undefined> {
-    for await (const page of this.pages()) yield* page.items;
+  /**
+   * Items one by one. Written as a plain iterator rather than `yield*` in an async generator: that resumes a generator
+   * and settles extra promises per item, a cost that shows when a walk has 10,000 of them (BENCHMARKS.md). The next
+   * page is still asked for only when the loop wants an item past the current one; `break` (return) ends the walk.
+   */
+  [Symbol.asyncIterator](): AsyncIterator<T, void, undefined> {
+    const pages = this.pages();
+    let items: readonly T[] = [];
+    let index = 0;
+    return {
+      async next(): Promise<IteratorResult<T, void>> {
+        while (index >= items.length) {
+          const page = await pages.next();
+          if (page.done) return { done: true, value: undefined };
+          items = page.value.items;
+          index = 0;
+        }
+        const value = items[index]!;
+        index += 1;
+        return { done: false, value };
+      },
+      async return(): Promise<IteratorResult<T, void>> {
+        await pages.return();
+        return { done: true, value: undefined };
+      },
+    };
   }
 
   /** Every item of every page in one array. */

@@ -258,8 +258,11 @@ export function createTransport(config: TransportConfig): Transport {
     return { status, envelope: envelope.data, attempts };
   }
 
-  /** The result checked against the endpoint's schema; `prefix` locates issues (`result.3.id: ...`). */
-  function parse<S extends z.ZodType>(schema: S, value: unknown, spec: CallSpec<S>, answer: Answer, prefix: string): z.output<S> {
+  /**
+   * The result checked against the endpoint's schema; `index` locates the issues of a page's item (`result.3.id: ...`).
+   * The location is written only on failure: a list walk parses every item, and a string per item is its garbage.
+   */
+  function parse<S extends z.ZodType>(schema: S, value: unknown, spec: CallSpec<S>, answer: Answer, index?: number): z.output<S> {
     const parsed = schema.safeParse(value);
     if (parsed.success) return parsed.data;
     throw validationError({
@@ -267,7 +270,7 @@ export function createTransport(config: TransportConfig): Transport {
       path: spec.path,
       status: answer.status,
       attempts: answer.attempts,
-      issues: formatZodIssues(parsed.error, prefix).map(redact),
+      issues: formatZodIssues(parsed.error, index === undefined ? 'result' : `result.${index}`).map(redact),
     });
   }
 
@@ -275,7 +278,7 @@ export function createTransport(config: TransportConfig): Transport {
     async call(spec) {
       const answer = await send(spec);
       if (!answer.envelope) return undefined as z.output<typeof spec.schema>;
-      return parse(spec.schema, answer.envelope.result, spec, answer, 'result');
+      return parse(spec.schema, answer.envelope.result, spec, answer);
     },
     async page(spec) {
       const answer = await send(spec);
@@ -283,7 +286,8 @@ export function createTransport(config: TransportConfig): Transport {
       if (!Array.isArray(result)) {
         throw validationError({ method: spec.method, path: spec.path, status: answer.status, attempts: answer.attempts, issues: ['result: expected an array'] });
       }
-      const items = result.map((item, index) => parse(spec.schema, item, spec, answer, `result.${index}`));
+      const items = new Array<z.output<typeof spec.schema>>(result.length);
+      for (let index = 0; index < result.length; index += 1) items[index] = parse(spec.schema, result[index], spec, answer, index);
       const resultInfo: ResultInfo | undefined = answer.envelope?.result_info;
       return { items, resultInfo };
     },

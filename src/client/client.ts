@@ -7,6 +7,7 @@ import { FiltersResource } from './resources/filters';
 import { FirewallRulesResource } from './resources/firewall-rules';
 import { PageGuardResource } from './resources/page-guard';
 import { PoliciesResource } from './resources/policies';
+import { RulesetsResource } from './resources/rulesets';
 import { ScriptsResource } from './resources/scripts';
 import { WafMigrationResource } from './resources/waf-migration';
 import { WafOverridesResource } from './resources/waf-overrides';
@@ -79,6 +80,8 @@ export class ZoneGuardClient {
   readonly wafOverrides: WafOverridesResource;
   /** Packages of the previous WAF: /firewall/waf/packages. */
   readonly wafPackages: WafPackagesResource;
+  /** The managed phase's entry point ruleset outside the migration: /rulesets/phases/{phase}/entrypoint. */
+  readonly rulesets: RulesetsResource;
 
   constructor(options: ZoneGuardClientOptions) {
     if (!options || typeof options !== 'object') throw new TypeError('ZoneGuardClient needs options { baseUrl, credentials }');
@@ -115,6 +118,7 @@ export class ZoneGuardClient {
     this.wafMigration = new WafMigrationResource(transport);
     this.wafOverrides = new WafOverridesResource(transport);
     this.wafPackages = new WafPackagesResource(transport);
+    this.rulesets = new RulesetsResource(transport);
   }
 }
 

@@ -6,3 +6,4 @@ export * from './limits';
 export * from './notes';
 export * from './steps';
 export * from './plan';
+export * from './refs';

@@ -4,6 +4,7 @@ import type { ZoneGuardClient } from '../client';
 import { ZoneGuardError } from '../client/errors';
 import type { EntrypointRuleset, FirewallRule, WafOverride, WafPackage } from '../schemas';
 import { NO_ADJUSTMENTS, applyAdjustments, type Adjustments } from './adjustments';
+import { withMigrationRefs } from './refs';
 import { migrationLimits, type FirewallRuleFacts, type MigrationLimits } from './limits';
 import { conversionNotes, type WafConversion } from './notes';
 
@@ -108,7 +109,7 @@ export async function readMigrationPlan(
     compatibility.compatible || !migrating || (overrides.length === 0 && limits.problems.length > 0) ? null : incompatibilityOf(zoneId, overrides);
   const converted = migrating && compatibility.compatible ? await client.wafMigration.config({ zoneId }) : null;
 
-  const adjusted = converted ? applyAdjustments(converted, adjustments) : null;
+  const adjusted = converted ? applyAdjustments(withMigrationRefs(converted), adjustments) : null;
   const conversion = conversionNotes({ packages, firewallRules: rules, adjusted: adjusted?.applied ?? [] });
   const problems = [...(incompatibility ? [incompatibility.reason] : []), ...(adjusted?.problems ?? []), ...limits.problems];
   return {

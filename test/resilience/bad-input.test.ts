@@ -1,6 +1,7 @@
 import type * as pulumi from '@pulumi/pulumi';
 import { implementation, type ResourceKind } from '../../src/providers';
 import { MAX_REASON_LENGTH } from '../../src/providers/kit/check';
+import { configure } from '../../src/providers/kit/context';
 import { CspPolicy } from '../../src/resources/csp-policy';
 import { FirewallRuleWithFilter } from '../../src/resources/firewall-rule-with-filter';
 import { PageGuardSettings } from '../../src/resources/page-guard-settings';
@@ -263,6 +264,35 @@ describe("the providers' check", () => {
     const result = await implementation('WafMigration').check(olds, news);
     expectFailuresNaming('WafMigration', field, result.failures);
     expect(result.failures!.every((failure) => /cannot be undone/.test(failure.reason))).toBe(true);
+  });
+
+  // The settings every check reads (stack config first, then the environment): a bad one fails the check at preview,
+  // naming the config key and the variable, before any call.
+  test.each(
+    (Object.keys(BASES) as ResourceKind[]).flatMap((kind) =>
+      [
+        ['zoneguard:baseUrl', 'api.example.com/client/v4', 'zoneguard:baseUrl (or ZONEGUARD_BASE_URL) must be an absolute http(s) URL'],
+        ['zoneguard:baseUrl', 'ftp://api.example.com/client/v4', 'zoneguard:baseUrl (or ZONEGUARD_BASE_URL) must use https (or http to loopback), got ftp:'],
+        ['zoneguard:baseUrl', 'http://api.example.com/client/v4', 'zoneguard:baseUrl (or ZONEGUARD_BASE_URL): refusing to send credentials over plain http to api.example.com'],
+        ['zoneguard:rateBudget', '4294967296/1', 'zoneguard:rateBudget (or ZONEGUARD_RATE_BUDGET): requests must be a whole number from 1 to 100000'],
+        ['zoneguard:apiToken', 'tok\u00e9n-1234', 'zoneguard:apiToken (or ZONEGUARD_API_TOKEN) has a character outside ASCII (U+00E9) at position 4'],
+      ].map(([key, value, message]) => ({ kind, key: key!, value: value!, message: message! })),
+    ),
+  )('$kind with $key = $value: check fails naming the key and the variable', async ({ kind, key, value, message }) => {
+    const settings: Record<string, string> = {
+      'zoneguard:baseUrl': fixture.emulator.baseUrl,
+      'zoneguard:apiToken': fixture.emulator.credentials.apiToken,
+      [key]: value,
+    };
+    const lookup = (name: string) => settings[name];
+    await configure({ config: { get: lookup, require: (name: string) => lookup(name) ?? '' } });
+    try {
+      await expect(implementation(kind).check({}, BASES[kind])).rejects.toThrow(`zoneguard: ${message}`);
+    } finally {
+      // Back to the fixture's settings for the rows after this one.
+      const good: Record<string, string> = { 'zoneguard:baseUrl': fixture.emulator.baseUrl, 'zoneguard:apiToken': fixture.emulator.credentials.apiToken };
+      await configure({ config: { get: (name: string) => good[name], require: (name: string) => good[name] ?? '' } });
+    }
   });
 
   test('every base input passes, so each failure above is the bad field alone', async () => {

@@ -4,7 +4,7 @@ import {
   MANAGED_RULESET_NAMES,
   OverrideActionSchema,
   type ActionParameters,
-  type EntrypointRuleset,
+  type EntrypointUpdate,
   type Overrides,
   type RulesetRule,
   type SavedRuleset,
@@ -96,7 +96,7 @@ function skipProblems(parameters: ActionParameters | undefined, at: string): str
  * anything is saved or the migration moves. `current` is the saved version: a rule id must be one of its rules
  * (the service assigns ids; leave `id` out or empty to add a rule).
  */
-export function entrypointProblems(ruleset: EntrypointRuleset, current: SavedRuleset | undefined): string[] {
+export function entrypointProblems(ruleset: EntrypointUpdate, current: SavedRuleset | undefined): string[] {
   const known = new Set((current?.rules ?? []).map((rule) => rule.id));
   const problems: string[] = [];
   ruleset.rules.forEach((rule, index) => {
@@ -131,7 +131,7 @@ function ruleContent(rule: RulesetRule): string {
  * Pure: the caller passes the time, and the validated body.
  */
 export function nextEntrypointVersion(
-  ruleset: EntrypointRuleset,
+  ruleset: EntrypointUpdate,
   current: SavedRuleset | undefined,
   rulesetId: string,
   now: Date,
@@ -141,7 +141,7 @@ export function nextEntrypointVersion(
   const previous = new Map((current?.rules ?? []).map((rule) => [rule.id, rule]));
   return {
     id: current?.id ?? rulesetId,
-    name: ruleset.name,
+    name: ruleset.name ?? current?.name ?? 'default',
     description: ruleset.description ?? '',
     kind: 'zone',
     phase: MIGRATION_PHASE,

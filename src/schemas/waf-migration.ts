@@ -95,6 +95,10 @@ export const EntrypointRulesetSchema = z.object({
 });
 export type EntrypointRuleset = z.infer<typeof EntrypointRulesetSchema>;
 
+/** Body of the entry point PUT: the public API leaves `name` out of what it requires (the saved name is kept). */
+export const EntrypointUpdateSchema = EntrypointRulesetSchema.partial({ name: true });
+export type EntrypointUpdate = z.infer<typeof EntrypointUpdateSchema>;
+
 /** The saved entry point ruleset the update answers. */
 export const SavedRulesetSchema = EntrypointRulesetSchema.extend({
   id: z.string(),

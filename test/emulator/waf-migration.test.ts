@@ -290,11 +290,9 @@ describe('PUT entry point: what blocks a migration', () => {
     );
   });
 
-  test('the body is validated: a ruleset needs a name, and execute rules a known managed ruleset', async () => {
+  test('the body is validated: a name, when given, is not empty, and execute rules run a known managed ruleset', async () => {
     const zone = h.zoneOf('pro');
-    expect((await entrypoint(zone, '?waf_migration=pending&phase_two=1', { rules: [] })).body).toEqual(
-      failure([1004, 'name: Invalid input: expected string, received undefined']),
-    );
+    expect((await entrypoint(zone, '?waf_migration=pending&phase_two=1', { name: '', rules: [] })).body).toEqual(failure([1004, 'name: must not be empty']));
     const unknown = await entrypoint(zone, '?waf_migration=pending&phase_two=1', {
       name: 'default',
       rules: [{ action: 'execute', expression: 'true', action_parameters: { id: 'abc' } }],

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { EntrypointRulesetSchema, WafMigrationModeSchema } from '../../schemas';
+import { EntrypointUpdateSchema, WafMigrationModeSchema } from '../../schemas';
 import { params, parseBody, parseQuery, query, single, zoneOf, type EmulatorContext } from '../context';
 import { ErrorCode, Messages, ServiceError, okEnvelope } from '../errors';
 import { stableId } from '../ids';
@@ -44,7 +44,7 @@ export function registerRulesetRoutes(api: FastifyInstance, context: EmulatorCon
     const rawMode = single(query(request).waf_migration);
     if (rawMode !== undefined) assertPhaseTwo(request);
     const mode = rawMode === undefined ? undefined : parseQuery(z.object({ waf_migration: WafMigrationModeSchema }), { waf_migration: rawMode }).waf_migration;
-    const body = parseBody(EntrypointRulesetSchema, request.body);
+    const body = parseBody(EntrypointUpdateSchema, request.body);
     const record = wafRecordOf(context, zone.id);
     const latest = record.entrypointVersions.at(-1);
     const problems = entrypointProblems(body, latest);

@@ -1,0 +1,76 @@
+// A client written elsewhere, against the emulator: the `cloudflare` package (the public API's generated TypeScript
+// SDK), pointed at the emulator's base URL. Where it passes, the emulator answers what a real client expects; where it
+// does not, the reason is written beside the test (docs/emulator.md, "A client written elsewhere").
+import Cloudflare from 'cloudflare';
+import { MANAGED_RULESET_ID, OWASP_RULESET_ID } from '../../src/emulator';
+import { useEmulator } from './helpers';
+
+const h = useEmulator();
+beforeEach(() => h.emulator.admin.reset());
+const sdk = () => new Cloudflare({ apiToken: h.emulator.credentials.apiToken, baseURL: h.emulator.baseUrl, maxRetries: 0 });
+const PHASE = 'http_request_firewall_managed';
+
+describe('the cloudflare SDK against the emulator', () => {
+  test('rulesets: update, get, and the versions of the managed phase entry point', async () => {
+    const zone_id = h.zoneOf('pro');
+    // The SDK types the answer as unknown (a union with unknown); the test reads the fields it asserts.
+    const updated = (await sdk().rulesets.phases.update(PHASE, {
+      zone_id,
+      rules: [
+        { action: 'skip', expression: 'http.host eq "dev.example.com"', action_parameters: { ruleset: 'current' } },
+        { action: 'execute', expression: 'true', action_parameters: { id: MANAGED_RULESET_ID } },
+      ],
+    })) as { id: string; rules: { action: string; enabled: boolean }[] };
+    expect(updated).toMatchObject({ kind: 'zone', phase: PHASE, version: '1' });
+    expect(updated.rules.map((rule) => [rule.action, rule.enabled])).toEqual([
+      ['skip', true],
+      ['execute', true],
+    ]);
+    expect(((await sdk().rulesets.phases.get(PHASE, { zone_id })) as { id: string }).id).toBe(updated.id);
+    await sdk().rulesets.phases.update(PHASE, { zone_id, rules: [{ action: 'execute', expression: 'true', action_parameters: { id: OWASP_RULESET_ID } }] });
+    const versions = [];
+    for await (const version of sdk().rulesets.phases.versions.list(PHASE, { zone_id })) versions.push(version.version);
+    expect(versions).toEqual(['1', '2']);
+    expect(((await sdk().rulesets.phases.versions.get('1', { zone_id, ruleset_phase: PHASE })) as { rules: unknown[] }).rules).toHaveLength(2);
+  });
+
+  test('rulesets: an invalid rule is refused with the field named, as an SDK error with status and message', async () => {
+    const error = await sdk()
+      .rulesets.phases.update(PHASE, { zone_id: h.zoneOf('pro'), rules: [{ action: 'execute', expression: 'true', action_parameters: { id: 'abc' } }] })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Cloudflare.BadRequestError);
+    expect((error as InstanceType<typeof Cloudflare.BadRequestError>).status).toBe(400);
+    expect((error as Error).message).toContain('rules.0.action_parameters.id: abc is not a managed ruleset');
+  });
+
+  test('filters and firewall rules: the lists walk their pages', async () => {
+    const zone_id = h.zoneOf('enterprise');
+    const rules = [];
+    for await (const rule of sdk().firewall.rules.list({ zone_id })) rules.push(rule);
+    expect(rules).toHaveLength(4);
+    const filters = [];
+    for await (const filter of sdk().filters.list({ zone_id })) filters.push(filter);
+    expect(filters.map((f) => f.id).sort()).toEqual(rules.map((r) => (r.filter as { id: string }).id).sort());
+  });
+
+  test('previous WAF: packages list', async () => {
+    const packages = [];
+    for await (const item of sdk().firewall.waf.packages.list({ zone_id: h.zoneOf('enterprise') })) packages.push(item);
+    expect(packages).toHaveLength(2);
+  });
+
+  test('page security: the SDK calls /page_shield, which this service names /page_guard, so it gets 404 code 7000', async () => {
+    const error = await sdk().pageShield.get({ zone_id: h.zoneOf('pro') }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Cloudflare.NotFoundError);
+    expect((error as Error).message).toContain('No route for that URI');
+  });
+
+  test('firewall rule create: the SDK sends one object with an action object (its own departure from the spec, an array of rules with a string action), which is refused', async () => {
+    const zone_id = h.zoneOf('pro');
+    const error = await sdk()
+      .firewall.rules.create({ zone_id, action: { mode: 'challenge' }, filter: { expression: 'ip.src eq 192.0.2.1' } })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Cloudflare.BadRequestError);
+    expect((await h.emulator.admin.inventory(zone_id)).counts.firewallRules).toBe(2);
+  });
+});

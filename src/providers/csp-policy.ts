@@ -10,6 +10,7 @@ import {
   type CspPolicyField,
 } from '../schemas';
 import { checkWithSchema } from './kit/check';
+import { ReadCoalescer } from './kit/coalesce';
 import { configure, assertConfigured, getClient } from './kit/context';
 import { diffFields, pickFields } from './kit/diff';
 import { ProviderError, step, unlessNotFound, type Implementation } from './kit/implementation';
@@ -65,6 +66,16 @@ export function policyUpdateBody(current: Partial<CspPolicyInputs>, desired: Csp
 const label = (inputs: { zoneId?: unknown }, id?: string) =>
   `CspPolicy ${id ? `${id} ` : ''}in zone ${String(inputs.zoneId)}`;
 
+/**
+ * A refresh's reads of a zone's policies, served by one list call when more than one arrive together: the service
+ * answers a zone's policies in one page (docs/service.md#csp-policies shows no paging), so `listCalls` is 1.
+ */
+const policyReads = new ReadCoalescer<CspPolicy>({
+  read: (zoneId, policyId) => unlessNotFound(() => getClient().policies.get({ zoneId, policyId }), undefined),
+  list: async (zoneId) => new Map((await getClient().policies.list({ zoneId }).toArray()).map((policy) => [policy.id, policy])),
+  listCalls: 1,
+});
+
 export const cspPolicy: Implementation = {
   configure,
 
@@ -106,9 +117,7 @@ export const cspPolicy: Implementation = {
 
   async read(id, props) {
     const { zoneId, adoptPolicyId } = props as CspPolicyOutputs;
-    const policy = await step(`${label(props, id)}: reading the policy`, () =>
-      unlessNotFound(() => getClient().policies.get({ zoneId, policyId: id }), undefined),
-    );
+    const policy = await step(`${label(props, id)}: reading the policy`, () => policyReads.read(zoneId, id));
     // Deleted out of band: a blank id takes the resource out of the state, and the next up creates it again.
     if (!policy) return { id: '' };
     const outs = outputsFromPolicy(zoneId, policy, adoptPolicyId);

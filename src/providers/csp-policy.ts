@@ -14,7 +14,7 @@ import { ReadCoalescer } from './kit/coalesce';
 import { configure, assertConfigured, getClient } from './kit/context';
 import { diffFields, pickFields } from './kit/diff';
 import { ProviderError, step, unlessNotFound, type Implementation } from './kit/implementation';
-import { expressionProblems } from './kit/expression';
+import { expressionCheckFailures } from './kit/expression';
 
 const wire = CspPolicyCreateSchema.shape;
 
@@ -28,7 +28,7 @@ export const CspPolicyArgsSchema = z
     expression: wire.expression.max(FIREWALL_LIMITS.expressionMax, `must be at most ${FIREWALL_LIMITS.expressionMax} characters`).superRefine((text, ctx) => {
       // An empty or too long expression already has its failure from the length checks.
       if (text === '' || text.length > FIREWALL_LIMITS.expressionMax) return;
-      for (const message of expressionProblems(text)) ctx.addIssue({ code: 'custom', message });
+      for (const message of expressionCheckFailures(text)) ctx.addIssue({ code: 'custom', message });
     }),
     enabled: z.boolean({ error: 'must be a boolean' }).default(true),
     value: wire.value.superRefine((value, ctx) => {

@@ -25,14 +25,14 @@ export const PageGuardSettingsArgsSchema = z
   .strict();
 export type PageGuardSettingsInputs = z.output<typeof PageGuardSettingsArgsSchema>;
 
-/** What the zone's settings were before the resource took them over; delete puts them back. */
-export interface PreviousSettings {
+/** A zone's settings in the provider's names: the current ones, or (as `previous`) those before the resource took them over. */
+export interface ZoneSettings {
   enabled: boolean;
   useVendorReportingEndpoint?: boolean;
   useConnectionUrlPath?: boolean;
 }
 
-export type PageGuardSettingsOutputs = PageGuardSettingsInputs & { updatedAt?: string; previous: PreviousSettings };
+export type PageGuardSettingsOutputs = PageGuardSettingsInputs & { updatedAt?: string; previous: ZoneSettings };
 
 const SETTINGS = Object.entries(PAGE_GUARD_SETTING_FIELDS) as [PageGuardSettingName, (typeof PAGE_GUARD_SETTING_FIELDS)[PageGuardSettingName]][];
 const SETTING_NAMES = SETTINGS.map(([name]) => name);
@@ -41,21 +41,21 @@ const MANAGED = ['zoneId', ...SETTING_NAMES];
 const OPTIONAL = SETTING_NAMES.filter((name) => name !== 'enabled');
 
 /** Settings in the provider's names, from the service's: the fields the service sent. */
-export function fromWire(settings: PageGuardSettings): PreviousSettings {
+export function settingsFromWire(settings: PageGuardSettings): ZoneSettings {
   return Object.fromEntries(
     SETTINGS.filter(([, wireName]) => settings[wireName] !== undefined).map(([name, wireName]) => [name, settings[wireName]]),
-  ) as unknown as PreviousSettings;
+  ) as unknown as ZoneSettings;
 }
 
 /** The PUT body for the given settings: only the fields that are set. */
-export function toWire(settings: Partial<PreviousSettings>): PageGuardSettingsUpdate {
+export function settingsToWire(settings: Partial<ZoneSettings>): PageGuardSettingsUpdate {
   return Object.fromEntries(
     SETTINGS.filter(([name]) => settings[name] !== undefined).map(([name, wireName]) => [wireName, settings[name]]),
   );
 }
 
 /** The declared inputs as the service now holds them: the optional flags only where they are managed. */
-export function managedView(zoneId: string, current: PreviousSettings, managed: Partial<PageGuardSettingsInputs>) {
+export function managedView(zoneId: string, current: ZoneSettings, managed: Partial<PageGuardSettingsInputs>) {
   const view: PageGuardSettingsInputs = { zoneId, enabled: current.enabled };
   for (const field of OPTIONAL) {
     if (managed[field] !== undefined) view[field] = current[field] ?? managed[field];
@@ -64,7 +64,7 @@ export function managedView(zoneId: string, current: PreviousSettings, managed: 
 }
 
 /** The declared settings that differ from the current ones. */
-export function changedSettings(current: PreviousSettings, desired: Partial<PageGuardSettingsInputs>): Partial<PreviousSettings> {
+export function changedSettings(current: ZoneSettings, desired: Partial<PageGuardSettingsInputs>): Partial<ZoneSettings> {
   return Object.fromEntries(
     SETTING_NAMES
       .filter((field) => desired[field] !== undefined && desired[field] !== current[field])
@@ -93,15 +93,15 @@ export const pageGuardSettings: Implementation = {
     const found = await step(`${label(inputs)}: reading the current settings`, () =>
       client.pageGuard.get({ zoneId: inputs.zoneId }),
     );
-    const previous = fromWire(found);
+    const previous = settingsFromWire(found);
     // Write only what differs: taking over settings already as declared changes nothing on the service.
     const changes = changedSettings(previous, inputs);
     const current =
       Object.keys(changes).length === 0
         ? { ...previous, updatedAt: found.updated_at }
         : await step(`${label(inputs)}: updating the settings`, async () => {
-            const result = await client.pageGuard.update({ zoneId: inputs.zoneId, ...toWire(changes) });
-            return { ...previous, ...changes, ...fromWire(result), updatedAt: result.updated_at };
+            const result = await client.pageGuard.update({ zoneId: inputs.zoneId, ...settingsToWire(changes) });
+            return { ...previous, ...changes, ...settingsFromWire(result), updatedAt: result.updated_at };
           });
     const outs: PageGuardSettingsOutputs = {
       ...managedView(inputs.zoneId, current, inputs),
@@ -117,7 +117,7 @@ export const pageGuardSettings: Implementation = {
       unlessNotFound(() => getClient().pageGuard.get({ zoneId: olds.zoneId }), undefined),
     );
     if (!settings) return { id: '' };
-    const inputs = managedView(olds.zoneId, fromWire(settings), olds);
+    const inputs = managedView(olds.zoneId, settingsFromWire(settings), olds);
     const outs: PageGuardSettingsOutputs = {
       ...inputs,
       ...(settings.updated_at ? { updatedAt: settings.updated_at } : {}),
@@ -131,10 +131,10 @@ export const pageGuardSettings: Implementation = {
     const desired = news as PageGuardSettingsInputs;
     const changed = changedSettings(before, desired);
     const result = await step(`${label(desired)}: updating the settings`, () =>
-      getClient().pageGuard.update({ zoneId: desired.zoneId, ...toWire(changed) }),
+      getClient().pageGuard.update({ zoneId: desired.zoneId, ...settingsToWire(changed) }),
     );
     const outs: PageGuardSettingsOutputs = {
-      ...managedView(desired.zoneId, { ...desired, ...fromWire(result) }, desired),
+      ...managedView(desired.zoneId, { ...desired, ...settingsFromWire(result) }, desired),
       ...(result.updated_at ? { updatedAt: result.updated_at } : {}),
       previous: before.previous,
     };
@@ -145,7 +145,7 @@ export const pageGuardSettings: Implementation = {
     const olds = props as PageGuardSettingsOutputs;
     // Put back what the zone had before this resource took it over; a zone that is gone has nothing to restore.
     await step(`${label(olds)}: restoring the previous settings`, () =>
-      unlessNotFound(() => getClient().pageGuard.update({ zoneId: olds.zoneId, ...toWire(olds.previous) }), undefined),
+      unlessNotFound(() => getClient().pageGuard.update({ zoneId: olds.zoneId, ...settingsToWire(olds.previous) }), undefined),
     );
   },
 };

@@ -1,9 +1,9 @@
 import { RateLimitedError } from '../../src/client';
-import { ZONE, clientOf, useEmulator } from './harness';
+import { ZONE, clientOf, useClientZones } from './harness';
 
 // The client-side rate budget against the emulator's own limit (a fixed window that answers 429 code 971).
 
-const emulator = useEmulator();
+const emulator = useClientZones();
 const WINDOW_MS = 1200;
 const N = 5;
 

@@ -1,9 +1,9 @@
-import { CONNECTION_COUNT, COOKIE_COUNT, SCRIPT_COUNT, ZONE, clientOf, failure, useEmulator, MISSING_ID } from './harness';
+import { CONNECTION_COUNT, COOKIE_COUNT, SCRIPT_COUNT, ZONE, clientOf, failure, useClientZones, MISSING_ID } from './harness';
 import { NotFoundError } from '../../src/client';
 
 // Scripts, connections and cookies against the emulator: every page walked, one page with its result_info, get.
 
-const emulator = useEmulator();
+const emulator = useClientZones();
 
 /** The page numbers of the list requests the emulator saw, in order. */
 async function pagesAsked(segment: string): Promise<string[]> {

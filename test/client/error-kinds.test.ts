@@ -10,12 +10,12 @@ import {
   TimeoutError,
   ZoneGuardError,
 } from '../../src/client';
-import { MISSING_ID, ZONE, clientOf, failure, useEmulator } from './harness';
+import { MISSING_ID, ZONE, clientOf, failure, useClientZones } from './harness';
 
 // One test per error kind against the emulator, the message asserted. ResponseValidationError needs a service
 // that answers the wrong shape, which the emulator does not: transport.test.ts covers it with a scripted server.
 
-const emulator = useEmulator();
+const emulator = useClientZones();
 const settings = `/zones/${ZONE}/page_guard`;
 
 describe('every error kind, from the emulator', () => {

@@ -1,7 +1,7 @@
 import { BadRequestError, ConflictError, NotFoundError } from '../../src/client';
-import { ZONE, clientOf, failure, useEmulator } from './harness';
+import { ZONE, clientOf, failure, useClientZones } from './harness';
 
-const emulator = useEmulator();
+const emulator = useClientZones();
 
 describe('firewallRules', () => {
   it('creates rules with their filters in one call (the array body), and gets one', async () => {

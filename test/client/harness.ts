@@ -78,7 +78,7 @@ export function otherZoneSeed() {
 }
 
 /** Starts an emulator for one test file and reseeds the client zones before every test. */
-export function useEmulator(): () => Emulator {
+export function useClientZones(): () => Emulator {
   return emulatorForFile({ seed: 'empty' }, async (emulator) => {
     await emulator.admin.reset();
     await emulator.admin.seedZone(mainZoneSeed());

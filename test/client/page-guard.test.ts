@@ -1,7 +1,7 @@
 import { AuthenticationError } from '../../src/client';
-import { OTHER_ZONE, ZONE, clientOf, failure, useEmulator } from './harness';
+import { OTHER_ZONE, ZONE, clientOf, failure, useClientZones } from './harness';
 
-const emulator = useEmulator();
+const emulator = useClientZones();
 
 describe('pageGuard', () => {
   it('reads the settings', async () => {

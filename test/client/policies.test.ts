@@ -1,7 +1,7 @@
 import { BadRequestError, NotFoundError } from '../../src/client';
-import { MISSING_ID, ZONE, clientOf, failure, useEmulator } from './harness';
+import { MISSING_ID, ZONE, clientOf, failure, useClientZones } from './harness';
 
-const emulator = useEmulator();
+const emulator = useClientZones();
 
 const checkout = {
   description: 'Checkout scripts',

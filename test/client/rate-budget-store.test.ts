@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { secretsOf } from '../../src/client/credentials';
 import { storeKeyOf, storeWindows, storeUrlForMessages } from '../../src/client/rate-budget-store';
-import { ZONE, useEmulator } from './harness';
+import { ZONE, useClientZones } from './harness';
 import { freePort, useRedisServer } from './redis-server';
 
 // The rate budget shared through a real Redis server by processes with the same credentials
@@ -14,7 +14,7 @@ jest.setTimeout(120_000);
 
 const root = path.resolve(__dirname, '../..');
 const child = path.join(__dirname, 'fixtures/budget-child.mts');
-const emulator = useEmulator();
+const emulator = useClientZones();
 const redis = useRedisServer();
 
 /** The budget of every process, and the service's limit the emulator enforces: 20 requests per 2 s. */

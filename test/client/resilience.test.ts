@@ -1,9 +1,9 @@
 import { ConnectionError, ServerError, TimeoutError } from '../../src/client';
-import { ZONE, clientOf, failure, useEmulator } from './harness';
+import { ZONE, clientOf, failure, useClientZones } from './harness';
 
 // Retries against the emulator's injected faults: what is retried, what is not, and how long the client waits.
 
-const emulator = useEmulator();
+const emulator = useClientZones();
 const rulesPath = `/zones/${ZONE}/firewall/rules`;
 const settingsPath = `/zones/${ZONE}/page_guard`;
 const CREATE = 'POST /zones/:zone_id/firewall/rules';

@@ -1,8 +1,8 @@
 import { BadRequestError, ConflictError, ConnectionError, RetiredApiError, ServerError } from '../../src/client';
-import { ENTERPRISE_ZONE, MISSING_ID, ZONE, clientOf, failure, useEmulator } from './harness';
+import { ENTERPRISE_ZONE, MISSING_ID, ZONE, clientOf, failure, useClientZones } from './harness';
 import { NotFoundError } from '../../src/client';
 
-const emulator = useEmulator();
+const emulator = useClientZones();
 
 describe('wafPackages', () => {
   it('lists the previous WAF packages and gets one', async () => {

@@ -10,7 +10,7 @@ type PolicyArgs = ZoneArgs & { policyId: string };
  * `enabled` goes out as text ("true"/"false"), whichever form the caller gave: the service carries text in
  * requests and responses, and whether it accepts a JSON boolean is not known (docs/service.md#policy-enabled).
  */
-function toWire<T extends { enabled?: boolean | 'true' | 'false' }>(body: T): Omit<T, 'enabled'> & { enabled?: 'true' | 'false' } {
+function policyBodyToWire<T extends { enabled?: boolean | 'true' | 'false' }>(body: T): Omit<T, 'enabled'> & { enabled?: 'true' | 'false' } {
   if (body.enabled === undefined) return body as Omit<T, 'enabled'>;
   return { ...body, enabled: cspEnabledToWire(body.enabled === true || body.enabled === 'true') };
 }
@@ -48,7 +48,7 @@ export class PoliciesResource {
     return this.#transport.call({
       method: 'POST',
       path: zonePath(zoneId, 'page_guard', 'policies'),
-      json: toWire(body),
+      json: policyBodyToWire(body),
       schema: CspPolicySchema,
     });
   }
@@ -58,7 +58,7 @@ export class PoliciesResource {
     return this.#transport.call({
       method: 'PUT',
       path: zonePath(zoneId, 'page_guard', 'policies', policyId),
-      json: toWire(body),
+      json: policyBodyToWire(body),
       schema: CspPolicySchema,
     });
   }

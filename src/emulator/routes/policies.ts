@@ -10,7 +10,7 @@ function toWire(policy: CspPolicy) {
   return { ...policy, enabled: cspEnabledToWire(policy.enabled) };
 }
 
-function checkExpression(expression: string | undefined): void {
+function assertValidExpression(expression: string | undefined): void {
   if (expression === undefined) return;
   const problem = validateExpression(expression);
   if (problem !== undefined) throw ServiceError.of(400, ErrorCode.validation, `expression: ${problem}`);
@@ -40,7 +40,7 @@ export function registerPolicyRoutes(api: FastifyInstance, context: EmulatorCont
   api.post('/zones/:zone_id/page_guard/policies', async (request) => {
     const zone = zoneOf(context, request);
     const body = parseBody(CspPolicyCreateSchema, request.body);
-    checkExpression(body.expression);
+    assertValidExpression(body.expression);
     const policy = context.state.collections.policies.set(zone.id, { id: newId(), ...body });
     return okEnvelope(toWire(policy));
   });
@@ -52,7 +52,7 @@ export function registerPolicyRoutes(api: FastifyInstance, context: EmulatorCont
     // As for rules and filters: a body naming another policy is refused, not applied to the one in the path.
     if (bodyId !== undefined && bodyId !== current.id) throw ServiceError.of(400, ErrorCode.validation, Messages.idMismatch(String(bodyId), current.id));
     const body = parseBody(CspPolicyUpdateSchema, request.body);
-    checkExpression(body.expression);
+    assertValidExpression(body.expression);
     const defined = Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
     const policy = context.state.collections.policies.set(zone.id, { ...current, ...defined, id: current.id });
     return okEnvelope(toWire(policy));

@@ -1,7 +1,7 @@
 import { checkExpression, formatExpressionError } from '../../expression';
 
 /** Problems of a rules-language expression, one readable line each (`line L, column C: ...`); empty when valid. */
-export function expressionProblems(text: string): string[] {
+export function expressionCheckFailures(text: string): string[] {
   const result = checkExpression(text);
   return result.ok ? [] : result.errors.map(formatExpressionError);
 }

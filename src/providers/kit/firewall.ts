@@ -6,7 +6,7 @@ import { RetiredApiError, ZoneGuardError } from '../../client/errors';
 import { ErrorCode, FIREWALL_LIMITS, FilterExpressionSchema, FirewallProductSchema, FirewallRuleCreateItemSchema, type FirewallRule } from '../../schemas';
 import { UNKNOWN, containsUnknown } from './check';
 import { pickFields } from './diff';
-import { expressionProblems } from './expression';
+import { expressionCheckFailures } from './expression';
 import { ProviderError, step } from './implementation';
 
 const wire = FirewallRuleCreateItemSchema.shape;
@@ -15,7 +15,7 @@ const wire = FirewallRuleCreateItemSchema.shape;
 export const CheckedExpressionSchema = FilterExpressionSchema.superRefine((text, ctx) => {
   // An empty or too long expression is already reported by the length checks: one failure per field.
   if (text.length === 0 || text.length > FIREWALL_LIMITS.expressionMax) return;
-  for (const message of expressionProblems(text)) ctx.addIssue({ code: 'custom', message });
+  for (const message of expressionCheckFailures(text)) ctx.addIssue({ code: 'custom', message });
 });
 
 /** The inputs of a rule's own fields, with their defaults (docs/service.md#filters: the limits). */

@@ -13,7 +13,7 @@ import {
 } from '../schemas';
 import { checkWithSchema, containsUnknown, UNKNOWN } from './kit/check';
 import { assertConfigured, configure, getClient } from './kit/context';
-import { expressionProblems } from './kit/expression';
+import { expressionCheckFailures } from './kit/expression';
 import { ProviderError, step, unlessNotFound, type Implementation } from './kit/implementation';
 
 const RESOURCE = 'WafManagedRules';
@@ -101,7 +101,7 @@ export const ManagedRuleSchema = z
       .min(1, 'must not be empty (true means all traffic)')
       .superRefine((text, ctx) => {
         if (text === '') return;
-        for (const message of expressionProblems(text)) ctx.addIssue({ code: 'custom', message });
+        for (const message of expressionCheckFailures(text)) ctx.addIssue({ code: 'custom', message });
       })
       .default('true'),
     enabled: z.boolean({ error: 'must be a boolean' }).default(true),

@@ -1,9 +1,7 @@
 #!/usr/bin/env node
 import '../node-version'; // first: an unsupported Node fails here, saying what to install
 import { Command, InvalidArgumentError } from 'commander';
-import { readFileSync } from 'node:fs';
-import { SeedFileSchema, startEmulator, type SeedFile, type StartedEmulator } from '../emulator';
-import { formatZodIssues } from '../schemas';
+import { SeedFileSchema, readCheckedJson, startEmulator, type SeedFile, type StartedEmulator } from '../emulator';
 import { insightCommands } from './commands';
 import { processIo, wireCommand, type CliIo } from './commands/common';
 
@@ -47,15 +45,7 @@ export function describeEmulator(emulator: StartedEmulator, statePath: string | 
 
 /** Reads and checks a seed file; its problems become one `path: message` line each. */
 export function readSeedFile(path: string): SeedFile {
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (error) {
-    throw new Error(`seed file ${path}: ${(error as Error).message}`, { cause: error });
-  }
-  const parsed = SeedFileSchema.safeParse(json);
-  if (!parsed.success) throw new Error(`seed file ${path}: ${formatZodIssues(parsed.error).join('; ')}`);
-  return json as SeedFile;
+  return readCheckedJson('seed file', path, SeedFileSchema);
 }
 
 async function runEmulator(options: { port: number; host: string; seed?: string; state?: string }): Promise<void> {

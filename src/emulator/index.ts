@@ -19,7 +19,7 @@ export { validateExpression } from './expression';
 export { FaultSpecSchema, type FaultSpec } from './faults';
 export { demoSeed } from './demo';
 export { DEFAULT_CREDENTIALS, SeedFileSchema, ZoneSeedSchema, type SeedFile, type ZoneSeed } from './seed';
-export { DEFAULT_RULE_QUOTA, PLANS, type Plan } from './state';
+export { DEFAULT_RULE_QUOTA, PLANS, readCheckedJson, type Plan } from './state';
 export {
   ACTION_CONVERSION,
   MANAGED_RULESET_ID,

@@ -211,14 +211,19 @@ export class EmulatorState {
  * the start with `state file PATH: path: problem` (one per problem), as seed files do.
  */
 export function loadStateFile(path: string): StateSnapshot {
+  return readCheckedJson('state file', path, StateSnapshotSchema);
+}
+
+/** Reads a JSON file through a schema; every problem becomes `LABEL PATH: path: problem` (seed and state files). */
+export function readCheckedJson<S extends z.ZodType>(label: string, path: string, schema: S): z.output<S> {
   let json: unknown;
   try {
     json = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
-    throw new Error(`state file ${path}: ${(error as Error).message}`, { cause: error });
+    throw new Error(`${label} ${path}: ${(error as Error).message}`, { cause: error });
   }
-  const parsed = StateSnapshotSchema.safeParse(json);
-  if (!parsed.success) throw new Error(`state file ${path}: ${formatZodIssues(parsed.error).join('; ')}`);
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) throw new Error(`${label} ${path}: ${formatZodIssues(parsed.error).join('; ')}`);
   return parsed.data;
 }
 

@@ -1,4 +1,7 @@
 import type { EngineEvent, Stack } from '@pulumi/pulumi/automation';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { run as orphans } from '../../src/cli/commands/orphans';
 import { openSandbox, type EngineSandbox } from '../e2e/harness';
 import {
   convergenceProblems,
@@ -21,14 +24,14 @@ import {
 // by a latency fault, so the kill lands while it is on the wire; where the service must have acted first, the host
 // is stopped (SIGSTOP) until the emulator has answered, then killed, so the answer is lost.
 //
-// What a user does afterwards (Pulumi v3.259):
+// What a user does afterwards (Pulumi v3.259; README "Who owns what", test/resilience/README.md):
 // - provider host killed: the run fails with "error reading from server: EOF" and Pulumi records the create as
-//   failed (no pending operation). Run `pulumi up` again.
-// - CLI killed: the stack stays locked and the create stays pending. `pulumi cancel` removes the lock;
-//   `pulumi refresh --clear-pending-creates` drops the pending create (`--import-pending-creates <urn> <id>` is
-//   accepted by this CLI but drops it as well without importing it, and dynamic providers cannot import anyway);
-//   then `pulumi up`. An object the interrupted create made is taken over with the resource's adopt input
-//   (adoptRuleId, adoptPolicyId), since `import` does not work for dynamic providers.
+//   failed (no pending operation). An object the service made anyway is held by no resource: `zoneguard orphans`
+//   lists it, `--delete <id>` removes it (or adopt it: a firewall rule's next create names it), then `pulumi up`.
+// - CLI killed: the stack stays locked and the create stays pending. `pulumi cancel` removes the lock; `pulumi stack
+//   export | zoneguard orphans --stack-export - --delete-pending` deletes what the pending create made;
+//   `pulumi refresh --clear-pending-creates` drops the pending create (`--import-pending-creates <urn> <id>` drops
+//   it as well without importing it, and dynamic providers cannot import anyway); then `pulumi up`.
 jest.setTimeout(180_000);
 
 let sandbox: EngineSandbox;
@@ -113,6 +116,18 @@ async function upInterrupted(stack: Stack, zoneId: string, how: Interruption): P
   return { run, killed };
 }
 
+/** `pulumi stack export | zoneguard orphans --zone <zone> --stack-export - <flags>`, as the recovery runs it: exit code and output. */
+async function orphansOf(stack: Stack, zoneId: string, flags: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const file = path.join(sandbox.dir, `${stack.name}-export.json`);
+  fs.writeFileSync(file, JSON.stringify(await stack.exportStack()));
+  let stdout = '';
+  let stderr = '';
+  const io = { stdout: { write: (text: string) => (stdout += text) }, stderr: { write: (text: string) => (stderr += text) } };
+  const connection = ['--base-url', sandbox.emulator.baseUrl, '--api-token', sandbox.emulator.credentials.apiToken];
+  const code = await orphans(['--zone', zoneId, '--stack-export', file, ...flags, ...connection], io);
+  return { code, stdout, stderr };
+}
+
 test('the provider host killed while a create waits on the service: the run fails, and the next up converges', async () => {
   const zoneId = await freshZone(sandbox.emulator, 'kill-waiting');
   const declared: Declared = {
@@ -152,7 +167,9 @@ test('the provider host killed after the service created a firewall rule: the ne
   // The state does not know the rule: the next create meets its filter, and the provider says what to do.
   const second = await engine((opts) => stack.up(opts));
   expect(second.ok).toBe(false);
-  expect(second.resourceErrors.map((e) => e.message).join('\n')).toContain(`firewall rule ${made!.id} of this zone already matches this expression; take it over with adoptRuleId: '${made!.id}'`);
+  const message = second.resourceErrors.map((e) => e.message).join('\n');
+  expect(message).toContain(`FirewallRuleWithFilter 'admin' in zone ${zoneId}: firewall rule ${made!.id} of this zone already matches this expression (`);
+  expect(message).toContain(`take it over with adoptRuleId: '${made!.id}'`);
   expect(convergenceProblems(await sandbox.emulator.admin.inventory(zoneId), declared)).toEqual([]);
 
   declared.rules[0]!.adoptRuleId = made!.id;
@@ -161,7 +178,7 @@ test('the provider host killed after the service created a firewall rule: the ne
   await stack.preview({ expectNoChanges: true, color: 'never' });
 });
 
-test('the provider host killed after the service created a CSP policy: the next up does not create a second policy', async () => {
+test('the provider host killed after the service created a CSP policy: zoneguard orphans lists it, and deleting it converges', async () => {
   const zoneId = await freshZone(sandbox.emulator, 'kill-policy');
   const declared: Declared = {
     policies: [{ name: 'login', description: 'kill-policy login', expression: 'http.host eq "login.kill-policy.example"', value: "script-src 'self'", action: 'log' }],
@@ -173,15 +190,22 @@ test('the provider host killed after the service created a CSP policy: the next 
   expect(run.ok).toBe(false);
   const [made] = (await sandbox.emulator.admin.inventory(zoneId)).policies;
   expect(made).toBeDefined();
+  expect((await stack.exportStack()).deployment.pending_operations ?? []).toEqual([]);
 
-  // Either the provider takes the policy the lost create made, or it stops and names it (as for firewall rules);
-  // it must not make a second one.
-  const second = await engine((opts) => stack.up(opts));
-  expect(convergenceProblems(await sandbox.emulator.admin.inventory(zoneId), declared)).toEqual([]);
-  if (!second.ok) expect(second.resourceErrors.map((e) => e.message).join('\n')).toContain(made!.id);
+  // No resource holds the policy the lost answer made; the provider never takes one over by its fields.
+  const listed = await orphansOf(stack, zoneId, []);
+  expect(listed).toMatchObject({ code: 0, stderr: '' });
+  expect(listed.stdout).toContain(`policy ${made!.id}  "kill-policy login" log when http.host eq "login.kill-policy.example"\n`);
+  expect(await orphansOf(stack, zoneId, ['--delete', made!.id])).toMatchObject({ code: 0, stdout: expect.stringContaining(`deleted policy ${made!.id}\n`) });
+
+  await upOrThrow(stack);
+  const inventory = await sandbox.emulator.admin.inventory(zoneId);
+  expect(convergenceProblems(inventory, declared)).toEqual([]);
+  expect(inventory.policies.map((p) => p.id)).not.toContain(made!.id);
+  await stack.preview({ expectNoChanges: true, color: 'never' });
 });
 
-test('the pulumi CLI killed mid-up: after pulumi cancel and refresh --clear-pending-creates, the next up names what the interrupted create made, and adopting it converges', async () => {
+test('the pulumi CLI killed mid-up: pulumi cancel, zoneguard orphans --delete-pending, refresh --clear-pending-creates, and the next up converges quietly', async () => {
   const zoneId = await freshZone(sandbox.emulator, 'kill-cli');
   const declared: Declared = {
     settings: { enabled: true, useConnectionUrlPath: true },
@@ -197,20 +221,24 @@ test('the pulumi CLI killed mid-up: after pulumi cancel and refresh --clear-pend
   expect(made).toBeDefined();
   const pending = (await stack.exportStack()).deployment.pending_operations as Array<{ type: string; resource: { urn: string } }>;
   expect(pending).toEqual([expect.objectContaining({ type: 'creating', resource: expect.objectContaining({ urn: expect.stringMatching(/FirewallRuleWithFilter::admin$/) }) })]);
+  const urn = pending[0]!.resource.urn;
 
   // The killed CLI left its lock: every command refuses until `pulumi cancel`.
   const locked = await engine((opts) => stack.up(opts));
   expect(locked.error).toMatch(/the stack is currently locked/);
   await stack.cancel();
+
+  const cleaned = await orphansOf(stack, zoneId, ['--delete-pending']);
+  expect(cleaned).toMatchObject({ code: 0, stderr: '' });
+  expect(cleaned.stdout).toContain(`firewall rule ${made!.id}  block when (http.request.uri.path eq "/kill-cli")  pending create of ${urn}\n`);
+  expect(cleaned.stdout).toContain(`deleted firewall rule ${made!.id}\n`);
+  expect((await sandbox.emulator.admin.inventory(zoneId)).counts).toMatchObject({ firewallRules: 0, filters: 0 });
+
   await stack.refresh({ color: 'never', clearPendingCreates: true });
   expect((await stack.exportStack()).deployment.pending_operations ?? []).toEqual([]);
 
-  const second = await engine((opts) => stack.up(opts));
-  expect(second.ok).toBe(false);
-  expect(second.resourceErrors.map((e) => e.message).join('\n')).toContain(`take it over with adoptRuleId: '${made!.id}'`);
-
-  declared.rules[0]!.adoptRuleId = made!.id;
-  await upOrThrow(stack);
+  const output = await upOrThrow(stack);
+  expect(output).not.toMatch(/pending operation/i);
   expect(convergenceProblems(await sandbox.emulator.admin.inventory(zoneId), declared)).toEqual([]);
   await stack.preview({ expectNoChanges: true, color: 'never' });
 });

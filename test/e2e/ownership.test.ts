@@ -1,0 +1,232 @@
+import type { LocalWorkspace, PulumiFn, Stack } from '@pulumi/pulumi/automation';
+import { CspPolicy } from '../../src/resources/csp-policy';
+import { FirewallRuleWithFilter } from '../../src/resources/firewall-rule-with-filter';
+import { PageGuardSettings } from '../../src/resources/page-guard-settings';
+import { WafMigration } from '../../src/resources/waf-migration';
+import { engine, freshZone, unique } from '../resilience/support';
+import { openSandbox, type EngineSandbox } from './harness';
+
+// Who owns what, through the real engine against the emulator (README, "Who owns what"): a resource holds only the
+// object it created or the one its adopt…Id names; identical declarations get an object each; a rename keeps its
+// object through `aliases`; an adoption in the same run as the old resource's removal never ends in a deletion; a
+// refresh through a wrong base URL forgets nothing; a migration whose answer was lost is recorded.
+jest.setTimeout(300_000);
+
+let sandbox: EngineSandbox;
+beforeAll(async () => {
+  sandbox = await openSandbox('ownership');
+});
+afterAll(() => sandbox?.close());
+
+const TWIN = { action: 'log', expression: 'http.host eq "twin.ownership.example"', value: "script-src 'self'", description: 'twin' } as const;
+
+/** CSP policies declared identically under each of `names()`; the outputs are their ids by name. */
+function twins(zoneId: string, names: () => string[]): PulumiFn {
+  return async () => Object.fromEntries(names().map((name) => [name, new CspPolicy(name, { zoneId, ...TWIN }).policyId]));
+}
+
+const policyIds = async (zoneId: string) => (await sandbox.emulator.admin.inventory(zoneId)).policies.map((p) => p.id).sort();
+const ruleIds = async (zoneId: string) => (await sandbox.emulator.admin.inventory(zoneId)).firewallRules.map((r) => r.id).sort();
+const idOf = (outputs: Record<string, { value: unknown }>, name: string) => String(outputs[name]?.value);
+/** The resources of the stack's state as [name, id], the stack itself left out. */
+async function held(stack: Stack): Promise<Array<[string, string | undefined]>> {
+  const resources = ((await stack.exportStack()).deployment.resources ?? []) as Array<{ urn: string; type: string; id?: string }>;
+  return resources.filter((r) => r.type.startsWith('pulumi-nodejs:dynamic/')).map((r) => [r.urn.split('::').pop()!, r.id]);
+}
+/** Requests that change something, as `METHOD path`. */
+async function writes(): Promise<string[]> {
+  return (await sandbox.emulator.admin.requests()).filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`);
+}
+
+describe('identical CSP policies', () => {
+  test('two in one stack: each gets, keeps and removes its own policy through add, remove and destroy', async () => {
+    const zoneId = await freshZone(sandbox.emulator, 'twins-one');
+    let names = ['a', 'b'];
+    const stack = await sandbox.stack(unique('twins-one'), twins(zoneId, () => names));
+
+    const both = await stack.up({ color: 'never' });
+    const [a, b] = [idOf(both.outputs, 'a'), idOf(both.outputs, 'b')];
+    expect(a).not.toBe(b);
+    expect(await policyIds(zoneId)).toEqual([a, b].sort());
+
+    names = ['a'];
+    await stack.up({ color: 'never' });
+    expect(await policyIds(zoneId)).toEqual([a]);
+    await stack.refresh({ color: 'never' });
+    expect(await held(stack)).toEqual([['a', a]]);
+    await stack.preview({ expectNoChanges: true, color: 'never' });
+
+    names = ['a', 'c'];
+    const added = await stack.up({ color: 'never' });
+    const c = idOf(added.outputs, 'c');
+    expect([a, b]).not.toContain(c);
+    expect(await policyIds(zoneId)).toEqual([a, c].sort());
+
+    await stack.destroy({ color: 'never' });
+    expect(await policyIds(zoneId)).toEqual([]);
+  });
+
+  test('one in each of two stacks on one zone: destroying one stack leaves the other its policy, and its refresh finds it', async () => {
+    const zoneId = await freshZone(sandbox.emulator, 'twins-two');
+    const first = await sandbox.stack(unique('twins-first'), twins(zoneId, () => ['p']));
+    const second = await sandbox.stack(unique('twins-second'), twins(zoneId, () => ['p']));
+    const p1 = idOf((await first.up({ color: 'never' })).outputs, 'p');
+    const p2 = idOf((await second.up({ color: 'never' })).outputs, 'p');
+    expect(p1).not.toBe(p2);
+    expect(await policyIds(zoneId)).toEqual([p1, p2].sort());
+
+    await second.destroy({ color: 'never' });
+    expect(await policyIds(zoneId)).toEqual([p1]);
+    await first.refresh({ color: 'never' });
+    expect(await held(first)).toEqual([['p', p1]]);
+    await first.preview({ expectNoChanges: true, color: 'never' });
+
+    await first.destroy({ color: 'never' });
+    expect(await policyIds(zoneId)).toEqual([]);
+  });
+});
+
+describe('a firewall rule renamed with the same expression', () => {
+  const expression = '(http.request.uri.path eq "/renamed")';
+  const ruleStack = async (label: string, declare: () => { name: string; aliases?: string[]; adoptRuleId?: string }) => {
+    const zoneId = await freshZone(sandbox.emulator, label);
+    const stack = await sandbox.stack(unique(label), async () => {
+      const { name, aliases, adoptRuleId } = declare();
+      const rule = new FirewallRuleWithFilter(name, { zoneId, expression, action: 'block', adoptRuleId }, { aliases: aliases?.map((alias) => ({ name: alias })) });
+      return { ruleId: rule.ruleId };
+    });
+    return { zoneId, stack };
+  };
+
+  test('without aliases the up fails naming aliases and changes nothing; with aliases it is a no-op', async () => {
+    let declared: { name: string; aliases?: string[] } = { name: 'old' };
+    const { zoneId, stack } = await ruleStack('rename', () => declared);
+    const ruleId = idOf((await stack.up({ color: 'never' })).outputs, 'ruleId');
+
+    declared = { name: 'new' };
+    await sandbox.emulator.admin.clearRequests();
+    const refused = await engine((opts) => stack.up(opts));
+    expect(refused.ok).toBe(false);
+    const message = refused.resourceErrors.map((e) => e.message).join('\n');
+    expect(message).toContain(`FirewallRuleWithFilter 'new' in zone ${zoneId}: firewall rule ${ruleId} of this zone already matches this expression`);
+    expect(message).toContain(': 10102 ');
+    expect(message).toContain("give it its old name as an alias, and the rule stays as it is: { aliases: [{ name: '<old name>' }] } in its resource options");
+    // The refused create was the only write, and the old resource still holds the rule.
+    expect(await writes()).toEqual([`POST /client/v4/zones/${zoneId}/firewall/rules`]);
+    expect(await ruleIds(zoneId)).toEqual([ruleId]);
+    expect(await held(stack)).toEqual([['old', ruleId]]);
+
+    declared = { name: 'new', aliases: ['old'] };
+    await sandbox.emulator.admin.clearRequests();
+    const renamed = await stack.up({ color: 'never' });
+    expect(Object.keys(renamed.summary.resourceChanges ?? {})).toEqual(['same']);
+    expect(await writes()).toEqual([]);
+    expect(await held(stack)).toEqual([['new', ruleId]]);
+    await stack.preview({ expectNoChanges: true, color: 'never' });
+  });
+
+  test('adopting the rule in the same up that removes its old resource: the delete is skipped, naming both, and the rule stays', async () => {
+    let declared: { name: string; adoptRuleId?: string } = { name: 'old' };
+    const { zoneId, stack } = await ruleStack('adopt-delete', () => declared);
+    const ruleId = idOf((await stack.up({ color: 'never' })).outputs, 'ruleId');
+    const [filter] = (await sandbox.emulator.admin.inventory(zoneId)).filters;
+
+    declared = { name: 'fresh', adoptRuleId: ruleId };
+    await sandbox.emulator.admin.clearRequests();
+    const run = await engine((opts) => stack.up(opts));
+    expect(run.ok).toBe(true);
+    expect(run.output).toContain(
+      `zoneguard: FirewallRuleWithFilter 'old': not deleting firewall rule ${ruleId}: FirewallRuleWithFilter 'fresh' holds it (adopted in this run)`,
+    );
+    expect(await writes()).toEqual([]);
+    const inventory = await sandbox.emulator.admin.inventory(zoneId);
+    expect(inventory.firewallRules.map((r) => r.id)).toEqual([ruleId]);
+    expect(inventory.filters).toEqual([filter]);
+    expect(await held(stack)).toEqual([['fresh', ruleId]]);
+    await stack.preview({ expectNoChanges: true, color: 'never' });
+  });
+
+  test('an adoption of a rule another resource of the deployment holds is refused before any write', async () => {
+    const taker: { adopt?: string } = {};
+    const zoneId = await freshZone(sandbox.emulator, 'adopt-held');
+    const stack = await sandbox.stack(unique('adopt-held'), async () => {
+      const holder = new FirewallRuleWithFilter('holder', { zoneId, expression, action: 'block' });
+      // dependsOn: the holder's step (its diff) comes first, as it would whenever the holder is older in the stack.
+      if (taker.adopt) new FirewallRuleWithFilter('taker', { zoneId, expression, action: 'log', adoptRuleId: taker.adopt }, { dependsOn: [holder] });
+      return { ruleId: holder.ruleId };
+    });
+    const ruleId = idOf((await stack.up({ color: 'never' })).outputs, 'ruleId');
+
+    taker.adopt = ruleId;
+    await sandbox.emulator.admin.clearRequests();
+    const run = await engine((opts) => stack.up(opts));
+    expect(run.ok).toBe(false);
+    expect(run.resourceErrors.map((e) => e.message).join('\n')).toContain(
+      `FirewallRuleWithFilter 'taker': refused before any change: FirewallRuleWithFilter 'holder' of this deployment holds firewall rule ${ruleId} (in its state)`,
+    );
+    expect(await writes()).toEqual([]);
+    expect(await sandbox.emulator.admin.inventory(zoneId)).toMatchObject({ firewallRules: [expect.objectContaining({ id: ruleId, action: 'block' })] });
+    expect(await held(stack)).toEqual([['holder', ruleId]]);
+  });
+});
+
+test('refresh through a wrong base URL (a route 404) fails naming zoneguard:baseUrl and leaves the state byte-identical', async () => {
+  const zoneId = await freshZone(sandbox.emulator, 'wrong-url');
+  const stack = await sandbox.stack(unique('wrong-url'), async () => {
+    new PageGuardSettings('settings', { zoneId, enabled: true });
+    new CspPolicy('policy', { zoneId, ...TWIN });
+    new FirewallRuleWithFilter('rule', { zoneId, expression: '(http.request.uri.path eq "/wrong-url")', action: 'block' });
+    new WafMigration('waf', { zoneId, mode: 'direct', wait: { timeoutSeconds: 60, pollIntervalSeconds: 0.5 } });
+  });
+  // The base URL from the environment, as a CI job would set it: a plain refresh configures the providers with the
+  // config recorded by the last up, but reads the environment of this run.
+  await stack.removeConfig('zoneguard:baseUrl');
+  const env = (stack.workspace as LocalWorkspace).envVars;
+  env.ZONEGUARD_BASE_URL = sandbox.emulator.baseUrl;
+  await stack.up({ color: 'never' });
+  // What the state holds, byte for byte: every resource (inputs, outputs, ids) and the pending operations. The
+  // manifest (when and by which CLI the file was last written) is not part of it.
+  const stateContent = async () => {
+    const { deployment } = await stack.exportStack();
+    return JSON.stringify({ resources: deployment.resources, pending: deployment.pending_operations ?? [] });
+  };
+  const before = await stateContent();
+  const origin = new URL(sandbox.emulator.baseUrl).origin;
+
+  for (const wrong of [`${origin}/client/v3`, origin, `${sandbox.emulator.baseUrl}/extra`]) {
+    env.ZONEGUARD_BASE_URL = wrong;
+    const run = await engine((opts) => stack.refresh(opts));
+    expect(run.ok).toBe(false);
+    // Every read that ran failed on the route 404 and named the setting (the engine may stop scheduling after one).
+    expect(run.resourceErrors.length).toBeGreaterThan(0);
+    for (const { message } of run.resourceErrors) {
+      expect(message).toContain('HTTP 404 Not Found: 7000 ');
+      expect(message).toContain('check zoneguard:baseUrl (or ZONEGUARD_BASE_URL)');
+    }
+    expect(await stateContent()).toBe(before);
+  }
+
+  env.ZONEGUARD_BASE_URL = sandbox.emulator.baseUrl;
+  await stack.refresh({ color: 'never' });
+  await stack.preview({ expectNoChanges: true, color: 'never' });
+});
+
+test('the migration entry point PUT answered upstream but lost on the way back: up records the resource with what it submitted', async () => {
+  const zoneId = await freshZone(sandbox.emulator, 'lost-put');
+  const stack = await sandbox.stack(unique('lost-put'), async () => {
+    const waf = new WafMigration('waf', { zoneId, mode: 'direct', wait: { timeoutSeconds: 60, pollIntervalSeconds: 0.5 } });
+    return { migrationState: waf.migrationState, submittedRuleset: waf.submittedRuleset };
+  });
+  await sandbox.emulator.admin.setFaults({ loseAnswers: 1, match: { method: 'PUT', pathPrefix: `/zones/${zoneId}/rulesets` } });
+  await sandbox.emulator.admin.clearRequests();
+  const run = await engine((opts) => stack.up(opts));
+  await sandbox.emulator.admin.clearFaults();
+  expect(run.ok).toBe(true);
+  expect(await writes()).toEqual([`PUT /client/v4/zones/${zoneId}/rulesets/phases/http_request_firewall_managed/entrypoint`]);
+  expect((await sandbox.emulator.admin.requests()).find((r) => r.method === 'PUT')).toMatchObject({ status: 502, fault: 'loseAnswers' });
+  const outputs = await stack.outputs();
+  expect(outputs.migrationState?.value).toBe('complete');
+  expect(outputs.submittedRuleset?.value).toMatchObject({ rules: expect.arrayContaining([expect.objectContaining({ action: 'execute' })]) });
+  expect(await held(stack)).toEqual([['waf', zoneId]]);
+  await stack.preview({ expectNoChanges: true, color: 'never' });
+});

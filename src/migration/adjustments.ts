@@ -98,6 +98,15 @@ function describeSettings(settings: { action?: string; enabled?: boolean; scoreT
   return parts.join(', ');
 }
 
+type Overrides = NonNullable<NonNullable<RulesetRule['action_parameters']>['overrides']>;
+
+/** Merges `settings` into the item `matches` finds (the adjustment's fields win), or appends `item`. */
+function upsert<T>(items: T[], matches: (item: T) => boolean, item: T, settings: Partial<T>): void {
+  const existing = items.find(matches);
+  if (existing) Object.assign(existing as object, settings);
+  else items.push(item);
+}
+
 /**
  * Applies the adjustments to a copy of the converted configuration: each override goes into the
  * `action_parameters.overrides` of the execute rule of its ruleset, merged with an override the conversion made
@@ -114,49 +123,39 @@ export function applyAdjustments(converted: EntrypointRuleset, adjustments: Adju
     return parameters.overrides;
   };
 
-  adjustments.rules.forEach((adjustment, index) => {
-    const targets = executeRulesOf(ruleset, adjustment.rulesetId);
-    if (targets.length === 0) {
-      problems.push(
-        `adjustments.rules[${index}]: ruleset ${adjustment.rulesetId} (${rulesetName(adjustment.rulesetId)}) is not executed by the converted configuration, which executes ${executedRulesets(ruleset)}`,
-      );
-      return;
-    }
-    const settings: Omit<RuleOverride, 'id'> = {
-      ...(adjustment.action !== undefined ? { action: adjustment.action } : {}),
-      ...(adjustment.enabled !== undefined ? { enabled: adjustment.enabled } : {}),
-      ...(adjustment.scoreThreshold !== undefined ? { score_threshold: adjustment.scoreThreshold } : {}),
-    };
-    for (const target of targets) {
-      const overrides = overridesOf(target);
-      const rules = (overrides.rules ??= []);
-      const existing = rules.find((rule) => rule.id === adjustment.ruleId);
-      if (existing) Object.assign(existing, settings);
-      else rules.push({ id: adjustment.ruleId, ...settings });
-    }
-    applied.push(`${rulesetName(adjustment.rulesetId)}: rule ${adjustment.ruleId}: ${describeSettings(adjustment)}`);
-  });
+  // Rules and categories go the same way: into each execute rule of their ruleset, or a problem when there is none.
+  const apply = <A extends { rulesetId: string; action?: string; enabled?: boolean; scoreThreshold?: number }>(
+    list: 'rules' | 'categories',
+    items: readonly A[],
+    what: (adjustment: A) => string,
+    merge: (overrides: Overrides, adjustment: A) => void,
+  ) =>
+    items.forEach((adjustment, index) => {
+      const targets = executeRulesOf(ruleset, adjustment.rulesetId);
+      if (targets.length === 0) {
+        problems.push(
+          `adjustments.${list}[${index}]: ruleset ${adjustment.rulesetId} (${rulesetName(adjustment.rulesetId)}) is not executed by the converted configuration, which executes ${executedRulesets(ruleset)}`,
+        );
+        return;
+      }
+      for (const target of targets) merge(overridesOf(target), adjustment);
+      applied.push(`${rulesetName(adjustment.rulesetId)}: ${what(adjustment)}: ${describeSettings(adjustment)}`);
+    });
 
-  adjustments.categories.forEach((adjustment, index) => {
-    const targets = executeRulesOf(ruleset, adjustment.rulesetId);
-    if (targets.length === 0) {
-      problems.push(
-        `adjustments.categories[${index}]: ruleset ${adjustment.rulesetId} (${rulesetName(adjustment.rulesetId)}) is not executed by the converted configuration, which executes ${executedRulesets(ruleset)}`,
-      );
-      return;
-    }
-    const settings: Omit<CategoryOverride, 'category'> = {
-      ...(adjustment.action !== undefined ? { action: adjustment.action } : {}),
-      ...(adjustment.enabled !== undefined ? { enabled: adjustment.enabled } : {}),
+  apply('rules', adjustments.rules, (a) => `rule ${a.ruleId}`, (overrides, a) => {
+    const settings: Omit<RuleOverride, 'id'> = {
+      ...(a.action !== undefined ? { action: a.action } : {}),
+      ...(a.enabled !== undefined ? { enabled: a.enabled } : {}),
+      ...(a.scoreThreshold !== undefined ? { score_threshold: a.scoreThreshold } : {}),
     };
-    for (const target of targets) {
-      const overrides = overridesOf(target);
-      const categories = (overrides.categories ??= []);
-      const existing = categories.find((category) => category.category === adjustment.category);
-      if (existing) Object.assign(existing, settings);
-      else categories.push({ category: adjustment.category, ...settings });
-    }
-    applied.push(`${rulesetName(adjustment.rulesetId)}: category ${adjustment.category}: ${describeSettings(adjustment)}`);
+    upsert((overrides.rules ??= []), (rule) => rule.id === a.ruleId, { id: a.ruleId, ...settings }, settings);
+  });
+  apply('categories', adjustments.categories, (a) => `category ${a.category}`, (overrides, a) => {
+    const settings: Omit<CategoryOverride, 'category'> = {
+      ...(a.action !== undefined ? { action: a.action } : {}),
+      ...(a.enabled !== undefined ? { enabled: a.enabled } : {}),
+    };
+    upsert((overrides.categories ??= []), (category) => category.category === a.category, { category: a.category, ...settings }, settings);
   });
 
   return { ruleset, applied, problems };

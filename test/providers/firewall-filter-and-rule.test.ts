@@ -3,6 +3,8 @@ import type { ZoneSeed } from '../../src/emulator';
 import { NAME_KEY } from '../../src/providers';
 import { diffFirewallFilter, filterBody, firewallFilter } from '../../src/providers/firewall-filter';
 import { diffFirewallRule, firewallRule, ruleCreateItem } from '../../src/providers/firewall-rule';
+import { firewallRuleWithFilter } from '../../src/providers/firewall-rule-with-filter';
+import { wafMigration } from '../../src/providers/waf-migration';
 import { UNKNOWN } from '../../src/providers/kit/check';
 import { providerFixture, type ProviderFixture } from './support';
 
@@ -305,5 +307,40 @@ describe('adoption', () => {
     await expect(firewallRule.create(await checkedRule({ zoneId, filterId: missing, action: 'log', adoptRuleId: missing }))).rejects.toThrow(
       `adoptRuleId ${missing} names no firewall rule of this zone; check the id, or remove adoptRuleId to create a new rule`,
     );
+  });
+});
+
+describe('the WAF migration', () => {
+  test('counts and converts a bypass rule made in two calls exactly as one made in a single call', async () => {
+    const progress = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const zoneId = await freshZone({
+        previousWaf: { enabled: true, sensitivity: 'medium', actionMode: 'simulate' },
+        firewallRules: [],
+      });
+      const office = 'ip.src in {192.0.2.0/24}';
+      const scanner = 'http.user_agent contains "zoneguard-scanner"';
+      const filter = await firewallFilter.create(await checkedFilter({ zoneId, expression: office }));
+      const twoCall = await firewallRule.create(await checkedRule({ zoneId, filterId: filter.id, action: 'bypass', products: ['waf'] }));
+      const singleCall = await firewallRuleWithFilter.create(
+        (await firewallRuleWithFilter.check({}, { zoneId, expression: scanner, action: 'bypass', products: ['waf'] })).inputs as Props,
+      );
+
+      const checkedMigration = await wafMigration.check({}, { zoneId, mode: 'direct', wait: { timeoutSeconds: 5, pollIntervalSeconds: 0.02 } });
+      expect(checkedMigration.failures).toEqual([]);
+      const { outs } = await wafMigration.create(checkedMigration.inputs as Props);
+      const { conversion, submittedRuleset } = outs as {
+        conversion: { bypassRuleIds: string[]; changed: string[] };
+        submittedRuleset: { rules: Array<{ action: string; expression: string }> };
+      };
+      expect(conversion.bypassRuleIds).toEqual([twoCall.id, singleCall.id].sort());
+      for (const id of [twoCall.id, singleCall.id]) {
+        expect(conversion.changed).toContain(`firewall rule ${id} bypasses the WAF managed rules: recreated as a skip rule of the new configuration`);
+      }
+      const skips = submittedRuleset.rules.filter((rule) => rule.action === 'skip').map((rule) => rule.expression);
+      expect(skips.sort()).toEqual([office, scanner].sort());
+    } finally {
+      progress.mockRestore();
+    }
   });
 });

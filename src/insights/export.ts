@@ -1,13 +1,14 @@
 import type { ZoneGuardClient } from '../client';
-import { CSP_POLICY_FIELDS, PAGE_GUARD_SETTING_FIELDS, type CspPolicy, type FirewallRule, type PageGuardSettings } from '../schemas';
+import { CSP_POLICY_FIELDS, PAGE_GUARD_SETTING_FIELDS, type CspPolicy, type Filter, type FirewallRule, type PageGuardSettings } from '../schemas';
 import { compareText } from './classification';
 
-/** What `export` reads from a zone: its page security settings, CSP policies and firewall rules. */
+/** What `export` reads from a zone: its page security settings, CSP policies, firewall rules and filters. */
 export interface ZoneSnapshot {
   zoneId: string;
   settings: PageGuardSettings;
   policies: CspPolicy[];
   firewallRules: FirewallRule[];
+  filters: Filter[];
 }
 
 /** Reads everything the exported program declares (reads only). */
@@ -15,7 +16,8 @@ export async function readZoneSnapshot({ client, zoneId }: { client: ZoneGuardCl
   const settings = await client.pageGuard.get({ zoneId });
   const policies = await client.policies.list({ zoneId }).toArray();
   const firewallRules = await client.firewallRules.list({ zoneId }).toArray();
-  return { zoneId, settings, policies, firewallRules };
+  const filters = await client.filters.list({ zoneId }).toArray();
+  return { zoneId, settings, policies, firewallRules, filters };
 }
 
 /** Options of the program text. */
@@ -106,18 +108,52 @@ const bool = (value: boolean | undefined) => (value === undefined ? undefined : 
 const str = (value: string | undefined) => (value === undefined ? undefined : tsString(value));
 
 /**
+ * The filters `export` declares as a FirewallFilter of their own (the two-call form): those several rules share, and
+ * those no rule uses. A filter exactly one rule uses goes with that rule, as a FirewallRuleWithFilter
+ * (docs/firewall-and-migration.md, "Which form"). Pure.
+ */
+export function standaloneFilterIds(rules: readonly FirewallRule[], filters: readonly Filter[]): Set<string> {
+  const uses = new Map<string, number>();
+  for (const rule of rules) uses.set(rule.filter.id, (uses.get(rule.filter.id) ?? 0) + 1);
+  const standalone = new Set([...uses].filter(([, count]) => count > 1).map(([id]) => id));
+  for (const filter of filters) if (!uses.has(filter.id)) standalone.add(filter.id);
+  return standalone;
+}
+
+/** The fields of a rule every form declares, after its filter. */
+function ruleFieldLines(r: FirewallRule): [string, string | undefined][] {
+  return [
+    ['action', tsString(r.action)],
+    ['paused', bool(r.paused)],
+    ['priority', r.priority === null || r.priority === undefined ? undefined : String(r.priority)],
+    ['ref', r.ref ? tsString(r.ref) : undefined],
+    ['products', r.products && r.products.length > 0 ? `[${r.products.map(tsString).join(', ')}]` : undefined],
+  ];
+}
+
+/**
  * The Pulumi program (TypeScript) declaring a zone's page security settings, CSP policies and firewall rules
- * exactly as the snapshot holds them, each with its adoption input (`adoptPolicyId`, `adoptRuleId`), so that
- * the first `pulumi up` takes them over instead of creating new ones. Pure and deterministic: policies and rules
- * are sorted by id, and nothing varies from run to run (no date).
+ * exactly as the snapshot holds them, each with its adoption input (`adoptPolicyId`, `adoptFilterId`,
+ * `adoptRuleId`), so that the first `pulumi up` takes them over instead of creating new ones. A filter shared by
+ * several rules, or by none, is a FirewallFilter its rules reference (standaloneFilterIds). Pure and deterministic:
+ * objects are sorted by id, and nothing varies from run to run (no date).
  */
 export function renderPulumiProgram(snapshot: ZoneSnapshot, options: RenderOptions = {}): string {
   const packageName = options.packageName ?? 'pulumi-zoneguard';
-  const policies = nameObjects([...snapshot.policies].sort((a, b) => compareText(a.id, b.id)), 'csp-policy', 'csp');
-  const rules = nameObjects([...snapshot.firewallRules].sort((a, b) => compareText(a.id, b.id)), 'firewall-rule', 'rule');
+  const byId = <T extends { id: string }>(objects: T[]) => [...objects].sort((a, b) => compareText(a.id, b.id));
+  const policies = nameObjects(byId(snapshot.policies), 'csp-policy', 'csp');
+  const rules = nameObjects(byId(snapshot.firewallRules), 'firewall-rule', 'rule');
+  const standalone = standaloneFilterIds(snapshot.firewallRules, snapshot.filters);
+  // A shared filter a rule lists but the filter list missed is still declared, from the rule's copy of it.
+  const filterObjects = new Map(snapshot.firewallRules.map((r) => [r.filter.id, { paused: false, ...r.filter }] as const));
+  for (const filter of snapshot.filters) filterObjects.set(filter.id, filter);
+  const filters = nameObjects(byId([...filterObjects.values()].filter((f) => standalone.has(f.id))), 'filter', 'filter');
+  const filterVariable = new Map(filters.map(({ object, variable }) => [object.id, variable]));
   const imports = ['PageGuardSettings'];
   if (policies.length > 0) imports.push('CspPolicy');
-  if (rules.length > 0) imports.push('FirewallRuleWithFilter');
+  if (rules.some(({ object }) => !filterVariable.has(object.filter.id))) imports.push('FirewallRuleWithFilter');
+  if (filters.length > 0) imports.push('FirewallFilter');
+  if (rules.some(({ object }) => filterVariable.has(object.filter.id))) imports.push('FirewallRule');
   imports.sort(compareText);
 
   const { settings } = snapshot;
@@ -157,25 +193,43 @@ export function renderPulumiProgram(snapshot: ZoneSnapshot, options: RenderOptio
       ),
     );
   }
-  for (const { object: r, name, variable } of rules) {
+  for (const { object: f, name, variable } of filters) {
+    const users = snapshot.firewallRules.filter((r) => r.filter.id === f.id).length;
     sections.push(
       block(
-        'FirewallRuleWithFilter',
+        'FirewallFilter',
         variable,
         name,
         [
           ['zoneId', 'zoneId'],
-          ['adoptRuleId', tsString(r.id)],
-          ['description', str(r.description)],
-          ['expression', tsString(r.filter.expression)],
-          ['action', tsString(r.action)],
-          ['paused', bool(r.paused)],
-          ['priority', r.priority === null || r.priority === undefined ? undefined : String(r.priority)],
-          ['ref', r.ref ? tsString(r.ref) : undefined],
-          ['products', r.products && r.products.length > 0 ? `[${r.products.map(tsString).join(', ')}]` : undefined],
+          ['adoptFilterId', tsString(f.id)],
+          ['description', str(f.description)],
+          ['expression', tsString(f.expression)],
+          ['paused', bool(f.paused)],
+          ['ref', f.ref ? tsString(f.ref) : undefined],
         ],
-        [`Firewall rule ${r.id} with its filter ${r.filter.id}.`],
+        [`Filter ${f.id}, ${users === 0 ? 'used by no rule' : `shared by ${users} rules`}.`],
       ),
+    );
+  }
+  for (const { object: r, name, variable } of rules) {
+    const shared = filterVariable.get(r.filter.id);
+    sections.push(
+      shared
+        ? block(
+            'FirewallRule',
+            variable,
+            name,
+            [['zoneId', 'zoneId'], ['adoptRuleId', tsString(r.id)], ['description', str(r.description)], ['filterId', `${shared}.id`], ...ruleFieldLines(r)],
+            [`Firewall rule ${r.id} on the shared filter ${r.filter.id}.`],
+          )
+        : block(
+            'FirewallRuleWithFilter',
+            variable,
+            name,
+            [['zoneId', 'zoneId'], ['adoptRuleId', tsString(r.id)], ['description', str(r.description)], ['expression', tsString(r.filter.expression)], ...ruleFieldLines(r)],
+            [`Firewall rule ${r.id} with its filter ${r.filter.id}.`],
+          ),
     );
   }
   return `${sections.join('\n\n')}\n`;

@@ -2,7 +2,8 @@ import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import { exportZoneProgram, readZoneSnapshot, renderPulumiProgram, slug, tsString, type ZoneSnapshot } from '../../src/insights';
+import { exportZoneProgram, readZoneSnapshot, renderPulumiProgram, slug, standaloneFilterIds, tsString, type ZoneSnapshot } from '../../src/insights';
+import type { FirewallRule } from '../../src/schemas';
 import { EMPTY_ZONE, useInsightEmulator } from './helpers';
 
 const root = path.resolve(__dirname, '../..');
@@ -66,6 +67,28 @@ const snapshot: ZoneSnapshot = {
       ref: 'JIRA-1',
       filter: { id: '22222222000000000000000000000007', expression: 'ip.src in {192.0.2.0/24}' },
     },
+  ],
+  filters: [
+    { id: 'eeeeeeee000000000000000000000005', expression: '(http.request.uri.path eq "/health")', paused: false },
+    { id: '22222222000000000000000000000007', expression: 'ip.src in {192.0.2.0/24}', paused: false },
+  ],
+};
+
+/** The two-call form: filter 3333… shared by two rules, filter 4444… used by none, next to the fixture's rules. */
+const SHARED = '33333333000000000000000000000008';
+const UNUSED = '44444444000000000000000000000009';
+const twoCall: ZoneSnapshot = {
+  ...snapshot,
+  policies: [],
+  firewallRules: [
+    ...snapshot.firewallRules,
+    { id: '55555555000000000000000000000010', paused: false, action: 'block', description: 'Scanners', filter: { id: SHARED, expression: 'http.user_agent contains "sqlmap"', paused: false } },
+    { id: '66666666000000000000000000000011', paused: false, action: 'log', filter: { id: SHARED, expression: 'http.user_agent contains "sqlmap"', paused: false } },
+  ],
+  filters: [
+    ...snapshot.filters,
+    { id: SHARED, expression: 'http.user_agent contains "sqlmap"', paused: false, description: 'Scanner agents' },
+    { id: UNUSED, expression: 'ip.src eq 198.51.100.1', paused: true, ref: 'SPARE' },
   ],
 };
 
@@ -153,9 +176,39 @@ export const ruleOpsHealth = new FirewallRuleWithFilter('ops-health', {
     test('get distinct variables, so the program compiles', () => {
       const ids = ['aaaaaaaa', 'bbbbbbbb', 'cccccccc'].map((prefix) => `${prefix}${'0'.repeat(24)}`);
       const policies = descriptions.map((description, i) => ({ ...snapshot.policies[0]!, id: ids[i]!, description }));
-      const text = renderPulumiProgram({ ...snapshot, policies, firewallRules: [] });
+      const text = renderPulumiProgram({ ...snapshot, policies, firewallRules: [], filters: [] });
       expect([...text.matchAll(/^export const (\w+) = new CspPolicy/gm)].map((m) => m[1])).toEqual(variables);
     });
+  });
+
+  test.each([
+    ['one rule on it', [{ filter: { id: SHARED } }], []],
+    ['two rules on it', [{ filter: { id: SHARED } }, { filter: { id: SHARED } }], [SHARED]],
+    ['no rule on it', [], [SHARED]],
+  ])('a filter with %s is standalone: %j', (_what, rules, expected) => {
+    const filters = [{ id: SHARED, expression: 'true', paused: false }];
+    expect([...standaloneFilterIds(rules as unknown as FirewallRule[], filters)]).toEqual(expected);
+  });
+
+  test('a filter shared by several rules or by none is a FirewallFilter its rules reference; one rule\'s filter stays with it', () => {
+    const text = renderPulumiProgram(twoCall);
+    expect(text).toContain("import { FirewallFilter, FirewallRule, FirewallRuleWithFilter, PageGuardSettings } from 'pulumi-zoneguard';");
+    expect(text).toContain(
+      `// Filter ${SHARED}, shared by 2 rules.\nexport const filterScannerAgents = new FirewallFilter('scanner-agents', {\n  zoneId,\n  adoptFilterId: '${SHARED}',\n` +
+        `  description: 'Scanner agents',\n  expression: 'http.user_agent contains "sqlmap"',\n  paused: false,\n});`,
+    );
+    expect(text).toContain(
+      `// Filter ${UNUSED}, used by no rule.\nexport const filterFilter44444444 = new FirewallFilter('filter-44444444', {\n  zoneId,\n  adoptFilterId: '${UNUSED}',\n` +
+        `  expression: 'ip.src eq 198.51.100.1',\n  paused: true,\n  ref: 'SPARE',\n});`,
+    );
+    expect(text).toContain(
+      `export const ruleScanners = new FirewallRule('scanners', {\n  zoneId,\n  adoptRuleId: '55555555000000000000000000000010',\n  description: 'Scanners',\n` +
+        `  filterId: filterScannerAgents.id,\n  action: 'block',\n  paused: false,\n});`,
+    );
+    expect(text).toContain("export const ruleFirewallRule66666666 = new FirewallRule('firewall-rule-66666666', {\n  zoneId,\n  adoptRuleId: '66666666000000000000000000000011',\n  filterId: filterScannerAgents.id,");
+    // The fixture's rules, one per filter, keep the single-call form.
+    expect(text.match(/new FirewallRuleWithFilter\(/g)).toHaveLength(2);
+    expect(text.match(/new FirewallRule\(/g)).toHaveLength(2);
   });
 
   test('the same zone in another order renders the same text', () => {
@@ -164,7 +217,7 @@ export const ruleOpsHealth = new FirewallRuleWithFilter('ops-health', {
   });
 
   test('a zone with settings only imports only PageGuardSettings; optional flags absent stay undeclared', () => {
-    const text = renderPulumiProgram({ zoneId: ZONE, settings: { enabled: false }, policies: [], firewallRules: [] }, { packageName: '@acme/zoneguard' });
+    const text = renderPulumiProgram({ zoneId: ZONE, settings: { enabled: false }, policies: [], firewallRules: [], filters: [] }, { packageName: '@acme/zoneguard' });
     expect(text).toContain("import { PageGuardSettings } from '@acme/zoneguard';");
     expect(text).toContain("export const pageGuard = new PageGuardSettings('page-guard', {\n  zoneId,\n  enabled: false,\n});\n");
     expect(text).not.toContain('CspPolicy');
@@ -182,7 +235,7 @@ describe('exportZoneProgram (emulator)', () => {
     const requests = await h.emulator.admin.requests();
     expect(new Set(requests.map((r) => r.method))).toEqual(new Set(['GET']));
     expect(requests.map((r) => r.path).sort()).toEqual(
-      [`/zones/${zoneId}/firewall/rules`, `/zones/${zoneId}/page_guard`, `/zones/${zoneId}/page_guard/policies`].map((p) => `/client/v4${p}`).sort(),
+      [`/zones/${zoneId}/filters`, `/zones/${zoneId}/firewall/rules`, `/zones/${zoneId}/page_guard`, `/zones/${zoneId}/page_guard/policies`].map((p) => `/client/v4${p}`).sort(),
     );
     expect(read.policies).toHaveLength(2);
     expect(read.firewallRules).toHaveLength(4);
@@ -232,7 +285,7 @@ describe('exportZoneProgram (emulator)', () => {
     }
 
     test('the exported programs of the demo zones and the fixture compile; a wrong one does not', async () => {
-      const files: Record<string, string> = { 'fixture.ts': renderPulumiProgram(snapshot) };
+      const files: Record<string, string> = { 'fixture.ts': renderPulumiProgram(snapshot), 'two-call.ts': renderPulumiProgram(twoCall) };
       for (const plan of ['free', 'pro', 'business', 'enterprise']) {
         files[`${plan}.ts`] = (await exportZoneProgram({ client: h.client, zoneId: h.demoZone(plan) })).program;
       }

@@ -109,7 +109,7 @@ export const SavedRulesetSchema = EntrypointRulesetSchema.extend({
 });
 export type SavedRuleset = z.infer<typeof SavedRulesetSchema>;
 
-/** Query value of waf_migration on the entry point update: the named and numeric forms of the spec. */
+/** Query value of waf_migration on the entry point update: its named and numeric forms (docs/service.md#migration-calls). */
 export const WafMigrationModeSchema = z
   .enum(['pending', '1', 'validation', '2'], { error: 'must be pending (or 1) or validation (or 2)' })
   .transform((value) => (value === 'pending' || value === '1' ? 'pending' : 'validation'));

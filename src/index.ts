@@ -16,6 +16,13 @@ export {
   type WafMigrationPlan,
   type WafConversion,
 } from './resources/waf-migration';
+export {
+  WafManagedRules,
+  rulesFromRuleset,
+  type WafManagedRulesArgs,
+  type WafManagedRuleArgs,
+  type WafManagedRule,
+} from './resources/waf-managed-rules';
 export { checkExpression, formatExpressionError, type ExpressionCheck, type ExpressionError } from './expression';
 export * from './client';
 export { clientFromStackConfig } from './resources/stack-client';

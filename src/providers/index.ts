@@ -9,6 +9,7 @@ import { firewallRuleWithFilter } from './firewall-rule-with-filter';
 import { firewallFilter } from './firewall-filter';
 import { firewallRule } from './firewall-rule';
 import { wafMigration } from './waf-migration';
+import { wafManagedRules } from './waf-managed-rules';
 import { isDynamicProviderHost, quietHostEchoes, withQuietFailures } from './kit/quiet';
 
 const adopt = (key: string) => (inputs: Record<string, unknown>) => (typeof inputs[key] === 'string' ? (inputs[key] as string) : undefined);
@@ -27,6 +28,7 @@ const implementations = {
   FirewallFilter: withOwnership('FirewallFilter', firewallFilter, { noun: 'filter', adoptedId: adopt('adoptFilterId'), adoptInput: 'adoptFilterId' }),
   FirewallRule: withOwnership('FirewallRule', firewallRule, { noun: 'firewall rule', adoptedId: adopt('adoptRuleId'), adoptInput: 'adoptRuleId' }),
   WafMigration: withOwnership('WafMigration', wafMigration, { noun: 'the WAF migration of zone', adoptedId: adopt('zoneId') }),
+  WafManagedRules: withOwnership('WafManagedRules', wafManagedRules, { noun: 'the WAF managed rules entry point of zone', adoptedId: adopt('zoneId') }),
 } satisfies Record<ResourceKind, Implementation>;
 
 const quiet = new Map<ResourceKind, Implementation>();

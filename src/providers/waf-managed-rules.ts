@@ -158,7 +158,7 @@ export function orderFailures(inputs: { order?: unknown; rules?: unknown }): pul
   order.forEach((ref: string, index) => {
     const earlier = seen.get(ref);
     if (earlier !== undefined) {
-      failures.push({ property: `order.${index}`, reason: `${RESOURCE}.rules: ref "${ref}" is declared twice (rules ${earlier} and ${index}); refs must be unique` });
+      failures.push({ property: `order.${index}`, reason: `${RESOURCE}.order.${index}: ref "${ref}" is declared twice (rules ${earlier} and ${index}); refs must be unique` });
     } else seen.set(ref, index);
   });
   for (const ref of Object.keys(byRef)) {

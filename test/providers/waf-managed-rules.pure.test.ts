@@ -46,7 +46,7 @@ describe('check refuses what the service would refuse, one failure per field nam
     [
       'a duplicate ref',
       [managed, { ...owasp, ref: 'managed' }],
-      ['WafManagedRules.rules: ref "managed" is declared twice (rules 0 and 1); refs must be unique'],
+      ['WafManagedRules.order.1: ref "managed" is declared twice (rules 0 and 1); refs must be unique'],
     ],
     [
       'a skip after everything it would skip',

@@ -31,6 +31,7 @@ const BASES: Record<ResourceKind, Record<string, unknown>> = {
   FirewallFilter: { zoneId: ZONE, expression: '(http.request.uri.path eq "/admin")' },
   FirewallRule: { zoneId: ZONE, filterId: 'b0e7337e95bc424b303e1bd1243c6b44', action: 'block' },
   WafMigration: { zoneId: ZONE, mode: 'direct' },
+  WafManagedRules: { zoneId: ZONE, order: ['managed'], rules: { managed: { execute: { rulesetId: 'efb7b8c949ac4650a09736fc376e9aee' } } } },
 };
 
 const zoneIdCases: Case[] = [
@@ -178,6 +179,19 @@ const MATRIX: Record<ResourceKind, Case[]> = {
     ['wait', { timeoutSeconds: '60' }, 'text'],
     ['wait', { interval: 5 }, 'a misspelt key'],
     ['wait', 60, 'a number'],
+  ],
+  WafManagedRules: [
+    ...zoneIdCases,
+    ...shapeCases,
+    ['rules', MISSING, 'missing'],
+    ['rules', 'all', 'text'],
+    ['rules', { managed: { execute: { rulesetId: 'c'.repeat(32) } } }, 'an unknown managed ruleset'],
+    ['rules', { managed: { execute: { rulesetId: 'efb7b8c949ac4650a09736fc376e9aee', action: 'deny' } } }, 'an unknown override action'],
+    ['rules', { managed: { execute: { rulesetId: 'efb7b8c949ac4650a09736fc376e9aee', rules: [{ id: 'rule-1', enabled: false }] } } }, 'a rule override id that is not an id'],
+    ['rules', { managed: { skip: { ruleset: 'current' } } }, 'a skip with nothing after it to skip'],
+    ['rules', { managed: { expression: 'ip.src eq', execute: { rulesetId: 'efb7b8c949ac4650a09736fc376e9aee' } } }, 'a bad expression'],
+    ['order', ['managed', 'managed'], 'a ref twice'],
+    ['restoreOnDelete', 'yes', 'text'],
   ],
 };
 

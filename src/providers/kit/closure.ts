@@ -1,7 +1,7 @@
 import type * as pulumi from '@pulumi/pulumi';
 
 /** The resource types of zoneguard; the last part of each type token `pulumi-nodejs:dynamic/zoneguard:<Kind>`. */
-export const RESOURCE_KINDS = ['PageGuardSettings', 'CspPolicy', 'FirewallRuleWithFilter', 'FirewallFilter', 'FirewallRule', 'WafMigration'] as const;
+export const RESOURCE_KINDS = ['PageGuardSettings', 'CspPolicy', 'FirewallRuleWithFilter', 'FirewallFilter', 'FirewallRule', 'WafMigration', 'WafManagedRules'] as const;
 export type ResourceKind = (typeof RESOURCE_KINDS)[number];
 
 /** Module part of every type token. Changing it would change every URN. */

@@ -1,0 +1,151 @@
+// WafManagedRules against the emulator over loopback: every provider method, adoption of the migrated entry point
+// with zero writes (counted in the emulator's request log), updates that keep the ids of unchanged rules, drift,
+// delete putting back what create found, and the refusals before a migration.
+import { readMigrationPlan } from '../../src/migration';
+import { NAME_KEY, implementation } from '../../src/providers';
+import { resetOwnership } from '../../src/providers/kit/ownership';
+import { declaredOf, rulesByRef, rulesFromRuleset, type ManagedRuleWithRef, type WafManagedRulesOutputs } from '../../src/providers/waf-managed-rules';
+import { OWASP_RULESET_ID } from '../../src/schemas';
+import { providerFixture, type ProviderFixture } from './support';
+
+jest.setTimeout(60_000);
+
+const provider = implementation('WafManagedRules');
+let fixture: ProviderFixture;
+let zoneId: string;
+let migrated: ManagedRuleWithRef[];
+
+const writes = (requests: Array<{ method: string }>) => requests.filter((r) => r.method !== 'GET');
+
+/**
+ * The provider's checked inputs for a list of rules. Rules read through the client are parsed outside jest's sandbox
+ * (their arrays have another Array.prototype than check's own shape test expects): a JSON copy, as the engine's own
+ * serialization would make.
+ */
+async function checked(list: ManagedRuleWithRef[], extra: Record<string, unknown> = {}) {
+  const result = await provider.check({}, JSON.parse(JSON.stringify({ zoneId, ...rulesByRef(list), ...extra })));
+  expect(result.failures ?? []).toEqual([]);
+  return result.inputs as Record<string, unknown>;
+}
+
+beforeAll(async () => {
+  fixture = await providerFixture();
+  zoneId = fixture.zone('pro');
+});
+afterAll(() => fixture?.close());
+beforeEach(() => resetOwnership());
+
+describe('before the migration', () => {
+  test('create on a zone that has not migrated is refused naming WafMigration and dependsOn, with no write', async () => {
+    const inputs = await checked([{ ref: 'owasp', execute: { rulesetId: OWASP_RULESET_ID } }]);
+    await fixture.requestsSince();
+    await expect(provider.create(inputs)).rejects.toThrow(
+      `WafManagedRules of zone ${zoneId}: refused before any change: zone ${zoneId} has not migrated to the new WAF managed rules (migration_state start). Declare a WafMigration with mode: 'direct'`,
+    );
+    await expect(provider.create(inputs)).rejects.toThrow('dependsOn: [thatMigration]');
+    expect(writes(await fixture.requestsSince())).toEqual([]);
+  });
+
+  test('create on a zone in validation is refused: its WafMigration owns the configuration', async () => {
+    const enterprise = fixture.zone('enterprise');
+    const plan = await readMigrationPlan(fixture.client, enterprise);
+    await fixture.client.wafMigration.updateEntrypoint({ zoneId: enterprise, mode: 'validation', ruleset: plan.ruleset! });
+    const result = await provider.check({}, { zoneId: enterprise, ...rulesByRef([{ ref: 'owasp', execute: { rulesetId: OWASP_RULESET_ID } }]) });
+    await fixture.requestsSince();
+    await expect(provider.create(result.inputs as Record<string, unknown>)).rejects.toThrow('is in validation mode, where its WafMigration resource owns the new WAF configuration');
+    expect(writes(await fixture.requestsSince())).toEqual([]);
+  });
+});
+
+describe('after a direct migration', () => {
+  let outs: WafManagedRulesOutputs;
+
+  beforeAll(async () => {
+    // What WafMigration of mode direct submits: the plan's converted ruleset, with the refs the migration gives.
+    const plan = await readMigrationPlan(fixture.client, zoneId);
+    await fixture.client.wafMigration.updateEntrypoint({ zoneId, mode: 'pending', ruleset: plan.ruleset! });
+    migrated = rulesFromRuleset(plan.ruleset!);
+  });
+
+  test('create adopts the migrated entry point with zero writes, and records it', async () => {
+    expect(migrated.map((rule) => rule.ref)).toContain('owasp-core-ruleset');
+    const inputs = await checked(migrated);
+    await fixture.requestsSince();
+    const created = await provider.create(inputs);
+    const requests = await fixture.requestsSince();
+    expect(requests.map((r) => r.method)).toEqual(['GET', 'GET']);
+    expect(created.id).toBe(zoneId);
+    outs = created.outs as WafManagedRulesOutputs;
+    expect(outs.order).toEqual(migrated.map((rule) => rule.ref));
+    expect(outs.recorded?.rules.map((rule) => rule.ref)).toEqual(outs.order);
+    expect(Object.keys(outs.ruleIds)).toEqual(outs.order);
+  });
+
+  test('read returns the inputs: a diff after it is clean, and a read makes one request', async () => {
+    await fixture.requestsSince();
+    const read = await provider.read(zoneId, outs as never);
+    expect((await fixture.requestsSince()).length).toBe(1);
+    const diff = await provider.diff(zoneId, read.props as never, await checked(migrated));
+    expect(diff.changes).toBe(false);
+    expect(read.inputs).toMatchObject({ zoneId, order: outs.order, rules: outs.rules, restoreOnDelete: true });
+  });
+
+  test('adding an exception first: one write, unchanged rules keep their ids', async () => {
+    const next = [{ ref: 'partner', expression: 'ip.src eq 198.51.100.7', skip: { ruleset: 'current' as const } }, ...migrated];
+    const news = await checked(next);
+    const diff = await provider.diff(zoneId, outs as never, news);
+    expect(diff.changes).toBe(true);
+    await fixture.requestsSince();
+    const updated = (await provider.update(zoneId, outs as never, news)).outs as WafManagedRulesOutputs;
+    expect(writes(await fixture.requestsSince()).length).toBe(1);
+    expect(updated.order).toEqual(['partner', ...outs.order]);
+    for (const ref of outs.order) expect(updated.ruleIds[ref]).toBe(outs.ruleIds[ref]);
+    expect(updated.ruleIds.partner).toMatch(/^[0-9a-f]{32}$/);
+    expect(updated.recorded).toEqual(outs.recorded);
+    outs = updated;
+  });
+
+  test('an update to what the zone already holds makes no write', async () => {
+    const news = await checked([{ ref: 'partner', expression: 'ip.src eq 198.51.100.7', skip: { ruleset: 'current' } }, ...migrated]);
+    await fixture.requestsSince();
+    await provider.update(zoneId, outs as never, news);
+    expect(writes(await fixture.requestsSince())).toEqual([]);
+  });
+
+  test('drift through the service API is found by read, and named by ref in the diff', async () => {
+    const current = await fixture.client.rulesets.getEntrypoint({ zoneId });
+    const rules = current.rules.map((rule) => (rule.ref === 'partner' ? { ...rule, expression: 'ip.src eq 203.0.113.9' } : rule));
+    await fixture.client.rulesets.updateEntrypoint({ zoneId, ruleset: { name: current.name, rules } });
+    const read = await provider.read(zoneId, outs as never);
+    expect((read.inputs as WafManagedRulesOutputs).rules.partner?.expression).toBe('ip.src eq 203.0.113.9');
+    const declared = await checked([{ ref: 'partner', expression: 'ip.src eq 198.51.100.7', skip: { ruleset: 'current' } }, ...migrated]);
+    const diff = await provider.diff(zoneId, read.props as never, declared);
+    expect(diff.changes).toBe(true);
+    outs = (await provider.update(zoneId, read.props as never, declared)).outs as WafManagedRulesOutputs;
+    expect(outs.rules.partner?.expression).toBe('ip.src eq 198.51.100.7');
+  });
+
+  test('delete with restoreOnDelete false leaves the rules in place', async () => {
+    await fixture.requestsSince();
+    await provider.delete(zoneId, { ...outs, restoreOnDelete: false } as never);
+    expect(await fixture.requestsSince()).toEqual([]);
+  });
+
+  test('delete puts back what create found', async () => {
+    await provider.delete(zoneId, outs as never);
+    const after = await fixture.client.rulesets.getEntrypoint({ zoneId });
+    expect(declaredOf(after)).toEqual(declaredOf(outs.recorded!));
+    // The rules create found keep their ids: only the added exception went.
+    expect(after.rules.map((rule) => rule.id)).toEqual(outs.recorded!.rules.map((rule) => outs.ruleIds[rule.ref!]));
+  });
+
+  test('a second resource adopting the same zone in one run is refused before any call', async () => {
+    const inputs = await checked(migrated);
+    await provider.create({ ...inputs, [NAME_KEY]: 'first' });
+    await fixture.requestsSince();
+    await expect(provider.create({ ...inputs, [NAME_KEY]: 'second' })).rejects.toThrow(
+      "WafManagedRules 'second': refused before any change: WafManagedRules 'first' of this deployment holds the WAF managed rules entry point of zone",
+    );
+    expect(await fixture.requestsSince()).toEqual([]);
+  });
+});

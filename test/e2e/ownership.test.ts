@@ -184,11 +184,13 @@ test('refresh through a wrong base URL (a route 404) fails naming zoneguard:base
   const env = (stack.workspace as LocalWorkspace).envVars;
   env.ZONEGUARD_BASE_URL = sandbox.emulator.baseUrl;
   await stack.up({ color: 'never' });
-  // What the state holds, byte for byte: every resource (inputs, outputs, ids) and the pending operations. The
-  // manifest (when and by which CLI the file was last written) is not part of it.
+  // What the state holds, byte for byte: every resource (id, inputs, outputs, timestamps...) and the pending
+  // operations. Left out: the manifest (when the file was written), and propertyDependencies, the engine's own
+  // bookkeeping, which Pulumi v3.259's refresh drops from the snapshot it writes back even when every read failed.
   const stateContent = async () => {
     const { deployment } = await stack.exportStack();
-    return JSON.stringify({ resources: deployment.resources, pending: deployment.pending_operations ?? [] });
+    const resources = (deployment.resources as Array<Record<string, unknown>>).map(({ propertyDependencies: _deps, ...rest }) => rest);
+    return JSON.stringify({ resources, pending: deployment.pending_operations ?? [] });
   };
   const before = await stateContent();
   const origin = new URL(sandbox.emulator.baseUrl).origin;
@@ -226,7 +228,8 @@ test('the migration entry point PUT answered upstream but lost on the way back: 
   expect((await sandbox.emulator.admin.requests()).find((r) => r.method === 'PUT')).toMatchObject({ status: 502, fault: 'loseAnswers' });
   const outputs = await stack.outputs();
   expect(outputs.migrationState?.value).toBe('complete');
-  expect(outputs.submittedRuleset?.value).toMatchObject({ rules: expect.arrayContaining([expect.objectContaining({ action: 'execute' })]) });
+  // What was sent is recorded (the zone has no previous WAF rules to convert, so the ruleset holds none).
+  expect(outputs.submittedRuleset?.value).toEqual({ name: 'default', rules: [] });
   expect(await held(stack)).toEqual([['waf', zoneId]]);
   await stack.preview({ expectNoChanges: true, color: 'never' });
 });

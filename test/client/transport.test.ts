@@ -289,6 +289,7 @@ describe('credentials stay secret', () => {
       wafMigration: {},
       wafOverrides: {},
       wafPackages: {},
+      rulesets: {},
     });
   });
 

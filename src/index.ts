@@ -19,6 +19,7 @@ export {
 export {
   WafManagedRules,
   rulesFromRuleset,
+  OWASP_ANOMALY_SCORE_RULE_ID,
   type WafManagedRulesArgs,
   type WafManagedRuleArgs,
   type WafManagedRule,

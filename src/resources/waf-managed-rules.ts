@@ -67,3 +67,4 @@ export class WafManagedRules extends pulumi.dynamic.Resource {
 }
 
 export { rulesFromRuleset };
+export { OWASP_ANOMALY_SCORE_RULE_ID } from '../schemas';

@@ -1,4 +1,5 @@
 import * as pulumi from '@pulumi/pulumi';
+import { noteFirewallRule } from './zone-order';
 import { NAME_KEY, providerFor, TYPE_MODULE } from '../providers';
 import type { FirewallAction, FirewallProduct } from '../schemas';
 
@@ -63,5 +64,7 @@ export class FirewallRuleWithFilter extends pulumi.dynamic.Resource {
       TYPE_MODULE,
       'FirewallRuleWithFilter',
     );
+    // A WafMigration of the same zone in this program waits for this rule (zone-order.ts).
+    noteFirewallRule(this, args.zoneId);
   }
 }

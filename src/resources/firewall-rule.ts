@@ -1,4 +1,5 @@
 import * as pulumi from '@pulumi/pulumi';
+import { noteFirewallRule } from './zone-order';
 import { NAME_KEY, providerFor, TYPE_MODULE } from '../providers';
 import type { FirewallAction, FirewallProduct } from '../schemas';
 
@@ -60,5 +61,7 @@ export class FirewallRule extends pulumi.dynamic.Resource {
       TYPE_MODULE,
       'FirewallRule',
     );
+    // A WafMigration of the same zone in this program waits for this rule (zone-order.ts).
+    noteFirewallRule(this, args.zoneId);
   }
 }

@@ -2,6 +2,7 @@ import * as pulumi from '@pulumi/pulumi';
 import type { ZoneGuardClient } from '../client';
 import { NAME_KEY, providerFor, TYPE_MODULE } from '../providers';
 import { clientFromStackConfig } from './stack-client';
+import { dependsOnZoneRules } from './zone-order';
 import { AdjustmentsSchema, NO_ADJUSTMENTS, readMigrationPlan, type MigrationMode, type WafConversion, type WafMigrationPlan } from '../migration';
 import { ZoneIdSchema, formatZodIssues, readableIssue, type EntrypointRuleset, type OverrideAction, type WafStatus } from '../schemas';
 
@@ -83,7 +84,7 @@ export class WafMigration extends pulumi.dynamic.Resource {
         ...args,
         [NAME_KEY]: name,
       },
-      wafMigrationOptions(opts),
+      { ...wafMigrationOptions(opts), dependsOn: dependsOnZoneRules(args.zoneId, opts?.dependsOn) },
       TYPE_MODULE,
       'WafMigration',
     );

@@ -1,0 +1,71 @@
+import type { Stack } from '@pulumi/pulumi/automation';
+import { CspPolicy } from '../../src/resources/csp-policy';
+import { FirewallRuleWithFilter } from '../../src/resources/firewall-rule-with-filter';
+import { WafMigration } from '../../src/resources/waf-migration';
+import { openSandbox, type EngineSandbox } from './harness';
+import { engine, unique, upOrThrow } from '../resilience/support';
+
+// What each way of destroying a stack that holds a WafMigration really does (docs/firewall-and-migration.md,
+// "Destroying a stack with a migration"): a policy, a rule and the migration of one zone, with the Pulumi CLI v3.259.
+jest.setTimeout(240_000);
+
+let sandbox: EngineSandbox;
+beforeAll(async () => {
+  sandbox = await openSandbox('waf-migration-destroy');
+});
+afterAll(() => sandbox?.close());
+
+const wait = { timeoutSeconds: 60, pollIntervalSeconds: 1 };
+
+/** A new Pro zone with the previous WAF on, and a stack of a policy, a rule and the migration there. */
+async function deployed(options: { protect?: boolean; retainOnDelete?: boolean }) {
+  const zone = await sandbox.emulator.admin.seedZone({ name: `${unique('destroy')}.example`, plan: 'pro', previousWaf: { enabled: true } });
+  const stack = await sandbox.stack(unique('destroy'), async () => {
+    new CspPolicy('policy', { zoneId: zone.id, action: 'log', expression: 'http.host eq "shop.example.com"', value: "script-src 'self'" });
+    new FirewallRuleWithFilter('rule', { zoneId: zone.id, expression: '(http.user_agent contains "sqlmap")', action: 'block' });
+    new WafMigration('waf', { zoneId: zone.id, mode: 'direct', wait }, options);
+    return {};
+  });
+  await upOrThrow(stack);
+  return { zoneId: zone.id, stack };
+}
+
+/** The names of zoneguard's resources the stack's state holds. */
+async function inState(stack: Stack): Promise<string[]> {
+  const resources = ((await stack.exportStack()).deployment.resources ?? []) as Array<{ type: string; urn: string }>;
+  return resources.filter((resource) => resource.type.includes('zoneguard')).map((resource) => resource.urn.split('::').pop()!).sort();
+}
+
+/** What the zone holds that the stack made: its policies and rules, and where its migration stands. */
+async function zoneHolds(zoneId: string) {
+  const inventory = await sandbox.emulator.admin.inventory(zoneId);
+  return { policies: inventory.counts.policies, firewallRules: inventory.counts.firewallRules, migration: inventory.waf?.migration_state };
+}
+
+test('a plain destroy deletes the policy, then fails on the protected migration, which keeps the rule of its zone', async () => {
+  const { zoneId, stack } = await deployed({});
+  const run = await engine((opts) => stack.destroy(opts));
+  expect(run.ok).toBe(false);
+  expect(run.resourceErrors.map((e) => e.message)).toEqual([expect.stringMatching(/^resource "urn:pulumi:.*::waf" cannot be deleted\s+because it is protected/)]);
+  // The migration depends on the zone's rule (zone-order.ts): the rule would be deleted after it, so it stays.
+  expect(await zoneHolds(zoneId)).toEqual({ policies: 0, firewallRules: 1, migration: 'complete' });
+  expect(await inState(stack)).toEqual(['rule', 'waf']);
+});
+
+test('destroy --exclude-protected succeeds, keeping the migration and the rule of its zone it depends on', async () => {
+  const { zoneId, stack } = await deployed({});
+  const run = await engine((opts) => stack.destroy({ ...opts, excludeProtected: true }));
+  expect(run.ok).toBe(true);
+  // The migration depends on the zone's firewall rules (zone-order.ts), and the engine keeps what a protected
+  // resource depends on.
+  expect(await zoneHolds(zoneId)).toEqual({ policies: 0, firewallRules: 1, migration: 'complete' });
+  expect(await inState(stack)).toEqual(['rule', 'waf']);
+});
+
+test('with retainOnDelete: true recorded by an up, a plain destroy empties the stack and leaves the zone migrated', async () => {
+  const { zoneId, stack } = await deployed({ protect: false, retainOnDelete: true });
+  const run = await engine((opts) => stack.destroy(opts));
+  expect(run.ok).toBe(true);
+  expect(await zoneHolds(zoneId)).toEqual({ policies: 0, firewallRules: 0, migration: 'complete' });
+  expect(await inState(stack)).toEqual([]);
+});

@@ -67,13 +67,13 @@ const label = (inputs: { zoneId?: unknown }, id?: string) =>
   `CspPolicy ${id ? `${id} ` : ''}in zone ${String(inputs.zoneId)}`;
 
 /**
- * A refresh's reads of a zone's policies, served by one list call when more than one arrive together: the service
- * answers a zone's policies in one page (docs/service.md#csp-policies shows no paging), so `listCalls` is 1.
+ * A refresh's reads of a zone's policies, served from walks of the list (kit/coalesce.ts): the service answers a
+ * zone's policies in one page (docs/service.md#csp-policies shows no paging), so a walk is one call.
  */
 const policyReads = new ReadCoalescer<CspPolicy>({
   read: (zoneId, policyId) => unlessNotFound(() => getClient().policies.get({ zoneId, policyId }), undefined),
-  list: async (zoneId) => new Map((await getClient().policies.list({ zoneId }).toArray()).map((policy) => [policy.id, policy])),
-  listCalls: 1,
+  pages: (zoneId) => getClient().policies.list({ zoneId }).pages(),
+  scope: getClient,
 });
 
 export const cspPolicy: Implementation = {
@@ -94,24 +94,26 @@ export const cspPolicy: Implementation = {
     const { zoneId, adoptPolicyId } = inputs;
     const body = pickFields(inputs, CSP_POLICY_FIELDS);
     const client = getClient();
-    const policy = adoptPolicyId
-      ? await step(`${label(inputs, adoptPolicyId)}: adopting the policy`, async () => {
-          // Read first, and write only what differs: adopting a policy already as declared changes nothing.
-          const current = await unlessNotFound(() => client.policies.get({ zoneId, policyId: adoptPolicyId }), undefined);
-          if (!current) {
-            throw new ProviderError(
-              `${label(inputs)}: adoptPolicyId ${adoptPolicyId} names no policy of this zone; ` +
-                'check the id (zoneguard export lists them) or remove adoptPolicyId to create a new policy',
-            );
-          }
-          const changes = policyUpdateBody(current, inputs);
-          return Object.keys(changes).length === 0
-            ? current
-            : client.policies.update({ zoneId, policyId: adoptPolicyId, ...changes });
-        })
-      : // One call, and never a policy found by its fields: identical policies are legitimate (two resources, two
-        // stacks), and binding to one by a guess would let another resource's delete remove it (README, "Who owns what").
-        await step(`${label(inputs)}: creating the policy`, () => client.policies.create({ zoneId, ...body }));
+    const policy = await policyReads.writing(zoneId, () =>
+      adoptPolicyId
+        ? step(`${label(inputs, adoptPolicyId)}: adopting the policy`, async () => {
+            // Read first, and write only what differs: adopting a policy already as declared changes nothing.
+            const current = await unlessNotFound(() => client.policies.get({ zoneId, policyId: adoptPolicyId }), undefined);
+            if (!current) {
+              throw new ProviderError(
+                `${label(inputs)}: adoptPolicyId ${adoptPolicyId} names no policy of this zone; ` +
+                  'check the id (zoneguard export lists them) or remove adoptPolicyId to create a new policy',
+              );
+            }
+            const changes = policyUpdateBody(current, inputs);
+            return Object.keys(changes).length === 0
+              ? current
+              : client.policies.update({ zoneId, policyId: adoptPolicyId, ...changes });
+          })
+        : // One call, and never a policy found by its fields: identical policies are legitimate (two resources, two
+          // stacks), and binding to one by a guess would let another resource's delete remove it (README, "Who owns what").
+          step(`${label(inputs)}: creating the policy`, () => client.policies.create({ zoneId, ...body })),
+    );
     return { id: policy.id, outs: outputsFromPolicy(zoneId, policy, adoptPolicyId) };
   },
 
@@ -128,8 +130,8 @@ export const cspPolicy: Implementation = {
   async update(id, olds, news) {
     const desired = news as CspPolicyInputs;
     const body = policyUpdateBody(olds as CspPolicyOutputs, desired);
-    const policy = await step(`${label(desired, id)}: updating the policy`, () =>
-      getClient().policies.update({ zoneId: desired.zoneId, policyId: id, ...body }),
+    const policy = await policyReads.writing(desired.zoneId, () =>
+      step(`${label(desired, id)}: updating the policy`, () => getClient().policies.update({ zoneId: desired.zoneId, policyId: id, ...body })),
     );
     return { outs: outputsFromPolicy(desired.zoneId, policy, desired.adoptPolicyId) };
   },
@@ -137,8 +139,8 @@ export const cspPolicy: Implementation = {
   async delete(id, props) {
     const { zoneId } = props as CspPolicyOutputs;
     // Already gone is what delete wants: not an error.
-    await step(`${label(props, id)}: deleting the policy`, () =>
-      unlessNotFound(() => getClient().policies.delete({ zoneId, policyId: id }), undefined),
+    await policyReads.writing(zoneId, () =>
+      step(`${label(props, id)}: deleting the policy`, () => unlessNotFound(() => getClient().policies.delete({ zoneId, policyId: id }), undefined)),
     );
   },
 };

@@ -3,7 +3,17 @@ import { HexIdSchema, ZoneIdSchema, type Filter, type FilterCreate, type Firewal
 import { checkWithSchema } from './kit/check';
 import { assertConfigured, configure, getClient } from './kit/context';
 import { diffFields, pickFields } from './kit/diff';
-import { CheckedExpressionSchema, RULE_ARGS, bestEffort, firewallStep, isConflictError, isDuplicateFilterError, normalizeField } from './kit/firewall';
+import {
+  CheckedExpressionSchema,
+  RULE_ARGS,
+  bestEffort,
+  filterReads,
+  firewallStep,
+  firewallWrite,
+  isConflictError,
+  isDuplicateFilterError,
+  normalizeField,
+} from './kit/firewall';
 import { ProviderError, unlessNotFound, type Implementation } from './kit/implementation';
 import { nameOf } from './kit/ownership';
 
@@ -177,17 +187,17 @@ export const firewallFilter: Implementation = {
   async create(raw) {
     const inputs = raw as FirewallFilterInputs;
     const { adoptFilterId } = inputs;
-    const filter = adoptFilterId
-      ? await firewallStep(`${label(inputs, nameOf(inputs), adoptFilterId)}: adopting the filter`, () => adoptFilter(inputs, adoptFilterId))
-      : await firewallStep(`${label(inputs, nameOf(inputs))}: creating the filter`, () => createFilter(inputs));
+    const filter = await firewallWrite(inputs.zoneId, () =>
+      adoptFilterId
+        ? firewallStep(`${label(inputs, nameOf(inputs), adoptFilterId)}: adopting the filter`, () => adoptFilter(inputs, adoptFilterId))
+        : firewallStep(`${label(inputs, nameOf(inputs))}: creating the filter`, () => createFilter(inputs)),
+    );
     return { id: filter.id, outs: outputsFromFilter(inputs.zoneId, filter, adoptFilterId) };
   },
 
   async read(id, props) {
     const recorded = props as FirewallFilterOutputs;
-    const filter = await firewallStep(`${label(recorded, nameOf(props), id)}: reading the filter`, () =>
-      unlessNotFound(() => getClient().filters.get({ zoneId: recorded.zoneId, filterId: id }), undefined),
-    );
+    const filter = await firewallStep(`${label(recorded, nameOf(props), id)}: reading the filter`, () => filterReads.read(recorded.zoneId, id));
     // Deleted out of band: a blank id takes it out of the state.
     if (!filter) return { id: '' };
     const outs = outputsFromFilter(recorded.zoneId, filter, recorded.adoptFilterId);
@@ -196,14 +206,16 @@ export const firewallFilter: Implementation = {
 
   async update(id, _olds, news) {
     const desired = news as FirewallFilterInputs;
-    const filter = await firewallStep(`${label(desired, nameOf(news), id)}: updating the filter`, () => updateFilter(desired, id));
+    const filter = await firewallWrite(desired.zoneId, () =>
+      firewallStep(`${label(desired, nameOf(news), id)}: updating the filter`, () => updateFilter(desired, id)),
+    );
     return { outs: outputsFromFilter(desired.zoneId, filter, desired.adoptFilterId) };
   },
 
   async delete(id, props) {
     const { zoneId } = props as FirewallFilterOutputs;
     const client = getClient();
-    await firewallStep(`${label(props, nameOf(props), id)}: deleting the filter`, async () => {
+    await firewallWrite(zoneId, () => firewallStep(`${label(props, nameOf(props), id)}: deleting the filter`, async () => {
       try {
         await unlessNotFound(() => client.filters.delete({ zoneId, filterId: id }), undefined);
       } catch (error) {
@@ -212,6 +224,6 @@ export const firewallFilter: Implementation = {
         const users = await bestEffort(async () => rulesReferencing(await client.firewallRules.list({ zoneId }).toArray(), id), []);
         throw new ProviderError(filterInUseMessage(zoneId, nameOf(props), id, users, error.message), { cause: error });
       }
-    });
+    }));
   },
 };

@@ -17,12 +17,14 @@ import {
   RULE_ARGS,
   RULE_FIELDS,
   firewallStep,
+  firewallWrite,
   isDuplicateFilterError,
   isQuotaError,
   normalizeField,
   productsFailures as productsFailuresOf,
   ruleFields,
   ruleFieldsFromWire,
+  ruleReads,
 } from './kit/firewall';
 import { ProviderError, unlessNotFound, type Implementation } from './kit/implementation';
 import { nameOf } from './kit/ownership';
@@ -236,17 +238,17 @@ export const firewallRuleWithFilter: Implementation = {
   async create(raw) {
     const inputs = raw as FirewallRuleWithFilterInputs;
     const { adoptRuleId } = inputs;
-    const rule = adoptRuleId
-      ? await firewallStep(`${label(inputs, adoptRuleId)}: adopting the rule`, () => adoptRule(inputs, adoptRuleId))
-      : await firewallStep(`${label(inputs)}: creating the rule with its filter`, () => createRule(inputs));
+    const rule = await firewallWrite(inputs.zoneId, () =>
+      adoptRuleId
+        ? firewallStep(`${label(inputs, adoptRuleId)}: adopting the rule`, () => adoptRule(inputs, adoptRuleId))
+        : firewallStep(`${label(inputs)}: creating the rule with its filter`, () => createRule(inputs)),
+    );
     return { id: rule.id, outs: outputsFromRule(inputs.zoneId, rule, adoptRuleId) };
   },
 
   async read(id, props) {
     const recorded = props as FirewallRuleWithFilterOutputs;
-    const rule = await firewallStep(`${label(recorded, id)}: reading the rule`, () =>
-      unlessNotFound(() => getClient().firewallRules.get({ zoneId: recorded.zoneId, ruleId: id }), undefined),
-    );
+    const rule = await firewallStep(`${label(recorded, id)}: reading the rule`, () => ruleReads.read(recorded.zoneId, id));
     // Deleted out of band: a blank id takes it out of the state. A filter it left behind is reused by the next create.
     if (!rule) return { id: '' };
     const outs = outputsFromRule(recorded.zoneId, rule, recorded.adoptRuleId);
@@ -256,28 +258,32 @@ export const firewallRuleWithFilter: Implementation = {
   async update(id, olds, news) {
     const desired = news as FirewallRuleWithFilterInputs;
     const { filterId } = olds as FirewallRuleWithFilterOutputs;
-    const rule = await firewallStep(`${label(desired, id)}: updating the rule`, () =>
-      getClient().firewallRules.update({ zoneId: desired.zoneId, ruleId: id, ...ruleUpdateBody(desired, filterId) }),
+    const rule = await firewallWrite(desired.zoneId, () =>
+      firewallStep(`${label(desired, id)}: updating the rule`, () =>
+        getClient().firewallRules.update({ zoneId: desired.zoneId, ruleId: id, ...ruleUpdateBody(desired, filterId) }),
+      ),
     );
     return { outs: outputsFromRule(desired.zoneId, rule, desired.adoptRuleId) };
   },
 
   async delete(id, props) {
     const { zoneId, filterId } = props as FirewallRuleWithFilterOutputs;
-    const client = getClient();
-    // The filter goes with the rule: a rule deleted alone leaves its filter, and recreating it then fails with 10102.
-    const deleted = await firewallStep(`${label(props, id)}: deleting the rule and its filter`, () =>
-      unlessNotFound(() => client.firewallRules.delete({ zoneId, ruleId: id, deleteFilterIfUnused: true }), undefined),
-    );
-    if (deleted || !filterId) return;
-    // The rule was already gone: remove the filter it may have left, unless another rule uses it (409).
-    await firewallStep(`${label(props, id)}: deleting the filter ${filterId} the rule left`, async () => {
-      try {
-        await client.filters.delete({ zoneId, filterId });
-      } catch (error) {
-        if (error instanceof NotFoundError || error instanceof ConflictError) return;
-        throw error;
-      }
+    await firewallWrite(zoneId, async () => {
+      const client = getClient();
+      // The filter goes with the rule: a rule deleted alone leaves its filter, and recreating it then fails with 10102.
+      const deleted = await firewallStep(`${label(props, id)}: deleting the rule and its filter`, () =>
+        unlessNotFound(() => client.firewallRules.delete({ zoneId, ruleId: id, deleteFilterIfUnused: true }), undefined),
+      );
+      if (deleted || !filterId) return;
+      // The rule was already gone: remove the filter it may have left, unless another rule uses it (409).
+      await firewallStep(`${label(props, id)}: deleting the filter ${filterId} the rule left`, async () => {
+        try {
+          await client.filters.delete({ zoneId, filterId });
+        } catch (error) {
+          if (error instanceof NotFoundError || error instanceof ConflictError) return;
+          throw error;
+        }
+      });
     });
   },
 };

@@ -7,12 +7,14 @@ import {
   RULE_ARGS,
   RULE_FIELDS,
   firewallStep,
+  firewallWrite,
   isConflictError,
   isQuotaError,
   normalizeField,
   productsFailures,
   ruleFields,
   ruleFieldsFromWire,
+  ruleReads,
 } from './kit/firewall';
 import { ProviderError, unlessNotFound, type Implementation } from './kit/implementation';
 import { nameOf } from './kit/ownership';
@@ -148,17 +150,17 @@ export const firewallRule: Implementation = {
   async create(raw) {
     const inputs = raw as FirewallRuleInputs;
     const { adoptRuleId } = inputs;
-    const rule = adoptRuleId
-      ? await firewallStep(`${label(inputs, nameOf(inputs), adoptRuleId)}: adopting the rule`, () => adoptRule(inputs, adoptRuleId))
-      : await firewallStep(`${label(inputs, nameOf(inputs))}: creating the rule on filter ${inputs.filterId}`, () => createRule(inputs));
+    const rule = await firewallWrite(inputs.zoneId, () =>
+      adoptRuleId
+        ? firewallStep(`${label(inputs, nameOf(inputs), adoptRuleId)}: adopting the rule`, () => adoptRule(inputs, adoptRuleId))
+        : firewallStep(`${label(inputs, nameOf(inputs))}: creating the rule on filter ${inputs.filterId}`, () => createRule(inputs)),
+    );
     return { id: rule.id, outs: outputsFromRule(inputs.zoneId, rule, adoptRuleId) };
   },
 
   async read(id, props) {
     const recorded = props as FirewallRuleOutputs;
-    const rule = await firewallStep(`${label(recorded, nameOf(props), id)}: reading the rule`, () =>
-      unlessNotFound(() => getClient().firewallRules.get({ zoneId: recorded.zoneId, ruleId: id }), undefined),
-    );
+    const rule = await firewallStep(`${label(recorded, nameOf(props), id)}: reading the rule`, () => ruleReads.read(recorded.zoneId, id));
     // Deleted out of band: a blank id takes it out of the state.
     if (!rule) return { id: '' };
     const outs = outputsFromRule(recorded.zoneId, rule, recorded.adoptRuleId);
@@ -167,15 +169,19 @@ export const firewallRule: Implementation = {
 
   async update(id, _olds, news) {
     const desired = news as FirewallRuleInputs;
-    const rule = await firewallStep(`${label(desired, nameOf(news), id)}: updating the rule`, () => updateRule(desired, id));
+    const rule = await firewallWrite(desired.zoneId, () =>
+      firewallStep(`${label(desired, nameOf(news), id)}: updating the rule`, () => updateRule(desired, id)),
+    );
     return { outs: outputsFromRule(desired.zoneId, rule, desired.adoptRuleId) };
   },
 
   async delete(id, props) {
     const { zoneId } = props as FirewallRuleOutputs;
     // The rule alone: its filter belongs to its FirewallFilter resource, which the engine deletes after its rules.
-    await firewallStep(`${label(props, nameOf(props), id)}: deleting the rule`, () =>
-      unlessNotFound(() => getClient().firewallRules.delete({ zoneId, ruleId: id }), undefined),
+    await firewallWrite(zoneId, () =>
+      firewallStep(`${label(props, nameOf(props), id)}: deleting the rule`, () =>
+        unlessNotFound(() => getClient().firewallRules.delete({ zoneId, ruleId: id }), undefined),
+      ),
     );
   },
 };

@@ -1,19 +1,36 @@
-import { matchListed, planReads } from '../../src/providers/kit/coalesce';
+import { LISTING_FRESH_MS, isFresh, matchListed, walkNextPage } from '../../src/providers/kit/coalesce';
 import { cspPolicy } from '../../src/providers/csp-policy';
+import { firewallFilter } from '../../src/providers/firewall-filter';
+import { firewallRule } from '../../src/providers/firewall-rule';
+import { firewallRuleWithFilter } from '../../src/providers/firewall-rule-with-filter';
+import type { Implementation } from '../../src/providers/kit/implementation';
 import { providerFixture, type ProviderFixture } from './support';
 
-describe('planReads', () => {
+describe('walkNextPage', () => {
   describe.each([
-    // pending reads, calls of a list walk, served by
-    [1, 1, 'single'],
-    [2, 1, 'list'],
-    [150, 1, 'list'],
-    [3, 3, 'single'],
-    [4, 3, 'list'],
-  ] as const)('%i reads, a list of %i calls', (pending, listCalls, plan) => {
-    it(`is served by ${plan} reads`, () => {
-      expect(planReads(pending, listCalls)).toBe(plan);
+    // reads in the batch, pages it has walked, reads still unanswered, walks one more page
+    [1, 0, 1, false],
+    [2, 0, 2, true],
+    [2, 1, 1, false],
+    [8, 0, 8, true],
+    [8, 4, 3, true],
+    [8, 7, 1, false],
+    [8, 2, 0, false],
+    [150, 0, 150, true],
+  ] as const)('%i reads, %i pages walked, %i unanswered', (batch, spent, unanswered, walks) => {
+    it(walks ? 'walks on' : 'stops', () => {
+      expect(walkNextPage(batch, spent, unanswered)).toBe(walks);
     });
+  });
+});
+
+describe('isFresh', () => {
+  it.each([
+    [0, true],
+    [LISTING_FRESH_MS - 1, true],
+    [LISTING_FRESH_MS, false],
+  ])('a walk %i ms old answers reads: %s', (age, fresh) => {
+    expect(isFresh(1_000, 1_000 + age)).toBe(fresh);
   });
 });
 
@@ -70,5 +87,100 @@ describe('CspPolicy reads arriving together, against the emulator', () => {
     expect(calls.map((call) => `${call.method} ${call.path.replace(/\?.*$/, '')}`).sort()).toEqual(
       [`GET /client/v4/zones/${zoneId}/page_guard/policies`, `GET /client/v4/zones/${zoneId}/page_guard/policies/${deleted.id}`].sort(),
     );
+  });
+});
+
+/** What `requestsSince` saw, as `METHOD path` without the zone prefix and the query. */
+const calls = (seen: Array<{ method: string; path: string }>) =>
+  seen.map((call) => `${call.method} ${call.path.replace(/^\/client\/v4\/zones\/[0-9a-f]+/, '').replace(/\?.*$/, '')}`).sort();
+
+type Created = { id: string; outs?: Record<string, unknown> };
+const readOf = (provider: Implementation) => (created: Created) => provider.read!(created.id, created.outs ?? {});
+
+describe('firewall rules and filters read together, in a zone of more than one page', () => {
+  let fx: ProviderFixture;
+  let zoneId: string;
+  // Rules of the zone made outside the stack: with the stack's own, more than one page of 100.
+  const OTHERS = 120;
+  beforeAll(async () => {
+    fx = await providerFixture();
+    const zone = await fx.emulator.admin.seedZone({
+      name: 'many-rules.example',
+      plan: 'enterprise',
+      ruleQuota: 1000,
+      firewallRules: Array.from({ length: OTHERS }, (_, n) => ({ expression: `ip.src eq 192.0.2.${n}`, action: 'log' as const })),
+    });
+    zoneId = zone.id;
+  });
+  afterAll(() => fx.close());
+
+  it('walk the rules once for both rule kinds and the filters once, with the results of single reads', async () => {
+    const single: Created[] = [];
+    for (let n = 0; n < 4; n++) {
+      single.push(await firewallRuleWithFilter.create({ zoneId, expression: `http.host eq "r${n}.example.com"`, action: 'block', paused: false, priority: null, description: `rule ${n}`, ref: '' }));
+    }
+    const filter = await firewallFilter.create({ zoneId, expression: 'http.request.uri.path contains "/admin"', paused: false, description: 'admin', ref: '' });
+    const onFilter = await firewallRule.create({ zoneId, filterId: filter.id, action: 'challenge', paused: false, priority: null, description: 'on the shared filter', ref: '' });
+    const [changed, deleted] = [single[1]!, single[2]!];
+    // Out of band: one rule changed, one deleted (its filter with it), the others untouched.
+    await fx.client.firewallRules.update({ zoneId, ruleId: changed.id, filter: { id: String(changed.outs!.filterId) }, action: 'log', paused: true, priority: null, description: 'changed by hand', ref: '' });
+    await fx.client.firewallRules.delete({ zoneId, ruleId: deleted.id, deleteFilterIfUnused: true });
+
+    // One at a time, each alone in its window: one GET each.
+    await fx.requestsSince();
+    const alone = [];
+    for (const created of single) alone.push(await readOf(firewallRuleWithFilter)(created));
+    const aloneRule = await readOf(firewallRule)(onFilter);
+    const aloneFilter = await readOf(firewallFilter)(filter);
+    expect(await fx.requestsSince()).toHaveLength(single.length + 2);
+
+    // Together, as a refresh sends them: the rules of both kinds from one walk (two pages), the filter alone (a
+    // batch of one reads singly), the deleted rule read on its own.
+    const [together, togetherRule, togetherFilter] = await Promise.all([
+      Promise.all(single.map(readOf(firewallRuleWithFilter))),
+      readOf(firewallRule)(onFilter),
+      readOf(firewallFilter)(filter),
+    ]);
+    expect(calls(await fx.requestsSince())).toEqual(
+      ['GET /firewall/rules', 'GET /firewall/rules', `GET /firewall/rules/${deleted.id}`, `GET /filters/${filter.id}`].sort(),
+    );
+    expect(together).toEqual(alone);
+    expect(togetherRule).toEqual(aloneRule);
+    expect(togetherFilter).toEqual(aloneFilter);
+    expect(together[2]).toEqual({ id: '' });
+    expect(together[1]!.props).toMatchObject({ action: 'log', paused: true, description: 'changed by hand' });
+    expect(together[0]!.props).toEqual(single[0]!.outs);
+    expect(togetherRule.props).toEqual(onFilter.outs);
+
+    // The walk answers the next reads of the refresh without a call; the deleted rule is still read on its own.
+    const again = await Promise.all(single.map(readOf(firewallRuleWithFilter)));
+    expect(again).toEqual(alone);
+    expect(calls(await fx.requestsSince())).toEqual([`GET /firewall/rules/${deleted.id}`]);
+
+    // A write of this process ends the walk: the read after it sees the write.
+    const updated = await firewallRuleWithFilter.update!(single[0]!.id, single[0]!.outs!, { ...single[0]!.outs!, description: 'updated by the stack' });
+    await fx.requestsSince();
+    const afterWrite = await Promise.all([readOf(firewallRuleWithFilter)(single[0]!), readOf(firewallRuleWithFilter)(single[3]!)]);
+    expect(afterWrite[0].props).toEqual(updated.outs);
+    // A new walk; a batch of two walks one page, which does not hold them (the stack's rules come after the 120
+    // others), so both are read on their own: the bound of walkNextPage, never more than twice the single reads.
+    expect(calls(await fx.requestsSince())).toEqual(['GET /firewall/rules', `GET /firewall/rules/${single[0]!.id}`, `GET /firewall/rules/${single[3]!.id}`].sort());
+  });
+
+  it('walk the filters, past the first page, for filter reads arriving together', async () => {
+    const filters: Created[] = [];
+    for (let n = 0; n < 3; n++) {
+      filters.push(await firewallFilter.create({ zoneId, expression: `http.host eq "f${n}.example.com"`, paused: false, description: `filter ${n}`, ref: '' }));
+    }
+    await fx.client.filters.update({ zoneId, filterId: filters[0]!.id, expression: String(filters[0]!.outs!.expression), paused: true, description: 'paused by hand', ref: '' });
+    await fx.requestsSince();
+    const alone = [];
+    for (const created of filters) alone.push(await readOf(firewallFilter)(created));
+    await fx.requestsSince();
+    const together = await Promise.all(filters.map(readOf(firewallFilter)));
+    expect(together).toEqual(alone);
+    expect(together[0]!.props).toMatchObject({ paused: true, description: 'paused by hand' });
+    // The zone holds more than 100 filters (the seeded rules' own): both pages, and no single read.
+    expect(calls(await fx.requestsSince())).toEqual(['GET /filters', 'GET /filters']);
   });
 });

@@ -1,14 +1,33 @@
-// Refresh reads coalesced (issue 17): the engine asks a provider for the reads of a refresh all at once, each as its
-// own call. Reads of one kind in one zone that arrive within a short window are answered from one list walk when
-// that costs fewer calls than one read each. What a read returns stays exactly what a single read returns: an object
-// the list does not show is read on its own, so only the service's own 10013 says it is gone (docs/service.md#errors).
+// Refresh reads coalesced (issue 17): the engine asks a provider for the reads of a refresh as separate calls, a few at
+// a time (its `--parallel`, 4 per CPU by default), and sends the next ones as soon as those are answered. Reads of one
+// kind in one zone that arrive within a short window are answered from a walk of the zone's list, page by page, and
+// what the walk has seen answers the reads that follow for a short while, so a refresh walks each zone's list about
+// once instead of reading every object. What a read returns stays exactly what a single read returns: an object the
+// walk has not shown is read on its own, so only the service's own 10013 says it is gone (docs/service.md#errors).
 
 /** How long a read waits for others of its kind and zone: the engine sends a refresh's reads within milliseconds. */
 export const COALESCE_WINDOW_MS = 5;
 
-/** How a batch of reads of one zone is served. Pure: the whole policy of coalescing is this function. */
-export function planReads(pending: number, listCalls: number): 'list' | 'single' {
-  return pending > listCalls ? 'list' : 'single';
+/**
+ * How long what a walk has seen answers later reads: about one refresh of a few hundred resources. A refresh reads
+ * its objects in an order of the engine's own, so a read answered from a walk a few seconds old is the read the
+ * engine could have made then; any write of this process to the zone and kind ends it at once (`forget`).
+ */
+export const LISTING_FRESH_MS = 10_000;
+
+/**
+ * Whether a batch of reads walks one more page of the zone's list. Pure: the whole policy of coalescing is this
+ * function. A batch walks only while some of its reads are still unanswered, and spends fewer pages than it has
+ * reads, so a lone read is a single GET, and a walk of a zone far larger than the stack costs at most about twice
+ * the single reads it was meant to save (the walk's pages are then left to the next batches).
+ */
+export function walkNextPage(batch: number, spent: number, unanswered: number): boolean {
+  return unanswered > 0 && spent + 1 < batch;
+}
+
+/** Whether a walk begun at `since` may still answer reads at `now`. Pure. */
+export function isFresh(since: number, now: number): boolean {
+  return now - since < LISTING_FRESH_MS;
 }
 
 /** Which of the read ids the listed objects answer, and which must be read on their own. Pure. */
@@ -24,13 +43,13 @@ export function matchListed<T>(ids: readonly string[], listed: ReadonlyMap<strin
 }
 
 /** What a coalescer needs of one kind of object. */
-export interface CoalescedKind<T> {
+export interface CoalescedKind<T extends { id: string }> {
   /** The single read: the object, or undefined when the service said 10013. */
   read(zoneId: string, id: string): Promise<T | undefined>;
-  /** Every object of the zone, by id, from the list endpoint. */
-  list(zoneId: string): Promise<ReadonlyMap<string, T>>;
-  /** Calls a list walk of the zone costs (1 for a list the service answers in one page). */
-  listCalls: number;
+  /** The zone's list, one page (one call) at a time, in pages of the largest size the service allows. */
+  pages(zoneId: string): AsyncIterator<{ items: readonly T[] }>;
+  /** What the walks belong to (the client of the provider's configuration): another one starts them afresh. */
+  scope(): object;
 }
 
 interface Waiter<T> {
@@ -39,13 +58,26 @@ interface Waiter<T> {
   reject(error: unknown): void;
 }
 
+/** A walk of one zone's list: what it has seen so far, and where it stands. */
+interface Walk<T> {
+  scope: object;
+  since: number;
+  seen: Map<string, T>;
+  pages: AsyncIterator<{ items: readonly T[] }>;
+  done: boolean;
+}
+
 /**
- * Gathers the reads of one kind per zone for COALESCE_WINDOW_MS, then serves them by one list walk or by single
- * reads (planReads). A list that fails falls back to single reads, so each read fails or succeeds as it would alone.
+ * Gathers the reads of one kind per zone for COALESCE_WINDOW_MS, then answers what the zone's walk has seen, walks on
+ * while walkNextPage says so, and reads the rest one by one. Batches of one zone run one after the other, so they
+ * share its walk. A page that fails ends the walk, and its reads are read one by one, so each read fails or
+ * succeeds as it would alone.
  */
-export class ReadCoalescer<T> {
+export class ReadCoalescer<T extends { id: string }> {
   readonly #kind: CoalescedKind<T>;
   readonly #pending = new Map<string, Array<Waiter<T>>>();
+  readonly #walks = new Map<string, Walk<T>>();
+  readonly #queues = new Map<string, Promise<void>>();
 
   constructor(kind: CoalescedKind<T>) {
     this.#kind = kind;
@@ -58,30 +90,72 @@ export class ReadCoalescer<T> {
       if (!waiters) {
         waiters = [];
         this.#pending.set(zoneId, waiters);
-        setTimeout(() => void this.#flush(zoneId), COALESCE_WINDOW_MS);
+        setTimeout(() => this.#enqueue(zoneId), COALESCE_WINDOW_MS);
       }
       waiters.push({ id, resolve, reject });
     });
   }
 
-  async #flush(zoneId: string): Promise<void> {
+  /** Ends what the zone's walk answers: called on every write of this kind to the zone, so a read sees the write. */
+  forget(zoneId: string): void {
+    this.#walks.delete(zoneId);
+  }
+
+  /** A write to the zone, after which (done or failed: it may have acted) the zone's walk answers no more reads. */
+  async writing<R>(zoneId: string, call: () => Promise<R>): Promise<R> {
+    try {
+      return await call();
+    } finally {
+      this.forget(zoneId);
+    }
+  }
+
+  #enqueue(zoneId: string): void {
     const waiters = this.#pending.get(zoneId) ?? [];
     this.#pending.delete(zoneId);
+    const previous = this.#queues.get(zoneId) ?? Promise.resolve();
+    // Whatever fails before the reads are under way (no configuration yet) fails them all, rather than leave them hanging.
+    const next = previous.then(() => this.#serve(zoneId, waiters)).catch((error: unknown) => {
+      for (const waiter of waiters) waiter.reject(error);
+    });
+    this.#queues.set(zoneId, next);
+    void next.finally(() => {
+      if (this.#queues.get(zoneId) === next) this.#queues.delete(zoneId);
+    });
+  }
+
+  /** The zone's walk if it may still answer reads, else a new one (its first page not asked for yet). */
+  #walkOf(zoneId: string): Walk<T> {
+    const scope = this.#kind.scope();
+    const walk = this.#walks.get(zoneId);
+    if (walk && walk.scope === scope && isFresh(walk.since, Date.now())) return walk;
+    const fresh: Walk<T> = { scope, since: Date.now(), seen: new Map(), pages: this.#kind.pages(zoneId), done: false };
+    this.#walks.set(zoneId, fresh);
+    return fresh;
+  }
+
+  async #serve(zoneId: string, waiters: ReadonlyArray<Waiter<T>>): Promise<void> {
     const ids = [...new Set(waiters.map((waiter) => waiter.id))];
-    let found = new Map<string, T>();
-    let unlisted = ids;
-    if (planReads(ids.length, this.#kind.listCalls) === 'list') {
+    const walk = this.#walkOf(zoneId);
+    let { unlisted } = matchListed(ids, walk.seen);
+    for (let spent = 0; !walk.done && walkNextPage(ids.length, spent, unlisted.length); spent += 1) {
       try {
-        ({ found, unlisted } = matchListed(ids, await this.#kind.list(zoneId)));
+        const page = await walk.pages.next();
+        if (page.done) walk.done = true;
+        else for (const object of page.value.items) walk.seen.set(object.id, object);
       } catch {
-        // Served one by one instead: each read then ends as it would have alone.
+        // Read one by one instead, each then ending as it would have alone; the next batch starts a new walk.
+        this.forget(zoneId);
+        break;
       }
+      ({ unlisted } = matchListed(ids, walk.seen));
     }
+    // A walk that has ended has seen everything it will: what it did not show is read on its own (10013 or new).
     const singles = new Map(unlisted.map((id) => [id, this.#kind.read(zoneId, id)]));
     for (const waiter of waiters) {
       const single = singles.get(waiter.id);
       if (single) single.then(waiter.resolve, waiter.reject);
-      else waiter.resolve(found.get(waiter.id));
+      else waiter.resolve(walk.seen.get(waiter.id));
     }
   }
 }

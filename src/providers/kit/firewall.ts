@@ -3,11 +3,13 @@
 import type * as pulumi from '@pulumi/pulumi';
 import { z } from 'zod';
 import { RetiredApiError, ZoneGuardError } from '../../client/errors';
-import { ErrorCode, FIREWALL_LIMITS, FilterExpressionSchema, FirewallProductSchema, FirewallRuleCreateItemSchema, type FirewallRule } from '../../schemas';
+import { ErrorCode, FIREWALL_LIMITS, FilterExpressionSchema, FirewallProductSchema, FirewallRuleCreateItemSchema, type Filter, type FirewallRule } from '../../schemas';
 import { UNKNOWN, containsUnknown } from './check';
+import { ReadCoalescer } from './coalesce';
+import { getClient } from './context';
 import { pickFields } from './diff';
 import { expressionCheckFailures } from './expression';
-import { ProviderError, step } from './implementation';
+import { ProviderError, step, unlessNotFound } from './implementation';
 
 const wire = FirewallRuleCreateItemSchema.shape;
 
@@ -142,4 +144,29 @@ export async function bestEffort<T>(call: () => Promise<T>, fallback: T): Promis
   } catch {
     return fallback;
   }
+}
+
+/**
+ * A refresh's reads of a zone's firewall rules, shared by FirewallRule and FirewallRuleWithFilter (both are rules of
+ * one list), served from walks of the list in pages of 100 (kit/coalesce.ts).
+ */
+export const ruleReads = new ReadCoalescer<FirewallRule>({
+  read: (zoneId, ruleId) => unlessNotFound(() => getClient().firewallRules.get({ zoneId, ruleId }), undefined),
+  pages: (zoneId) => getClient().firewallRules.list({ zoneId }).pages(),
+  scope: getClient,
+});
+
+/** A refresh's reads of a zone's filters, served the same way. */
+export const filterReads = new ReadCoalescer<Filter>({
+  read: (zoneId, filterId) => unlessNotFound(() => getClient().filters.get({ zoneId, filterId }), undefined),
+  pages: (zoneId) => getClient().filters.list({ zoneId }).pages(),
+  scope: getClient,
+});
+
+/**
+ * A write of any firewall resource to a zone: afterwards no read of the zone's rules or filters is answered from a
+ * walk made before it. Both, whatever the kind: a rule's create or delete can create or delete its filter.
+ */
+export async function firewallWrite<T>(zoneId: string, call: () => Promise<T>): Promise<T> {
+  return ruleReads.writing(zoneId, () => filterReads.writing(zoneId, call));
 }

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { HexIdSchema, queryIntSchema } from '../schemas';
+import { HexIdSchema, queryIntSchema, readableIssue } from '../schemas';
 import { ErrorCode, Messages, ServiceError } from './errors';
 import { FaultEngine } from './faults';
 import { saveStateFile, type EmulatorState, type StateSnapshot, type ZoneRecord } from './state';
@@ -117,12 +117,45 @@ export function isHexId(value: string): boolean {
   return HexIdSchema.safeParse(value).success;
 }
 
-/** Parses a body with a schema; a missing body or a failing field becomes a 400 with `path: message` lines. */
+/** A JSON object (not an array, not null). */
+function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The keys of a body that its schema does not name, one issue per object (docs/emulator.md, "Request bodies"): zod's
+ * default object mode drops them silently, and a request whose field is misspelt must not succeed as if it were
+ * absent. Objects that set their own mode (strict, or a catchall) are left to zod; unions are left to the branch
+ * that matches.
+ */
+export function unknownKeyIssues(schema: z.ZodType, value: unknown, path: PropertyKey[] = []): z.core.$ZodIssue[] {
+  if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable) return unknownKeyIssues(schema.unwrap() as z.ZodType, value, path);
+  if (schema instanceof z.ZodDefault) return unknownKeyIssues(schema.def.innerType as z.ZodType, value, path);
+  if (schema instanceof z.ZodPipe) return unknownKeyIssues(schema.in as z.ZodType, value, path);
+  if (schema instanceof z.ZodArray) {
+    return Array.isArray(value) ? value.flatMap((item, index) => unknownKeyIssues(schema.element as z.ZodType, item, [...path, index])) : [];
+  }
+  if (schema instanceof z.ZodRecord) {
+    return isJsonObject(value) ? Object.entries(value).flatMap(([key, item]) => unknownKeyIssues(schema.valueType as z.ZodType, item, [...path, key])) : [];
+  }
+  if (!(schema instanceof z.ZodObject) || !isJsonObject(value)) return [];
+  const shape = schema.shape as Record<string, z.ZodType>;
+  const unknown = schema.def.catchall === undefined ? Object.keys(value).filter((key) => !Object.hasOwn(shape, key)) : [];
+  const own: z.core.$ZodIssue[] =
+    unknown.length === 0 ? [] : [{ code: 'unrecognized_keys', keys: unknown, path, input: value, message: readableIssue({ code: 'unrecognized_keys', keys: unknown, input: value }) }];
+  return [...own, ...Object.entries(shape).flatMap(([key, field]) => (Object.hasOwn(value, key) ? unknownKeyIssues(field, value[key], [...path, key]) : []))];
+}
+
+/**
+ * Parses a body with a schema; a missing body, a failing field or a key the schema does not name becomes a 400 with
+ * one `path: message` line per problem, in our words (readableIssue) where the schema sets none.
+ */
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown, prefix = ''): z.output<S> {
   if (body === undefined) throw ServiceError.of(400, ErrorCode.validation, Messages.bodyRequired);
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) throw ServiceError.fromZod(parsed.error, prefix);
-  return parsed.data;
+  const parsed = schema.safeParse(body, { error: readableIssue });
+  const issues = [...(parsed.success ? [] : parsed.error.issues), ...unknownKeyIssues(schema, body)];
+  if (issues.length > 0) throw ServiceError.fromZod(new z.ZodError(issues), prefix);
+  return parsed.data as z.output<S>;
 }
 
 /**
@@ -130,7 +163,7 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown, prefix 
  * whether the schema's message names it (`per_page must be ...`) or not.
  */
 export function parseQuery<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
-  const parsed = schema.safeParse(value);
+  const parsed = schema.safeParse(value, { error: readableIssue });
   if (parsed.success) return parsed.data;
   throw new ServiceError(
     400,

@@ -118,6 +118,8 @@ export const Messages = {
     'the firewall rules and filters API is retired for this zone (end of life 2025-06-15); use custom rules of the rulesets API (phase http_request_firewall_custom)',
   notEmulated: (method: string, route: string) =>
     `${method} ${route} is part of the public API but not emulated by zoneguard's emulator (docs/emulator.md, "What it does not do")`,
+  dryRunNotEmulated:
+    `dry_run: a dry run of the entry point ruleset is part of the public API but not emulated by zoneguard's emulator (docs/emulator.md, "What it does not do"); nothing was saved: send the PUT without dry_run to apply it`,
   stateNotWritten: (path: string, detail: string) =>
     `the change was not applied: the state file ${path} could not be written (${detail}); fix the path or its permissions and retry`,
   malformedUri: 'Could not route to that URI: an identifier is malformed (bad percent-encoding, or longer than 100 characters)',

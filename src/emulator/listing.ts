@@ -144,6 +144,14 @@ function filtersOf(query: ListQuery): ((item: DetectedItem) => boolean)[] {
 }
 
 /**
+ * result_info of a list answered whole on one page (`page=all`, the policies list): `per_page` is the page size asked
+ * (the default when none is), or the count when more items came, so an empty list reports the per_page asked, not 0.
+ */
+export function onePageInfo(count: number, perPage: number = PAGING.defaultPerPage): ResultInfo {
+  return { page: 1, per_page: Math.max(count, perPage), count, total_count: count, total_pages: count === 0 ? 0 : 1 };
+}
+
+/**
  * One page of a detected-items list with its result_info. `status` defaults to active; `page` may be `all`;
  * `per_page` is 1-100 and defaults to 15; a page past the end is empty, not an error. Scripts and connections leave
  * out what was seen under /cdn-cgi/ unless `exclude_cdn_cgi=false`, as the public API does.
@@ -182,11 +190,9 @@ export function listDetected<T extends DetectedItem>(kind: DetectedKind, items: 
   }
 
   const total = selected.length;
-  if (query.page === 'all') {
-    return { result: selected, resultInfo: { page: 1, per_page: total, count: total, total_count: total, total_pages: total === 0 ? 0 : 1 } };
-  }
-  const page = Number(query.page ?? 1);
   const perPage = Number(query.per_page ?? PAGING.defaultPerPage);
+  if (query.page === 'all') return { result: selected, resultInfo: onePageInfo(total, perPage) };
+  const page = Number(query.page ?? 1);
   const result = selected.slice((page - 1) * perPage, page * perPage);
   return {
     result,

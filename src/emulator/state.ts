@@ -14,6 +14,7 @@ import {
   WafOverrideSchema,
   WafPackageSchema,
   formatZodIssues,
+  readableIssue,
 } from '../schemas';
 
 /** The plans a zone can be on, cheapest first. */
@@ -222,7 +223,7 @@ export function readCheckedJson<S extends z.ZodType>(label: string, path: string
   } catch (error) {
     throw new Error(`${label} ${path}: ${(error as Error).message}`, { cause: error });
   }
-  const parsed = schema.safeParse(json);
+  const parsed = schema.safeParse(json, { error: readableIssue });
   if (!parsed.success) throw new Error(`${label} ${path}: ${formatZodIssues(parsed.error).join('; ')}`);
   return parsed.data;
 }

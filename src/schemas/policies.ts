@@ -46,6 +46,9 @@ export type CspPolicyCreate = z.input<typeof CspPolicyCreateSchema>;
 export const CSP_POLICY_FIELDS = CspPolicyCreateSchema.keyof().options;
 export type CspPolicyField = (typeof CSP_POLICY_FIELDS)[number];
 
-/** Body of PUT /zones/{zone_id}/page_guard/policies/{policy_id}: a partial update. */
-export const CspPolicyUpdateSchema = z.object(fields).partial();
+/**
+ * Body of PUT /zones/{zone_id}/page_guard/policies/{policy_id}: a partial update. `id` may be sent back as read;
+ * the emulator refuses one that differs from the path, as for rules and filters.
+ */
+export const CspPolicyUpdateSchema = z.object({ id: HexIdSchema, ...fields }).partial();
 export type CspPolicyUpdate = z.input<typeof CspPolicyUpdateSchema>;

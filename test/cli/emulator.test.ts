@@ -175,6 +175,6 @@ describe('zoneguard emulator', () => {
     const bad = spawnSync(process.execPath, [cli, 'emulator', '--port', '0', '--seed', seed], { encoding: 'utf8', env });
     rmSync(dir, { recursive: true, force: true });
     expect(bad.status).toBe(1);
-    expect(bad.stderr.trim()).toBe(`zoneguard: seed file ${seed}: zones.0.plan: Invalid option: expected one of "free"|"pro"|"business"|"enterprise"`);
+    expect(bad.stderr.trim()).toBe(`zoneguard: seed file ${seed}: zones.0.plan: must be one of "free", "pro", "business", "enterprise"`);
   });
 });

@@ -63,7 +63,7 @@ describe('policies', () => {
     expect(error.status).toBe(400);
     expect(error.codes).toEqual([1004, 1004]);
     expect(error.message).toBe(
-      `POST /zones/${ZONE}/page_guard/policies failed: HTTP 400 Bad Request: 1004 action: Invalid option: expected one of "log"|"allow"|"add_reporting_directives"; 1004 value: must not be empty`,
+      `POST /zones/${ZONE}/page_guard/policies failed: HTTP 400 Bad Request: 1004 action: must be one of "log", "allow", "add_reporting_directives"; 1004 value: must not be empty`,
     );
   });
 });

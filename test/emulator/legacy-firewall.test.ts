@@ -76,7 +76,7 @@ describe('a zone seeded with the legacy firewall API retired', () => {
 
   test('an unknown value is refused when seeding', async () => {
     await expect(h.emulator.admin.seedZone({ name: 'x.example', plan: 'pro', legacyFirewall: 'gone' as never })).rejects.toThrow(
-      'POST /zones: legacyFirewall: Invalid option: expected one of "available"|"maintenance"|"retired"',
+      'POST /zones: legacyFirewall: must be one of "available", "maintenance", "retired"',
     );
   });
 });

@@ -40,7 +40,7 @@ describe('POST /zones/{zone_id}/firewall/waf/overrides', () => {
   test('an override without URLs, or with an unknown field, is refused', async () => {
     const zone = h.zoneOf('pro');
     expect((await h.call('POST', `/zones/${zone}/firewall/waf/overrides`, { body: { urls: [] } })).body).toEqual(failure([1004, 'urls: must list at least one URL pattern']));
-    expect((await h.call('POST', `/zones/${zone}/firewall/waf/overrides`, { body: { urls: ['a/*'], mode: 'x' } })).body).toEqual(failure([1004, 'Unrecognized key: "mode"']));
+    expect((await h.call('POST', `/zones/${zone}/firewall/waf/overrides`, { body: { urls: ['a/*'], mode: 'x' } })).body).toEqual(failure([1004, 'unknown key "mode"']));
     expect((await h.emulator.admin.inventory(zone)).counts.wafOverrides).toBe(0);
   });
 });

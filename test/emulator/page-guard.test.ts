@@ -59,7 +59,7 @@ describe('PUT /zones/{zone_id}/page_guard', () => {
     const zone = h.zoneOf('free');
     const answer = await h.call('PUT', `/zones/${zone}/page_guard`, { body: { enabled: 'yes' } });
     expect(answer.status).toBe(400);
-    expect(answer.body).toEqual(failure([1004, 'enabled: Invalid input: expected boolean, received string']));
+    expect(answer.body).toEqual(failure([1004, 'enabled: must be true or false']));
     expect((await h.call('GET', `/zones/${zone}/page_guard`)).body.result.enabled).toBe(false);
   });
 

@@ -44,11 +44,11 @@ describe('POST /zones/{zone_id}/page_guard/policies', () => {
     expect(answer.status).toBe(400);
     expect(answer.body).toEqual(
       failure(
-        [1004, 'description: Invalid input: expected string, received undefined'],
-        [1004, 'action: Invalid option: expected one of "log"|"allow"|"add_reporting_directives"'],
+        [1004, 'description: is required'],
+        [1004, 'action: must be one of "log", "allow", "add_reporting_directives"'],
         [1004, 'expression: must not be empty'],
         [1004, 'enabled: must be true or false (a JSON boolean or the text "true"/"false")'],
-        [1004, 'value: Invalid input: expected string, received undefined'],
+        [1004, 'value: is required'],
       ),
     );
     expect((await h.call('GET', path())).body.result).toHaveLength(2);
@@ -60,7 +60,7 @@ describe('GET /zones/{zone_id}/page_guard/policies', () => {
     const answer = await h.call('GET', path());
     expect(answer.body.result).toHaveLength(2);
     expect(answer.body.result.map((p: { enabled: string }) => p.enabled)).toEqual(['true', 'false']);
-    expect(answer.body.result_info).toEqual({ page: 1, per_page: 2, count: 2, total_count: 2, total_pages: 1 });
+    expect(answer.body.result_info).toEqual({ page: 1, per_page: 15, count: 2, total_count: 2, total_pages: 1 });
   });
 
   test('an unknown policy is a 404', async () => {
@@ -90,7 +90,7 @@ describe('PUT /zones/{zone_id}/page_guard/policies/{policy_id}', () => {
     const answer = await h.call('PUT', `${path()}/${created.id}`, { body: { action: 'deny', value: '' } });
     expect(answer.status).toBe(400);
     expect(answer.body).toEqual(
-      failure([1004, 'action: Invalid option: expected one of "log"|"allow"|"add_reporting_directives"'], [1004, 'value: must not be empty']),
+      failure([1004, 'action: must be one of "log", "allow", "add_reporting_directives"'], [1004, 'value: must not be empty']),
     );
     expect((await h.call('GET', `${path()}/${created.id}`)).body.result).toEqual(created);
   });

@@ -89,7 +89,7 @@ describe('--state FILE', () => {
     const statePath = join(dir, 'state.json');
     writeFileSync(statePath, JSON.stringify({ version: 3 }));
     await expect(startEmulator({ statePath })).rejects.toThrow(
-      `state file ${statePath}: version: must be 2 (this emulator's state file format); start without --state, or with a new file; credentials: Invalid input: expected object, received undefined`,
+      `state file ${statePath}: version: must be 2 (this emulator's state file format); start without --state, or with a new file; credentials: is required`,
     );
     writeFileSync(statePath, '{"version": 2,');
     await expect(startEmulator({ statePath })).rejects.toThrow(`state file ${statePath}: Expected double-quoted property name in JSON at position 14`);
@@ -103,7 +103,7 @@ describe('--state FILE', () => {
     good.credentials.extra = true;
     writeFileSync(statePath, JSON.stringify(good));
     await expect(startEmulator({ statePath })).rejects.toThrow(
-      `state file ${statePath}: credentials: Unrecognized key: "extra"; zones.0.plan: Invalid option: expected one of "free"|"pro"|"business"|"enterprise"; zones.1.tokens: must hold at least one token`,
+      `state file ${statePath}: credentials: unknown key "extra"; zones.0.plan: must be one of "free", "pro", "business", "enterprise"; zones.1.tokens: must hold at least one token`,
     );
   });
 

@@ -4,6 +4,7 @@ import { params, parseBody, zoneOf, type EmulatorContext } from '../context';
 import { ErrorCode, Messages, ServiceError, okEnvelope } from '../errors';
 import { validateExpression } from '../expression';
 import { newId } from '../ids';
+import { onePageInfo } from '../listing';
 
 /** A policy on the wire: `enabled` in the text form the spec shows. */
 function toWire(policy: CspPolicy) {
@@ -27,9 +28,8 @@ export function registerPolicyRoutes(api: FastifyInstance, context: EmulatorCont
   api.get('/zones/:zone_id/page_guard/policies', async (request) => {
     const zone = zoneOf(context, request);
     const policies = context.state.collections.policies.list(zone.id).map(toWire);
-    const total = policies.length;
     // The list takes no paging parameters (none shown): one page holding every policy.
-    return okEnvelope(policies, { page: 1, per_page: total, count: total, total_count: total, total_pages: total === 0 ? 0 : 1 });
+    return okEnvelope(policies, onePageInfo(policies.length));
   });
 
   api.get('/zones/:zone_id/page_guard/policies/:policy_id', async (request) => {
@@ -48,10 +48,9 @@ export function registerPolicyRoutes(api: FastifyInstance, context: EmulatorCont
   api.put('/zones/:zone_id/page_guard/policies/:policy_id', async (request) => {
     const zone = zoneOf(context, request);
     const current = find(zone.id, params(request).policy_id ?? '');
-    const bodyId = (request.body as { id?: unknown } | undefined)?.id;
+    const { id: bodyId, ...body } = parseBody(CspPolicyUpdateSchema, request.body);
     // As for rules and filters: a body naming another policy is refused, not applied to the one in the path.
-    if (bodyId !== undefined && bodyId !== current.id) throw ServiceError.of(400, ErrorCode.validation, Messages.idMismatch(String(bodyId), current.id));
-    const body = parseBody(CspPolicyUpdateSchema, request.body);
+    if (bodyId !== undefined && bodyId !== current.id) throw ServiceError.of(400, ErrorCode.validation, Messages.idMismatch(bodyId, current.id));
     assertValidExpression(body.expression);
     const defined = Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
     const policy = context.state.collections.policies.set(zone.id, { ...current, ...defined, id: current.id });

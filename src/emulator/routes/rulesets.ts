@@ -41,19 +41,24 @@ export function registerRulesetRoutes(api: FastifyInstance, context: EmulatorCon
 
   api.put(ENTRYPOINT, async (request) => {
     const zone = zoneOf(context, request);
+    // A dry run applied as a real update would change the zone its caller meant only to test: refused, before anything.
+    const body = request.body as Record<string, unknown> | undefined;
+    if (query(request).dry_run !== undefined || (typeof body === 'object' && body !== null && Object.hasOwn(body, 'dry_run'))) {
+      throw ServiceError.of(501, ErrorCode.notEmulated, Messages.dryRunNotEmulated);
+    }
     const rawMode = single(query(request).waf_migration);
     if (rawMode !== undefined) assertPhaseTwo(request);
     const mode = rawMode === undefined ? undefined : parseQuery(z.object({ waf_migration: WafMigrationModeSchema }), { waf_migration: rawMode }).waf_migration;
-    const body = parseBody(EntrypointUpdateSchema, request.body);
+    const update = parseBody(EntrypointUpdateSchema, request.body);
     const record = wafRecordOf(context, zone.id);
     const latest = record.entrypointVersions.at(-1);
-    const problems = entrypointProblems(body, latest);
+    const problems = entrypointProblems(update, latest);
     if (problems.length > 0) throw new ServiceError(400, problems.map((message) => ({ code: ErrorCode.validation, message })));
     const now = context.now();
     if (mode !== undefined) assertMigrationAllowed(context, zone, record, mode, now);
 
     // Everything is computed before the record changes, so a failure cannot leave it half-applied.
-    const saved = nextEntrypointVersion(body, latest, stableId(zone.id, 'entrypoint', MIGRATION_PHASE), now);
+    const saved = nextEntrypointVersion(update, latest, stableId(zone.id, 'entrypoint', MIGRATION_PHASE), now);
     // The new WAF is on from now; the previous one goes off when the pending delay has passed.
     const completeAt = mode === 'pending' ? new Date(now.getTime() + zone.migrationDelayMs).toISOString() : undefined;
     record.entrypointVersions.push(saved);

@@ -1,0 +1,134 @@
+import { MANAGED_RULESET_ID } from '../../src/emulator';
+import { failure, useEmulator } from './helpers';
+
+const h = useEmulator();
+beforeEach(() => h.emulator.admin.reset());
+
+/** Ids of the enterprise zone's seeded objects, read through the API as a user would. */
+async function seeded() {
+  const zone = h.zoneOf('enterprise');
+  const policy = (await h.call('GET', `/zones/${zone}/page_guard/policies`)).body.result[0].id as string;
+  const rule = (await h.call('GET', `/zones/${zone}/firewall/rules`)).body.result[0] as { id: string; filter: { id: string } };
+  return { zone, policy, rule: rule.id, filter: rule.filter.id };
+}
+
+type Ids = Awaited<ReturnType<typeof seeded>>;
+const expression = 'http.host eq "www.acme-bank.example"';
+
+// docs/emulator.md, "Request bodies": a key the body's schema does not name is refused (400 code 1004), wherever it
+// sits, with the path of its object; nothing is applied.
+describe.each<[string, string, (ids: Ids) => string, (ids: Ids) => unknown, string]>([
+  ['page security settings', 'PUT', (i) => `/zones/${i.zone}/page_guard`, () => ({ enabled: true, enabeld: false }), 'unknown key "enabeld"'],
+  [
+    'a policy create',
+    'POST',
+    (i) => `/zones/${i.zone}/page_guard/policies`,
+    () => ({ description: 'd', action: 'log', expression, enabled: true, value: "script-src 'self'", mode: 'strict' }),
+    'unknown key "mode"',
+  ],
+  ['a policy update', 'PUT', (i) => `/zones/${i.zone}/page_guard/policies/${i.policy}`, () => ({ description: 'changed', acton: 'allow' }), 'unknown key "acton"'],
+  ['a filter create', 'POST', (i) => `/zones/${i.zone}/filters`, () => [{ expression, colour: 'red', size: 1 }], '0: unknown keys "colour", "size"'],
+  ['a filter update', 'PUT', (i) => `/zones/${i.zone}/filters/${i.filter}`, () => ({ expression, pasued: true }), 'unknown key "pasued"'],
+  ['a rule create', 'POST', (i) => `/zones/${i.zone}/firewall/rules`, () => [{ action: 'block', filter: { expression }, prority: 1 }], '0: unknown key "prority"'],
+  [
+    'a rule update, in its filter',
+    'PUT',
+    (i) => `/zones/${i.zone}/firewall/rules/${i.rule}`,
+    (i) => ({ action: 'block', filter: { id: i.filter, expression } }),
+    'filter: unknown key "expression"',
+  ],
+  ['a rule delete', 'DELETE', (i) => `/zones/${i.zone}/firewall/rules/${i.rule}`, () => ({ delete_filter: true }), 'unknown key "delete_filter"'],
+  [
+    'the entry point, deep in a rule',
+    'PUT',
+    (i) => `/zones/${i.zone}/rulesets/phases/http_request_firewall_managed/entrypoint`,
+    () => ({ rules: [{ action: 'execute', expression: 'true', action_parameters: { id: MANAGED_RULESET_ID, overides: { action: 'log' } } }] }),
+    'rules.0.action_parameters: unknown key "overides"',
+  ],
+  ['a WAF override create', 'POST', (i) => `/zones/${i.zone}/firewall/waf/overrides`, () => ({ urls: ['www.acme-bank.example/*'], mode: 'x' }), 'unknown key "mode"'],
+])('unknown keys in %s', (_name, method, path, body, message) => {
+  test(`${method} answers 400 code 1004 naming the key, and changes nothing`, async () => {
+    const ids = await seeded();
+    const before = await h.emulator.admin.inventory(ids.zone);
+    const answer = await h.call(method, path(ids), { body: body(ids) });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual(failure([1004, message]));
+    expect(await h.emulator.admin.inventory(ids.zone)).toEqual(before);
+  });
+});
+
+describe('request errors in our words: one error per problem, the field named once', () => {
+  test('a policy create with five problems answers five errors, none of zod\'s texts', async () => {
+    const zone = h.zoneOf('enterprise');
+    const answer = await h.call('POST', `/zones/${zone}/page_guard/policies`, { body: { description: 5, action: 'nope', enabled: 'maybe', value: '', extra: 1 } });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual(
+      failure(
+        [1004, 'description: must be text'],
+        [1004, 'action: must be one of "log", "allow", "add_reporting_directives"'],
+        [1004, 'expression: is required'],
+        [1004, 'enabled: must be true or false (a JSON boolean or the text "true"/"false")'],
+        [1004, 'value: must not be empty'],
+        [1004, 'unknown key "extra"'],
+      ),
+    );
+  });
+
+  test.each([
+    ['a negative priority', [{ action: 'block', filter: { expression }, priority: -1 }], '0.priority: must be at least 0'],
+    ['a fractional priority', [{ action: 'block', filter: { expression }, priority: 1.5 }], '0.priority: must be a whole number'],
+    ['a paused flag as text', [{ action: 'block', filter: { expression }, paused: 'yes' }], '0.paused: must be true or false'],
+  ])('a rule create with %s: one error naming the index and field', async (_name, body, message) => {
+    const answer = await h.call('POST', `/zones/${h.zoneOf('pro')}/firewall/rules`, { body });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual(failure([1004, message]));
+  });
+
+  test('a query value out of range names its parameter once', async () => {
+    const answer = await h.call('GET', `/zones/${h.zoneOf('pro')}/firewall/rules?page=0`);
+    expect(answer.body).toEqual(failure([1004, 'page: must be at least 1']));
+  });
+});
+
+describe('the entry point\'s dry_run: not emulated, never applied', () => {
+  const path = (zone: string) => `/zones/${zone}/rulesets/phases/http_request_firewall_managed/entrypoint`;
+  const message =
+    'dry_run: a dry run of the entry point ruleset is part of the public API but not emulated by zoneguard\'s emulator (docs/emulator.md, "What it does not do"); nothing was saved: send the PUT without dry_run to apply it';
+  const rules = [{ action: 'execute', expression: 'true', action_parameters: { id: MANAGED_RULESET_ID } }];
+
+  test.each([
+    ['in the query', '?dry_run=true', { rules }],
+    ['in the body', '', { rules, dry_run: true }],
+    ['with a migration step', '?waf_migration=pending&phase_two=1&dry_run=1', { rules }],
+  ])('%s: 501 code 10040, and no version is saved nor the migration moved', async (_name, q, body) => {
+    const zone = h.zoneOf('enterprise');
+    const before = await h.emulator.admin.inventory(zone);
+    const answer = await h.call('PUT', `${path(zone)}${q}`, { body });
+    expect(answer.status).toBe(501);
+    expect(answer.body).toEqual(failure([10040, message]));
+    expect(await h.emulator.admin.inventory(zone)).toEqual(before);
+    expect((await h.call('GET', path(zone))).status).toBe(404);
+  });
+});
+
+describe('an empty list reports the per_page asked', () => {
+  test.each([
+    ['page=all with per_page', '?hosts=nowhere.example&page=all&per_page=50', 50],
+    ['page=all without per_page: the default page size', '?hosts=nowhere.example&page=all', 15],
+    ['a page of a list filtered to nothing', '?hosts=nowhere.example&per_page=30', 30],
+  ])('scripts, %s', async (_name, q, perPage) => {
+    const answer = await h.call('GET', `/zones/${h.zoneOf('enterprise')}/page_guard/scripts${q}`);
+    expect(answer.body.result).toEqual([]);
+    expect(answer.body.result_info).toEqual({ page: 1, per_page: perPage, count: 0, total_count: 0, total_pages: 0 });
+  });
+
+  test('page=all over more items than per_page reports the count as per_page', async () => {
+    const answer = await h.call('GET', `/zones/${h.zoneOf('enterprise')}/page_guard/scripts?page=all&per_page=5&exclude_cdn_cgi=false`);
+    expect(answer.body.result_info).toEqual({ page: 1, per_page: 40, count: 40, total_count: 40, total_pages: 1 });
+  });
+
+  test('the policies list of a zone without policies: the default page size, not 0', async () => {
+    const answer = await h.call('GET', `/zones/${h.zoneOf('free')}/page_guard/policies`);
+    expect(answer.body).toEqual({ success: true, errors: [], messages: [], result: [], result_info: { page: 1, per_page: 15, count: 0, total_count: 0, total_pages: 0 } });
+  });
+});

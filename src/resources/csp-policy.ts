@@ -1,5 +1,5 @@
 import * as pulumi from '@pulumi/pulumi';
-import { NAME_KEY, providerFor, TYPE_MODULE } from '../providers';
+import { ZoneGuardResource } from './kit';
 import type { CspAction } from '../schemas';
 import { cspWeakeningSources } from '../schemas/csp-value';
 
@@ -23,8 +23,7 @@ export interface CspPolicyArgs {
 }
 
 /** A content security policy of a zone's page security (`/zones/{zone_id}/page_guard/policies`). */
-export class CspPolicy extends pulumi.dynamic.Resource {
-  declare readonly zoneId: pulumi.Output<string>;
+export class CspPolicy extends ZoneGuardResource {
   declare readonly action: pulumi.Output<CspAction>;
   declare readonly expression: pulumi.Output<string>;
   declare readonly value: pulumi.Output<string>;
@@ -34,14 +33,7 @@ export class CspPolicy extends pulumi.dynamic.Resource {
   declare readonly policyId: pulumi.Output<string>;
 
   constructor(name: string, args: CspPolicyArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      providerFor('CspPolicy'),
-      name,
-      { policyId: undefined, description: undefined, enabled: undefined, ...args, [NAME_KEY]: name },
-      opts,
-      TYPE_MODULE,
-      'CspPolicy',
-    );
+    super('CspPolicy', name, args, ['policyId', 'description', 'enabled'], opts);
     // A warning, not a failure: a site may need these sources. It runs in the program, so the engine shows it under
     // this resource at preview (a provider's check has no channel for warnings; see docs/inputs.md).
     pulumi.all([args.action, args.value]).apply(([action, value]) => {

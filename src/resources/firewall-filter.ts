@@ -1,5 +1,5 @@
-import * as pulumi from '@pulumi/pulumi';
-import { NAME_KEY, providerFor, TYPE_MODULE } from '../providers';
+import type * as pulumi from '@pulumi/pulumi';
+import { ZoneGuardResource } from './kit';
 
 /** Inputs of a {@link FirewallFilter}. */
 export interface FirewallFilterArgs {
@@ -24,8 +24,7 @@ export interface FirewallFilterArgs {
  * {@link FirewallRule}s may reference by `filterId: filter.id`. The engine deletes it after those rules; a rule
  * outside the stack still using it makes the delete fail, naming that rule.
  */
-export class FirewallFilter extends pulumi.dynamic.Resource {
-  declare readonly zoneId: pulumi.Output<string>;
+export class FirewallFilter extends ZoneGuardResource {
   declare readonly expression: pulumi.Output<string>;
   declare readonly description: pulumi.Output<string>;
   declare readonly paused: pulumi.Output<boolean>;
@@ -34,13 +33,6 @@ export class FirewallFilter extends pulumi.dynamic.Resource {
   declare readonly filterId: pulumi.Output<string>;
 
   constructor(name: string, args: FirewallFilterArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      providerFor('FirewallFilter'),
-      name,
-      { filterId: undefined, description: undefined, paused: undefined, ref: undefined, ...args, [NAME_KEY]: name },
-      opts,
-      TYPE_MODULE,
-      'FirewallFilter',
-    );
+    super('FirewallFilter', name, args, ['filterId', 'description', 'paused', 'ref'], opts);
   }
 }

@@ -1,15 +1,13 @@
-import * as pulumi from '@pulumi/pulumi';
+import type * as pulumi from '@pulumi/pulumi';
+import { ZoneGuardResource } from './kit';
 import { noteFirewallRule } from './zone-order';
-import { NAME_KEY, providerFor, TYPE_MODULE } from '../providers';
+import type { ResourceKind } from '../providers';
 import type { FirewallAction, FirewallProduct } from '../schemas';
 
-/** Inputs of a {@link FirewallRule}. */
-export interface FirewallRuleArgs {
+/** The inputs of every firewall rule, whichever way it gets its filter ({@link FirewallRule}, FirewallRuleWithFilter). */
+export interface FirewallRuleFields {
   /** The zone the rule belongs to. Another zone replaces the rule. */
   zoneId: pulumi.Input<string>;
-  /** The filter the rule applies, usually a FirewallFilter's `id`, so the engine creates the filter first and
-   * deletes it last. Changed in place. A filter made together with another rule in one call cannot be used. */
-  filterId: pulumi.Input<string>;
   /** What the rule does: block, challenge, js_challenge, managed_challenge, allow, log or bypass. */
   action: pulumi.Input<FirewallAction>;
   /** What a `bypass` rule skips, for example `['waf']`; required with bypass, refused with any other action. */
@@ -22,6 +20,39 @@ export interface FirewallRuleArgs {
   description?: pulumi.Input<string>;
   /** Your own reference for the rule, at most 50 characters. Default: empty. */
   ref?: pulumi.Input<string>;
+}
+
+/** The outputs of every firewall rule, and what its construction does besides registering. */
+export abstract class FirewallRuleResource extends ZoneGuardResource {
+  declare readonly action: pulumi.Output<FirewallAction>;
+  declare readonly products: pulumi.Output<FirewallProduct[] | undefined>;
+  declare readonly paused: pulumi.Output<boolean>;
+  declare readonly priority: pulumi.Output<number | null>;
+  declare readonly description: pulumi.Output<string>;
+  declare readonly ref: pulumi.Output<string>;
+  /** The id the service assigned to the rule (also the resource's id). */
+  declare readonly ruleId: pulumi.Output<string>;
+  /** The id of the rule's filter. */
+  declare readonly filterId: pulumi.Output<string>;
+
+  protected constructor(
+    kind: ResourceKind & `FirewallRule${string}`,
+    name: string,
+    args: FirewallRuleFields & pulumi.Inputs,
+    outputs: readonly string[],
+    opts?: pulumi.CustomResourceOptions,
+  ) {
+    super(kind, name, args, ['ruleId', 'products', 'paused', 'priority', 'description', 'ref', ...outputs], opts);
+    // A WafMigration of the same zone in this program waits for this rule (zone-order.ts).
+    noteFirewallRule(this, args.zoneId);
+  }
+}
+
+/** Inputs of a {@link FirewallRule}. */
+export interface FirewallRuleArgs extends FirewallRuleFields {
+  /** The filter the rule applies, usually a FirewallFilter's `id`, so the engine creates the filter first and
+   * deletes it last. Changed in place. A filter made together with another rule in one call cannot be used. */
+  filterId: pulumi.Input<string>;
   /** Take over an existing rule of the zone (by id) instead of creating one, bringing it to the declared fields
    * (its filter included). Read only at create. */
   adoptRuleId?: pulumi.Input<string>;
@@ -31,37 +62,8 @@ export interface FirewallRuleArgs {
  * A firewall rule on a filter referenced by id, the second call of the recommended two-call flow
  * (`POST /zones/{zone_id}/firewall/rules` with `filter: { id }`). Deleting it leaves the filter to its own resource.
  */
-export class FirewallRule extends pulumi.dynamic.Resource {
-  declare readonly zoneId: pulumi.Output<string>;
-  declare readonly filterId: pulumi.Output<string>;
-  declare readonly action: pulumi.Output<FirewallAction>;
-  declare readonly products: pulumi.Output<FirewallProduct[] | undefined>;
-  declare readonly paused: pulumi.Output<boolean>;
-  declare readonly priority: pulumi.Output<number | null>;
-  declare readonly description: pulumi.Output<string>;
-  declare readonly ref: pulumi.Output<string>;
-  /** The id the service assigned to the rule (also the resource's id). */
-  declare readonly ruleId: pulumi.Output<string>;
-
+export class FirewallRule extends FirewallRuleResource {
   constructor(name: string, args: FirewallRuleArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      providerFor('FirewallRule'),
-      name,
-      {
-        ruleId: undefined,
-        products: undefined,
-        paused: undefined,
-        priority: undefined,
-        description: undefined,
-        ref: undefined,
-        ...args,
-        [NAME_KEY]: name,
-      },
-      opts,
-      TYPE_MODULE,
-      'FirewallRule',
-    );
-    // A WafMigration of the same zone in this program waits for this rule (zone-order.ts).
-    noteFirewallRule(this, args.zoneId);
+    super('FirewallRule', name, args, [], opts);
   }
 }

@@ -1,5 +1,5 @@
-import * as pulumi from '@pulumi/pulumi';
-import { NAME_KEY, providerFor, TYPE_MODULE } from '../providers';
+import type * as pulumi from '@pulumi/pulumi';
+import { ZoneGuardResource } from './kit';
 
 /** Inputs of {@link PageGuardSettings}. */
 export interface PageGuardSettingsArgs {
@@ -17,8 +17,7 @@ export interface PageGuardSettingsArgs {
  * The page security settings of a zone (`/zones/{zone_id}/page_guard`). Create takes the zone's settings over and
  * records what they were (`previous`); delete puts those back.
  */
-export class PageGuardSettings extends pulumi.dynamic.Resource {
-  declare readonly zoneId: pulumi.Output<string>;
+export class PageGuardSettings extends ZoneGuardResource {
   declare readonly enabled: pulumi.Output<boolean>;
   declare readonly useVendorReportingEndpoint: pulumi.Output<boolean | undefined>;
   declare readonly useConnectionUrlPath: pulumi.Output<boolean | undefined>;
@@ -28,13 +27,6 @@ export class PageGuardSettings extends pulumi.dynamic.Resource {
   declare readonly previous: pulumi.Output<{ enabled: boolean; useVendorReportingEndpoint?: boolean; useConnectionUrlPath?: boolean }>;
 
   constructor(name: string, args: PageGuardSettingsArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      providerFor('PageGuardSettings'),
-      name,
-      { updatedAt: undefined, previous: undefined, useVendorReportingEndpoint: undefined, useConnectionUrlPath: undefined, ...args, [NAME_KEY]: name },
-      opts,
-      TYPE_MODULE,
-      'PageGuardSettings',
-    );
+    super('PageGuardSettings', name, args, ['updatedAt', 'previous', 'useVendorReportingEndpoint', 'useConnectionUrlPath'], opts);
   }
 }

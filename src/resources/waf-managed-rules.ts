@@ -1,5 +1,5 @@
 import * as pulumi from '@pulumi/pulumi';
-import { NAME_KEY, providerFor, TYPE_MODULE } from '../providers';
+import { ZoneGuardResource } from './kit';
 import { rulesByRef, rulesFromRuleset, type ManagedRule, type ManagedRuleWithRef } from '../providers/waf-managed-rules';
 import type { EntrypointRuleset } from '../schemas';
 
@@ -29,8 +29,7 @@ export interface WafManagedRulesArgs {
  * of mode direct) and records what it held; delete puts that back unless restoreOnDelete is false. Give it
  * `dependsOn: [migration]`: on a zone not migrated, or in validation, create is refused.
  */
-export class WafManagedRules extends pulumi.dynamic.Resource {
-  declare readonly zoneId: pulumi.Output<string>;
+export class WafManagedRules extends ZoneGuardResource {
   /** The refs in the order the rules run. */
   declare readonly order: pulumi.Output<string[]>;
   /** The rules by ref, as the service holds them. */
@@ -47,21 +46,11 @@ export class WafManagedRules extends pulumi.dynamic.Resource {
     // Keyed by ref, so the engine's diff names the rule that changed, not every rule after a shifted position.
     const shaped = pulumi.output(args.rules).apply((list) => rulesByRef(list as ManagedRuleWithRef[]));
     super(
-      providerFor('WafManagedRules'),
-      name,
-      {
-        ruleIds: undefined,
-        version: undefined,
-        recorded: undefined,
-        restoreOnDelete: args.restoreOnDelete,
-        zoneId: args.zoneId,
-        order: shaped.apply((s) => s.order),
-        rules: shaped.apply((s) => s.rules),
-        [NAME_KEY]: name,
-      },
-      opts,
-      TYPE_MODULE,
       'WafManagedRules',
+      name,
+      { restoreOnDelete: args.restoreOnDelete, zoneId: args.zoneId, order: shaped.apply((s) => s.order), rules: shaped.apply((s) => s.rules) },
+      ['ruleIds', 'version', 'recorded'],
+      opts,
     );
   }
 }

@@ -1,6 +1,6 @@
 import * as pulumi from '@pulumi/pulumi';
 import type { ZoneGuardClient } from '../client';
-import { NAME_KEY, providerFor, TYPE_MODULE } from '../providers';
+import { ZoneGuardResource } from './kit';
 import { clientFromStackConfig } from './stack-client';
 import { dependsOnZoneRules } from './zone-order';
 import { AdjustmentsSchema, NO_ADJUSTMENTS, readMigrationPlan, type MigrationMode, type WafConversion, type WafMigrationPlan } from '../migration';
@@ -53,8 +53,7 @@ export interface WafMigrationArgs {
  * the `http_request_firewall_managed` entry point). Irreversible, so `protect` defaults to true, `diff` never replaces,
  * and delete refuses: drop it from the stack with `retainOnDelete: true` or `pulumi state delete`.
  */
-export class WafMigration extends pulumi.dynamic.Resource {
-  declare readonly zoneId: pulumi.Output<string>;
+export class WafMigration extends ZoneGuardResource {
   declare readonly mode: pulumi.Output<MigrationMode>;
   declare readonly adjustments: pulumi.Output<Required<WafMigrationAdjustments>>;
   declare readonly wait: pulumi.Output<{ timeoutSeconds: number; pollIntervalSeconds: number }>;
@@ -71,22 +70,11 @@ export class WafMigration extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: WafMigrationArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      providerFor('WafMigration'),
-      name,
-      {
-        migrationState: undefined,
-        previousWafStatus: undefined,
-        newWafStatus: undefined,
-        submittedRuleset: undefined,
-        conversion: undefined,
-        adjustments: undefined,
-        wait: undefined,
-        ...args,
-        [NAME_KEY]: name,
-      },
-      { ...wafMigrationOptions(opts), dependsOn: dependsOnZoneRules(args.zoneId, opts?.dependsOn) },
-      TYPE_MODULE,
       'WafMigration',
+      name,
+      args,
+      ['migrationState', 'previousWafStatus', 'newWafStatus', 'submittedRuleset', 'conversion', 'adjustments', 'wait'],
+      { ...wafMigrationOptions(opts), dependsOn: dependsOnZoneRules(args.zoneId, opts?.dependsOn) },
     );
   }
 }

@@ -1,14 +1,43 @@
-import type { ZoneGuardClient } from '../client';
-import { CSP_POLICY_FIELDS, PAGE_GUARD_SETTING_FIELDS, type CspPolicy, type Filter, type FirewallRule, type PageGuardSettings } from '../schemas';
+import { NotFoundError, type ZoneGuardClient } from '../client';
+import { migrationRefusal, rulesFromRuleset } from '../providers';
+import {
+  CSP_POLICY_FIELDS,
+  PAGE_GUARD_SETTING_FIELDS,
+  type CspPolicy,
+  type Filter,
+  type FirewallRule,
+  type PageGuardSettings,
+  type SavedRuleset,
+} from '../schemas';
 import { compareText } from './classification';
 
-/** What `export` reads from a zone: its page security settings, CSP policies, firewall rules and filters. */
+/**
+ * What `export` reads from a zone: its page security settings, CSP policies, firewall rules and filters, and, once
+ * the zone has migrated to the new WAF, its managed rules entry point.
+ */
 export interface ZoneSnapshot {
   zoneId: string;
   settings: PageGuardSettings;
   policies: CspPolicy[];
   firewallRules: FirewallRule[];
   filters: Filter[];
+  /** The http_request_firewall_managed entry point of a migrated zone; absent before the migration or in validation. */
+  wafRules?: SavedRuleset;
+}
+
+/**
+ * The entry point WafManagedRules would take over: only on a zone its create accepts (migrated; in validation the
+ * WafMigration resource owns it), and only when the zone has one.
+ */
+async function readWafRules(client: ZoneGuardClient, zoneId: string): Promise<SavedRuleset | undefined> {
+  const status = await client.wafMigration.status({ zoneId });
+  if (migrationRefusal(zoneId, String(status.migration_state)) !== undefined) return undefined;
+  try {
+    return await client.rulesets.getEntrypoint({ zoneId });
+  } catch (error) {
+    if (error instanceof NotFoundError) return undefined;
+    throw error;
+  }
 }
 
 /** Reads everything the exported program declares (reads only). */
@@ -17,7 +46,8 @@ export async function readZoneSnapshot({ client, zoneId }: { client: ZoneGuardCl
   const policies = await client.policies.list({ zoneId }).toArray();
   const firewallRules = await client.firewallRules.list({ zoneId }).toArray();
   const filters = await client.filters.list({ zoneId }).toArray();
-  return { zoneId, settings, policies, firewallRules, filters };
+  const wafRules = await readWafRules(client, zoneId);
+  return { zoneId, settings, policies, firewallRules, filters, ...(wafRules ? { wafRules } : {}) };
 }
 
 /** Options of the program text. */
@@ -104,6 +134,26 @@ function block(constructor: string, variable: string, name: string, fields: [str
   return lines.join('\n');
 }
 
+/**
+ * A value as a TypeScript literal, indented for a line that starts `indent` spaces in: on one line when it fits in
+ * 100 columns, otherwise one item a line. Keys that are not identifiers are quoted. Pure.
+ */
+export function tsLiteral(value: unknown, indent = 0): string {
+  if (typeof value === 'string') return tsString(value);
+  if (typeof value !== 'object' || value === null) return String(value);
+  const pad = (n: number) => ' '.repeat(n);
+  const items = Array.isArray(value)
+    ? value.map((item) => tsLiteral(item, indent + 2))
+    : Object.entries(value)
+        .filter(([, v]) => v !== undefined)
+        .map(([key, v]) => `${/^[A-Za-z_$][\w$]*$/.test(key) ? key : tsString(key)}: ${tsLiteral(v, indent + 2)}`);
+  const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{ ', ' }'];
+  if (items.length === 0) return Array.isArray(value) ? '[]' : '{}';
+  const inline = `${open}${items.join(', ')}${close}`;
+  if (!inline.includes('\n') && indent + inline.length <= 100) return inline;
+  return `${open.trim()}\n${items.map((item) => `${pad(indent + 2)}${item},`).join('\n')}\n${pad(indent)}${close.trim()}`;
+}
+
 const bool = (value: boolean | undefined) => (value === undefined ? undefined : String(value));
 const str = (value: string | undefined) => (value === undefined ? undefined : tsString(value));
 
@@ -154,6 +204,7 @@ export function renderPulumiProgram(snapshot: ZoneSnapshot, options: RenderOptio
   if (rules.some(({ object }) => !filterVariable.has(object.filter.id))) imports.push('FirewallRuleWithFilter');
   if (filters.length > 0) imports.push('FirewallFilter');
   if (rules.some(({ object }) => filterVariable.has(object.filter.id))) imports.push('FirewallRule');
+  if (snapshot.wafRules) imports.push('WafManagedRules');
   imports.sort(compareText);
 
   const { settings } = snapshot;
@@ -230,6 +281,24 @@ export function renderPulumiProgram(snapshot: ZoneSnapshot, options: RenderOptio
             [['zoneId', 'zoneId'], ['adoptRuleId', tsString(r.id)], ['description', str(r.description)], ['expression', tsString(r.filter.expression)], ...ruleFieldLines(r)],
             [`Firewall rule ${r.id} with its filter ${r.filter.id}.`],
           ),
+    );
+  }
+  if (snapshot.wafRules) {
+    sections.push(
+      block(
+        'WafManagedRules',
+        'wafManagedRules',
+        'waf-managed-rules',
+        [
+          ['zoneId', 'zoneId'],
+          ['rules', tsLiteral(rulesFromRuleset(snapshot.wafRules), 2)],
+        ],
+        [
+          'The new WAF: the zone migrated, and its managed rules entry point holds these rules, in this order. Declared',
+          'with the refs the zone holds, so the first `pulumi up` takes them over without a write; delete puts them back',
+          '(docs/firewall-and-migration.md, "Then manage it").',
+        ],
+      ),
     );
   }
   return `${sections.join('\n\n')}\n`;

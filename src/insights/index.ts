@@ -38,4 +38,4 @@ export {
   type ObservedCsp,
   type ObservedCspOptions,
 } from './csp';
-export { exportZoneProgram, readZoneSnapshot, renderPulumiProgram, slug, standaloneFilterIds, tsString, type RenderOptions, type ZoneSnapshot } from './export';
+export { exportZoneProgram, readZoneSnapshot, renderPulumiProgram, slug, standaloneFilterIds, tsLiteral, tsString, type RenderOptions, type ZoneSnapshot } from './export';

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { run } from '../../src/cli/commands/export';
 import { exportZoneProgram } from '../../src/insights';
+import { readMigrationPlan } from '../../src/migration';
 import { EMPTY_ZONE, capture, useInsightEmulator } from '../insights/helpers';
 
 const h = useInsightEmulator();
@@ -43,6 +44,17 @@ describe('zoneguard export', () => {
       expect(await run(['--zone', h.demoZone('pro'), '-o', file, ...h.flags()], c.io)).toBe(0);
       expect(c.stdout()).toBe(`wrote ${file}: page security settings, 0 CSP policies, 2 firewall rules\n`);
       expect(fs.readFileSync(file, 'utf8')).toBe((await exportZoneProgram({ client: h.client, zoneId: h.demoZone('pro') })).program);
+    });
+
+    test('a migrated zone: the file declares its WAF managed rules too, and the line counts them', async () => {
+      const zoneId = h.demoZone('pro');
+      const plan = await readMigrationPlan(h.client, zoneId);
+      await h.client.wafMigration.updateEntrypoint({ zoneId, mode: 'pending', ruleset: plan.ruleset! });
+      const file = path.join(dir, 'migrated.ts');
+      const c = capture();
+      expect(await run(['--zone', zoneId, '-o', file, ...h.flags()], c.io)).toBe(0);
+      expect(c.stdout()).toBe(`wrote ${file}: page security settings, 0 CSP policies, 2 firewall rules, 2 WAF managed rules\n`);
+      expect(fs.readFileSync(file, 'utf8')).toContain("new WafManagedRules('waf-managed-rules', {");
     });
 
     test('an unwritable path: exit 2, one line', async () => {

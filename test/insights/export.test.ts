@@ -2,8 +2,9 @@ import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import { exportZoneProgram, readZoneSnapshot, renderPulumiProgram, slug, standaloneFilterIds, tsString, type ZoneSnapshot } from '../../src/insights';
-import type { FirewallRule } from '../../src/schemas';
+import { exportZoneProgram, readZoneSnapshot, renderPulumiProgram, slug, standaloneFilterIds, tsLiteral, tsString, type ZoneSnapshot } from '../../src/insights';
+import { readMigrationPlan } from '../../src/migration';
+import { MANAGED_RULESET_ID, OWASP_RULESET_ID, type FirewallRule } from '../../src/schemas';
 import { EMPTY_ZONE, useInsightEmulator } from './helpers';
 
 const root = path.resolve(__dirname, '../..');
@@ -23,6 +24,25 @@ describe('tsString', () => {
     expect(tsString(text)).toBe(literal);
     // What the literal evaluates to is the text itself.
     expect(new Function(`return ${literal};`)()).toBe(text);
+  });
+});
+
+describe('tsLiteral', () => {
+  test.each([
+    ['a string', "it's", `"it's"`],
+    ['numbers, booleans and null', [1, true, null], '[1, true, null]'],
+    ['empty containers', { a: [], b: {} }, '{ a: [], b: {} }'],
+    ['keys that are not identifiers are quoted', { ok: 1, 'paranoia-level': 2, '4814384a': 3 }, "{ ok: 1, 'paranoia-level': 2, '4814384a': 3 }"],
+    ['undefined fields are left out', { a: 1, b: undefined }, '{ a: 1 }'],
+    [
+      'past 100 columns, one item a line, indented',
+      { description: 'x'.repeat(60), execute: { rulesetId: 'y'.repeat(32) } },
+      `{\n  description: '${'x'.repeat(60)}',\n  execute: { rulesetId: '${'y'.repeat(32)}' },\n}`,
+    ],
+  ])('%s', (_what, value, literal) => {
+    expect(tsLiteral(value)).toBe(literal);
+    // What the literal evaluates to is the value (undefined fields aside).
+    expect(new Function(`return ${literal};`)()).toEqual(JSON.parse(JSON.stringify(value)));
   });
 });
 
@@ -92,7 +112,85 @@ const twoCall: ZoneSnapshot = {
   ],
 };
 
+/** A zone that migrated: its entry point, as the service saves what WafMigration submitted (ids, versions). */
+const migrated: ZoneSnapshot = {
+  ...snapshot,
+  policies: [],
+  firewallRules: [],
+  filters: [],
+  wafRules: {
+    id: 'ffffffff000000000000000000000012',
+    name: 'default',
+    version: '2',
+    rules: [
+      {
+        id: 'aaaa0000000000000000000000000013',
+        version: '1',
+        action: 'skip',
+        expression: 'ip.src in {192.0.2.0/24}',
+        description: 'Migrated from firewall rule dddddddd000000000000000000000004',
+        ref: 'exception-1',
+        enabled: true,
+        action_parameters: { ruleset: 'current' },
+      },
+      { id: 'bbbb0000000000000000000000000014', version: '1', action: 'execute', expression: 'true', description: 'Cloudflare Managed Ruleset', ref: 'managed-ruleset', enabled: true, action_parameters: { id: MANAGED_RULESET_ID } },
+      {
+        id: 'cccc0000000000000000000000000015',
+        version: '1',
+        action: 'execute',
+        expression: 'true',
+        description: 'Cloudflare OWASP Core Ruleset',
+        ref: 'owasp-core-ruleset',
+        enabled: true,
+        action_parameters: {
+          id: OWASP_RULESET_ID,
+          overrides: { categories: [{ category: 'paranoia-level-2', enabled: false }], rules: [{ id: '6179ae15870a4bb7b2d480d4843b323c', action: 'log', score_threshold: 25 }] },
+        },
+      },
+    ],
+  },
+};
+
 describe('renderPulumiProgram', () => {
+  test('a migrated zone: its entry point as a WafManagedRules with the refs and order it holds, without the ids', () => {
+    const text = renderPulumiProgram(migrated);
+    expect(text).toContain("import { PageGuardSettings, WafManagedRules } from 'pulumi-zoneguard';");
+    expect(text.slice(text.indexOf('// The new WAF'))).toBe(`// The new WAF: the zone migrated, and its managed rules entry point holds these rules, in this order. Declared
+// with the refs the zone holds, so the first \`pulumi up\` takes them over without a write; delete puts them back
+// (docs/firewall-and-migration.md, "Then manage it").
+export const wafManagedRules = new WafManagedRules('waf-managed-rules', {
+  zoneId,
+  rules: [
+    {
+      ref: 'exception-1',
+      description: 'Migrated from firewall rule dddddddd000000000000000000000004',
+      expression: 'ip.src in {192.0.2.0/24}',
+      enabled: true,
+      skip: { ruleset: 'current' },
+    },
+    {
+      ref: 'managed-ruleset',
+      description: 'Cloudflare Managed Ruleset',
+      expression: 'true',
+      enabled: true,
+      execute: { rulesetId: '${MANAGED_RULESET_ID}' },
+    },
+    {
+      ref: 'owasp-core-ruleset',
+      description: 'Cloudflare OWASP Core Ruleset',
+      expression: 'true',
+      enabled: true,
+      execute: {
+        rulesetId: '${OWASP_RULESET_ID}',
+        categories: [{ category: 'paranoia-level-2', enabled: false }],
+        rules: [{ id: '6179ae15870a4bb7b2d480d4843b323c', action: 'log', scoreThreshold: 25 }],
+      },
+    },
+  ],
+});
+`);
+  });
+
   test('declares every object with its adoption input, sorted by id, names unique and stable', () => {
     expect(renderPulumiProgram(snapshot)).toBe(`// Page security of zone ${ZONE}, generated by \`zoneguard export\`.
 // Every resource declares what the zone holds now and adopts the existing object (the settings, and each
@@ -228,6 +326,12 @@ export const ruleOpsHealth = new FirewallRuleWithFilter('ops-health', {
 describe('exportZoneProgram (emulator)', () => {
   const h = useInsightEmulator();
 
+  /** What WafMigration of mode direct does: the converted configuration submitted as final. */
+  async function migrateDirectly(zoneId: string): Promise<void> {
+    const plan = await readMigrationPlan(h.client, zoneId);
+    await h.client.wafMigration.updateEntrypoint({ zoneId, mode: 'pending', ruleset: plan.ruleset! });
+  }
+
   test('reads the demo enterprise zone with GETs only and declares everything it holds', async () => {
     const zoneId = h.demoZone('enterprise');
     await h.emulator.admin.clearRequests();
@@ -235,7 +339,7 @@ describe('exportZoneProgram (emulator)', () => {
     const requests = await h.emulator.admin.requests();
     expect(new Set(requests.map((r) => r.method))).toEqual(new Set(['GET']));
     expect(requests.map((r) => r.path).sort()).toEqual(
-      [`/zones/${zoneId}/filters`, `/zones/${zoneId}/firewall/rules`, `/zones/${zoneId}/page_guard`, `/zones/${zoneId}/page_guard/policies`].map((p) => `/client/v4${p}`).sort(),
+      [`/zones/${zoneId}/filters`, `/zones/${zoneId}/firewall/rules`, `/zones/${zoneId}/page_guard`, `/zones/${zoneId}/page_guard/policies`, `/zones/${zoneId}/waf_migration/status`].map((p) => `/client/v4${p}`).sort(),
     );
     expect(read.policies).toHaveLength(2);
     expect(read.firewallRules).toHaveLength(4);
@@ -246,6 +350,30 @@ describe('exportZoneProgram (emulator)', () => {
     expect(program).toContain("  products: ['waf', 'rateLimit'],");
     expect(program).toContain('  priority: 10,');
     expect(program).toBe(renderPulumiProgram(await readZoneSnapshot({ client: h.client, zoneId })));
+  });
+
+  test('a zone migrated directly: the entry point is read too, and declared as the migration left it', async () => {
+    const zoneId = h.demoZone('pro');
+    await migrateDirectly(zoneId);
+    await h.emulator.admin.clearRequests();
+    const { program, snapshot: read } = await exportZoneProgram({ client: h.client, zoneId });
+    const requests = await h.emulator.admin.requests();
+    expect(new Set(requests.map((r) => r.method))).toEqual(new Set(['GET']));
+    expect(requests.map((r) => r.path)).toEqual(
+      expect.arrayContaining([`/client/v4/zones/${zoneId}/waf_migration/status`, `/client/v4/zones/${zoneId}/rulesets/phases/http_request_firewall_managed/entrypoint`]),
+    );
+    expect(read.wafRules?.rules.map((rule) => rule.ref)).toEqual(['managed-ruleset', 'owasp-core-ruleset']);
+    expect(program).toContain("export const wafManagedRules = new WafManagedRules('waf-managed-rules', {");
+    expect(program).toContain("      ref: 'owasp-core-ruleset',");
+  });
+
+  test('a zone in validation is left to its WafMigration: no WafManagedRules', async () => {
+    const zoneId = h.demoZone('enterprise');
+    const plan = await readMigrationPlan(h.client, zoneId);
+    await h.client.wafMigration.updateEntrypoint({ zoneId, mode: 'validation', ruleset: plan.ruleset! });
+    const { program, snapshot: read } = await exportZoneProgram({ client: h.client, zoneId });
+    expect(read.wafRules).toBeUndefined();
+    expect(program).not.toContain('WafManagedRules');
   });
 
   test('a zone with nothing but its settings', async () => {
@@ -285,7 +413,13 @@ describe('exportZoneProgram (emulator)', () => {
     }
 
     test('the exported programs of the demo zones and the fixture compile; a wrong one does not', async () => {
-      const files: Record<string, string> = { 'fixture.ts': renderPulumiProgram(snapshot), 'two-call.ts': renderPulumiProgram(twoCall) };
+      const files: Record<string, string> = {
+        'fixture.ts': renderPulumiProgram(snapshot),
+        'two-call.ts': renderPulumiProgram(twoCall),
+        'migrated.ts': renderPulumiProgram(migrated),
+      };
+      // The Pro zone migrated, so its program declares a WafManagedRules too.
+      await migrateDirectly(h.demoZone('pro'));
       for (const plan of ['free', 'pro', 'business', 'enterprise']) {
         files[`${plan}.ts`] = (await exportZoneProgram({ client: h.client, zoneId: h.demoZone(plan) })).program;
       }

@@ -1,10 +1,12 @@
 // WafManagedRules against the emulator over loopback: every provider method, adoption of the migrated entry point
 // with zero writes (counted in the emulator's request log), updates that keep the ids of unchanged rules, drift,
 // delete putting back what create found, and the refusals before a migration.
+import { exportZoneProgram } from '../../src/insights';
 import { readMigrationPlan } from '../../src/migration';
 import { NAME_KEY, implementation } from '../../src/providers';
 import { resetOwnership } from '../../src/providers/kit/ownership';
 import { declaredOf, rulesByRef, rulesFromRuleset, type ManagedRuleWithRef, type WafManagedRulesOutputs } from '../../src/providers/waf-managed-rules';
+import { planWafMigration } from '../../src/resources/waf-migration';
 import { OWASP_RULESET_ID } from '../../src/schemas';
 import { providerFixture, type ProviderFixture } from './support';
 
@@ -61,8 +63,9 @@ describe('after a direct migration', () => {
   let outs: WafManagedRulesOutputs;
 
   beforeAll(async () => {
-    // What WafMigration of mode direct submits: the plan's converted ruleset, with the refs the migration gives.
-    const plan = await readMigrationPlan(fixture.client, zoneId);
+    // What WafMigration of mode direct submits: the plan's converted ruleset, with the refs the migration gives. The
+    // starting rules are that plan's ruleset passed through rulesFromRuleset, as the migration guide shows.
+    const plan = await planWafMigration({ zoneId, client: fixture.client });
     await fixture.client.wafMigration.updateEntrypoint({ zoneId, mode: 'pending', ruleset: plan.ruleset! });
     migrated = rulesFromRuleset(plan.ruleset!);
   });
@@ -79,6 +82,20 @@ describe('after a direct migration', () => {
     expect(outs.order).toEqual(migrated.map((rule) => rule.ref));
     expect(outs.recorded?.rules.map((rule) => rule.ref)).toEqual(outs.order);
     expect(Object.keys(outs.ruleIds)).toEqual(outs.order);
+  });
+
+  test('the rules `zoneguard export` writes for the zone adopt it with zero writes', async () => {
+    const { program } = await exportZoneProgram({ client: fixture.client, zoneId });
+    // The program's rules literal, evaluated as the program would.
+    const literal = /^ {2}rules: (\[[\s\S]*?^ {2}\]),$/m.exec(program)?.[1];
+    expect(literal).toBeDefined();
+    const exported = new Function(`return ${literal};`)() as ManagedRuleWithRef[];
+    expect(exported.map((rule) => rule.ref)).toEqual(migrated.map((rule) => rule.ref));
+    const inputs = await checked(exported);
+    await fixture.requestsSince();
+    const created = await provider.create(inputs);
+    expect((await fixture.requestsSince()).map((r) => r.method)).toEqual(['GET', 'GET']);
+    expect((created.outs as WafManagedRulesOutputs).order).toEqual(outs.order);
   });
 
   test('read returns the inputs: a diff after it is clean, and a read makes one request', async () => {

@@ -24,11 +24,14 @@ interface ExportOptions extends ConnectionOptions {
 
 /**
  * `zoneguard export`: a TypeScript Pulumi program declaring the zone's page security settings, CSP policies and
- * firewall rules, each adopting the existing object, so that the first `pulumi up` takes them over.
+ * firewall rules, each adopting the existing object, and on a migrated zone its WAF managed rules, so that the first
+ * `pulumi up` takes them over.
  */
 export function exportCommand(io: CliIo = processIo()): Command {
   const command = new Command('export')
-    .description("print a TypeScript Pulumi program that declares a zone's page security settings, CSP policies and firewall rules, adopting them as they are")
+    .description(
+      "print a TypeScript Pulumi program that declares a zone's page security settings, CSP policies, firewall rules and (once migrated) WAF managed rules, adopting them as they are",
+    )
     .addOption(zoneOption())
     .option('-o, --output <file>', 'write the program to this file instead of stdout')
     .option('--package <name>', 'module the resources are imported from', 'pulumi-zoneguard');
@@ -38,7 +41,8 @@ export function exportCommand(io: CliIo = processIo()): Command {
     `
 The program only reads the zone to be written. Each CspPolicy carries adoptPolicyId and each
 FirewallRuleWithFilter adoptRuleId, so the first \`pulumi up\` takes the existing objects over instead of creating
-copies; the declared values are the zone's current ones.
+copies; the declared values are the zone's current ones. A zone that migrated to the new WAF gets a
+WafManagedRules with the rules its entry point holds, under their refs, which it takes over without a write.
 
 Examples:
   $ zoneguard export --zone 023e105f4ecef8ad9ca31a8372d0c353 > index.ts
@@ -58,8 +62,9 @@ ${HELP_FOOTER}`,
       } catch (error) {
         throw new UsageError(`cannot write ${options.output}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
       }
+      const waf = snapshot.wafRules ? `, ${snapshot.wafRules.rules.length} WAF managed rules` : '';
       io.stdout.write(
-        `wrote ${options.output}: page security settings, ${snapshot.policies.length} CSP policies, ${snapshot.firewallRules.length} firewall rules\n`,
+        `wrote ${options.output}: page security settings, ${snapshot.policies.length} CSP policies, ${snapshot.firewallRules.length} firewall rules${waf}\n`,
       );
     }),
   );

@@ -2,6 +2,7 @@ import {
   HexIdSchema,
   MANAGED_PHASE_ACTIONS,
   MANAGED_RULESET_NAMES,
+  ManagedRuleIdSchema,
   OverrideActionSchema,
   type ActionParameters,
   type EntrypointUpdate,
@@ -15,6 +16,11 @@ import { newId } from './ids';
 import { MIGRATION_PHASE } from './waf';
 
 const isHexId = (value: string) => HexIdSchema.safeParse(value).success;
+/** `field: problem` when `id` is not a managed rule id, in the words of its one definition (ManagedRuleIdSchema). */
+const managedRuleIdProblems = (field: string, id: string): string[] => {
+  const parsed = ManagedRuleIdSchema.safeParse(id);
+  return parsed.success ? [] : parsed.error.issues.map((issue) => `${field}: ${issue.message}`);
+};
 const isOverrideAction = (value: string) => OverrideActionSchema.safeParse(value).success;
 const KNOWN_RULESETS = () => Object.entries(MANAGED_RULESET_NAMES).map(([id, name]) => `${id} (${name})`).join(' or ');
 
@@ -41,7 +47,7 @@ function overrideProblems(overrides: Overrides, at: string): string[] {
   if (overrides.action !== undefined && !isOverrideAction(overrides.action)) problems.push(Messages.overrideAction(`${at}.action`, overrides.action, OverrideActionSchema.options));
   (overrides.rules ?? []).forEach((rule, k) => {
     const field = `${at}.rules.${k}`;
-    if (!isHexId(rule.id)) problems.push(Messages.ruleIdFormat(`${field}.id`, 'a managed rule id'));
+    problems.push(...managedRuleIdProblems(`${field}.id`, rule.id));
     if (rule.action !== undefined && !isOverrideAction(rule.action)) problems.push(Messages.overrideAction(`${field}.action`, rule.action, OverrideActionSchema.options));
     if (rule.action === undefined && rule.enabled === undefined && rule.score_threshold === undefined) {
       problems.push(Messages.overrideSetsNothing(field, 'action, enabled, score_threshold'));
@@ -83,9 +89,7 @@ function skipProblems(parameters: ActionParameters | undefined, at: string): str
   for (const [rulesetId, ruleIds] of Object.entries(parameters?.rules ?? {})) {
     if (MANAGED_RULESET_NAMES[rulesetId] === undefined) problems.push(Messages.unknownManagedRuleset(`${at}.rules`, rulesetId, KNOWN_RULESETS()));
     if (ruleIds.length === 0) problems.push(Messages.emptyList(`${at}.rules.${rulesetId}`));
-    ruleIds.forEach((id, k) => {
-      if (!isHexId(id)) problems.push(Messages.ruleIdFormat(`${at}.rules.${rulesetId}.${k}`, 'a managed rule id'));
-    });
+    ruleIds.forEach((id, k) => problems.push(...managedRuleIdProblems(`${at}.rules.${rulesetId}.${k}`, id)));
   }
   if (parameters?.rules !== undefined && Object.keys(parameters.rules).length === 0) problems.push(Messages.emptyList(`${at}.rules`));
   return problems;

@@ -5,6 +5,7 @@ import {
   HexIdSchema,
   MANAGED_RULESET_ID,
   MANAGED_RULESET_NAMES,
+  ManagedRuleIdSchema,
   OverrideActionSchema,
   type CategoryOverride,
   type EntrypointRuleset,
@@ -22,7 +23,7 @@ export const RuleAdjustmentSchema = z
   .object({
     /** The managed ruleset the rule belongs to; default: the vendor's managed ruleset. */
     rulesetId: HexIdSchema.default(MANAGED_RULESET_ID),
-    ruleId: z.string().min(1, 'must name a managed rule id'),
+    ruleId: ManagedRuleIdSchema,
     action: OverrideActionSchema.optional(),
     enabled: z.boolean({ error: 'must be a boolean' }).optional(),
     /** OWASP anomaly score threshold (the converted configuration sets 25 or 40). */

@@ -3,7 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import { NotFoundError } from '../client/errors';
 import {
-  HexIdSchema,
+  ManagedRuleIdSchema,
   MANAGED_RULESET_NAMES,
   OverrideActionSchema,
   ZoneIdSchema,
@@ -28,7 +28,7 @@ const ManagedRulesetIdSchema = z.string().refine((id) => MANAGED_RULESET_NAMES[i
 /** An override of one managed rule of the executed ruleset (docs/emulator.md, "Entry point rules"). */
 export const ManagedRuleOverrideSchema = z
   .object({
-    id: HexIdSchema,
+    id: ManagedRuleIdSchema,
     action: OverrideActionSchema.optional(),
     enabled: z.boolean({ error: 'must be a boolean' }).optional(),
     /** The OWASP anomaly score threshold (the migration's conversion sets 25 or 40). */
@@ -81,7 +81,7 @@ export const SkipSchema = z
     ruleset: z.literal('current', { error: 'must be "current" (the rest of this entry point)' }).optional(),
     rulesets: z.array(ManagedRulesetIdSchema).min(1, 'must name at least one managed ruleset').optional(),
     rules: z
-      .record(ManagedRulesetIdSchema, z.array(HexIdSchema).min(1, 'must name at least one rule'))
+      .record(ManagedRulesetIdSchema, z.array(ManagedRuleIdSchema).min(1, 'must name at least one rule'))
       .refine((rules) => Object.keys(rules).length > 0, { message: 'must name at least one managed ruleset' })
       .optional(),
   })

@@ -1,14 +1,13 @@
 import { z } from 'zod';
 
+/** The shape of every identifier of the service (zones, objects, managed rules): 32 lowercase hexadecimal characters. */
+export const HEX_ID_PATTERN = /^[0-9a-f]{32}$/;
+
 /** A zone identifier: 32 lowercase hexadecimal characters. */
-export const ZoneIdSchema = z
-  .string()
-  .regex(/^[0-9a-f]{32}$/, 'must be a zone id: 32 lowercase hexadecimal characters');
+export const ZoneIdSchema = z.string().regex(HEX_ID_PATTERN, 'must be a zone id: 32 lowercase hexadecimal characters');
 
 /** An identifier the service assigns (rules, filters, policies, detected items): hexadecimal. */
-export const HexIdSchema = z
-  .string()
-  .regex(/^[0-9a-f]{32}$/, 'must be an identifier: 32 lowercase hexadecimal characters');
+export const HexIdSchema = z.string().regex(HEX_ID_PATTERN, 'must be an identifier: 32 lowercase hexadecimal characters');
 
 /** An RFC 3339 UTC timestamp, with or without fractional seconds. */
 export const TimestampSchema = z.iso.datetime({ offset: true });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TimestampSchema } from './common';
+import { HEX_ID_PATTERN, TimestampSchema } from './common';
 
 /** Phase of the entry point the migration writes. */
 export const MANAGED_PHASE = 'http_request_firewall_managed';
@@ -29,6 +29,14 @@ export type OverrideAction = z.infer<typeof OverrideActionSchema>;
  * (an exception) what follows it (docs/emulator.md, "Entry point rules").
  */
 export const MANAGED_PHASE_ACTIONS = ['execute', 'skip'] as const;
+
+/**
+ * The id of a rule of a managed ruleset, as an override or a skip names it (docs/emulator.md, "Entry point rules").
+ * One definition for every place that checks one: WafMigration's adjustments and WafManagedRules in `check`, and the
+ * emulator's entry point PUT, so a preview cannot pass what `up` is then refused. (The wire schema below stays
+ * lenient: the client must not refuse what the service answers.)
+ */
+export const ManagedRuleIdSchema = z.string().regex(HEX_ID_PATTERN, 'must be a managed rule id: 32 lowercase hexadecimal characters');
 
 /** One rule override inside an execute rule's action_parameters. */
 export const RuleOverrideSchema = z.object({

@@ -112,10 +112,10 @@ describe('applyAdjustments', () => {
     ],
     [
       'a disabled rule',
-      { rules: [{ ruleId: 'r1', enabled: false }] },
+      { rules: [{ ruleId: '5de7edfa648c4d6891dc3e7f84534ffa', enabled: false }] },
       MANAGED_RULESET_ID,
-      { rules: [{ id: 'r1', enabled: false }] },
-      ['Cloudflare Managed Ruleset: rule r1: disabled'],
+      { rules: [{ id: '5de7edfa648c4d6891dc3e7f84534ffa', enabled: false }] },
+      ['Cloudflare Managed Ruleset: rule 5de7edfa648c4d6891dc3e7f84534ffa: disabled'],
     ],
   ])('%s', (_name, given, rulesetId, overrides, applied) => {
     const result = applyAdjustments(converted(), adjustments(given));
@@ -126,13 +126,13 @@ describe('applyAdjustments', () => {
 
   test('the converted configuration given is not changed', () => {
     const original = converted();
-    applyAdjustments(original, adjustments({ rules: [{ ruleId: 'r1', action: 'log' }] }));
+    applyAdjustments(original, adjustments({ rules: [{ ruleId: '5de7edfa648c4d6891dc3e7f84534ffa', action: 'log' }] }));
     expect(original).toEqual(converted());
   });
 
   test('an adjustment of a ruleset the configuration does not execute is a problem, not silently dropped', () => {
     const onlySkip: EntrypointRuleset = { name: 'default', rules: [] };
-    const result = applyAdjustments(onlySkip, adjustments({ rules: [{ ruleId: 'r1', action: 'log' }], categories: [{ rulesetId: OWASP_RULESET_ID, category: 'c', enabled: false }] }));
+    const result = applyAdjustments(onlySkip, adjustments({ rules: [{ ruleId: '5de7edfa648c4d6891dc3e7f84534ffa', action: 'log' }], categories: [{ rulesetId: OWASP_RULESET_ID, category: 'c', enabled: false }] }));
     expect(result.problems).toEqual([
       `adjustments.rules[0]: ruleset ${MANAGED_RULESET_ID} (Cloudflare Managed Ruleset) is not executed by the converted configuration, which executes no managed ruleset`,
       `adjustments.categories[0]: ruleset ${OWASP_RULESET_ID} (Cloudflare OWASP Core Ruleset) is not executed by the converted configuration, which executes no managed ruleset`,
@@ -143,11 +143,11 @@ describe('applyAdjustments', () => {
 
 describe('AdjustmentsSchema', () => {
   test.each([
-    ['an override that sets nothing', { rules: [{ ruleId: 'r1' }] }, 'rules.0: must set at least one of action, enabled, scoreThreshold'],
-    ['an action the rulesets do not have', { rules: [{ ruleId: 'r1', action: 'simulate' }] }, 'rules.0.action: must be one of block, challenge, js_challenge, managed_challenge, log'],
-    ['a score threshold below 1', { rules: [{ ruleId: 'r1', scoreThreshold: 0 }] }, 'rules.0.scoreThreshold: must be at least 1'],
-    ['a ruleset id that is not one', { rules: [{ rulesetId: 'owasp', ruleId: 'r1', enabled: true }] }, 'rules.0.rulesetId: must be an identifier: 32 lowercase hexadecimal characters'],
-    ['the same rule twice', { rules: [{ ruleId: 'r1', enabled: true }, { ruleId: 'r1', action: 'log' }] }, 'rules.1.ruleId: overrides rule r1 again (already at rules[0]); merge the two'],
+    ['an override that sets nothing', { rules: [{ ruleId: '5de7edfa648c4d6891dc3e7f84534ffa' }] }, 'rules.0: must set at least one of action, enabled, scoreThreshold'],
+    ['an action the rulesets do not have', { rules: [{ ruleId: '5de7edfa648c4d6891dc3e7f84534ffa', action: 'simulate' }] }, 'rules.0.action: must be one of block, challenge, js_challenge, managed_challenge, log'],
+    ['a score threshold below 1', { rules: [{ ruleId: '5de7edfa648c4d6891dc3e7f84534ffa', scoreThreshold: 0 }] }, 'rules.0.scoreThreshold: must be at least 1'],
+    ['a ruleset id that is not one', { rules: [{ rulesetId: 'owasp', ruleId: '5de7edfa648c4d6891dc3e7f84534ffa', enabled: true }] }, 'rules.0.rulesetId: must be an identifier: 32 lowercase hexadecimal characters'],
+    ['the same rule twice', { rules: [{ ruleId: '5de7edfa648c4d6891dc3e7f84534ffa', enabled: true }, { ruleId: '5de7edfa648c4d6891dc3e7f84534ffa', action: 'log' }] }, 'rules.1.ruleId: overrides rule 5de7edfa648c4d6891dc3e7f84534ffa again (already at rules[0]); merge the two'],
     ['the same category twice', { categories: [{ category: 'c', enabled: true }, { category: 'c', enabled: false }] }, 'categories.1.category: overrides category c again (already at categories[0]); merge the two'],
     ['an unknown key', { groups: [] }, ': Unrecognized key: "groups"'],
   ])('refuses %s', (_name, input, message) => {
@@ -159,7 +159,7 @@ describe('AdjustmentsSchema', () => {
 
   test('defaults: empty lists, the managed ruleset', () => {
     expect(adjustments({})).toEqual(NO_ADJUSTMENTS);
-    expect(adjustments({ rules: [{ ruleId: 'r1', enabled: false }] }).rules[0]?.rulesetId).toBe(MANAGED_RULESET_ID);
+    expect(adjustments({ rules: [{ ruleId: '5de7edfa648c4d6891dc3e7f84534ffa', enabled: false }] }).rules[0]?.rulesetId).toBe(MANAGED_RULESET_ID);
   });
 });
 
@@ -352,7 +352,7 @@ describe('the transition table', () => {
 describe('check refusals (transitionFailures)', () => {
   const olds = { zoneId, mode: 'direct', adjustments: NO_ADJUSTMENTS, wait: DEFAULT_WAIT };
   const validationOlds = { ...olds, mode: 'validation' };
-  const withAdjustment = { rules: [{ rulesetId: MANAGED_RULESET_ID, ruleId: 'r1', action: 'log' }], categories: [] };
+  const withAdjustment = { rules: [{ rulesetId: MANAGED_RULESET_ID, ruleId: '5de7edfa648c4d6891dc3e7f84534ffa', action: 'log' }], categories: [] };
   test.each([
     ['a create has nothing to compare', {}, { zoneId: otherZone, mode: 'validation' }, []],
     ['nothing changed', olds, olds, []],
@@ -389,7 +389,7 @@ describe('check refusals (transitionFailures)', () => {
 
 describe('diffWafMigration', () => {
   const outs = { zoneId, mode: 'validation', adjustments: NO_ADJUSTMENTS, wait: DEFAULT_WAIT, migrationState: 'validation' };
-  const withAdjustment = { rules: [{ rulesetId: MANAGED_RULESET_ID, ruleId: 'r1', action: 'log' }], categories: [] };
+  const withAdjustment = { rules: [{ rulesetId: MANAGED_RULESET_ID, ruleId: '5de7edfa648c4d6891dc3e7f84534ffa', action: 'log' }], categories: [] };
   test.each([
     ['nothing changed', outs, {}, []],
     ['wait settings are never a change', outs, { wait: { timeoutSeconds: 60, pollIntervalSeconds: 1 } }, []],

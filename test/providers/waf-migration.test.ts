@@ -93,8 +93,10 @@ describe('check', () => {
   test.each([
     ['zoneId', { zoneId: 'my-zone' }, 'WafMigration.zoneId: must be a zone id: 32 lowercase hexadecimal characters'],
     ['mode', { mode: 'pending' }, 'WafMigration.mode: must be direct or validation'],
-    ['adjustments.rules.0.action', { adjustments: { rules: [{ ruleId: 'r1', action: 'simulate' }] } }, 'WafMigration.adjustments.rules.0.action: must be one of block, challenge, js_challenge, managed_challenge, log'],
-    ['adjustments.rules.0', { adjustments: { rules: [{ ruleId: 'r1' }] } }, 'WafMigration.adjustments.rules.0: must set at least one of action, enabled, scoreThreshold'],
+    ['adjustments.rules.0.action', { adjustments: { rules: [{ ruleId: '5de7edfa648c4d6891dc3e7f84534ffa', action: 'simulate' }] } }, 'WafMigration.adjustments.rules.0.action: must be one of block, challenge, js_challenge, managed_challenge, log'],
+    ['adjustments.rules.0', { adjustments: { rules: [{ ruleId: '5de7edfa648c4d6891dc3e7f84534ffa' }] } }, 'WafMigration.adjustments.rules.0: must set at least one of action, enabled, scoreThreshold'],
+    // The id shape the emulator's entry point PUT refuses (one definition, ManagedRuleIdSchema): refused at preview already.
+    ['adjustments.rules.0.ruleId', { adjustments: { rules: [{ ruleId: '981176', action: 'log' }] } }, 'WafMigration.adjustments.rules.0.ruleId: must be a managed rule id: 32 lowercase hexadecimal characters'],
     ['adjustments.categories.0.category', { adjustments: { categories: [{ category: '', enabled: false }] } }, 'WafMigration.adjustments.categories.0.category: must name a category'],
     ['wait.timeoutSeconds', { wait: { timeoutSeconds: 0 } }, 'WafMigration.wait.timeoutSeconds: must be more than 0'],
     ['wait.pollIntervalSeconds', { wait: { pollIntervalSeconds: 601 } }, 'WafMigration.wait.pollIntervalSeconds: must be at most 600'],
@@ -113,7 +115,7 @@ describe('check', () => {
     expect(zone.failures).toEqual([{ property: 'zoneId', reason: expect.stringContaining('a WAF migration cannot be undone') }]);
     const back = await provider.check(olds, declared(zoneId, { mode: 'validation' }));
     expect(back.failures).toEqual([{ property: 'mode', reason: expect.stringContaining('cannot go back to validation: the migration cannot be undone') }]);
-    const adjusted = await provider.check(olds, declared(zoneId, { adjustments: { rules: [{ ruleId: 'r1', action: 'log' }] } }));
+    const adjusted = await provider.check(olds, declared(zoneId, { adjustments: { rules: [{ ruleId: '5de7edfa648c4d6891dc3e7f84534ffa', action: 'log' }] } }));
     expect(adjusted.failures).toEqual([{ property: 'adjustments', reason: expect.stringContaining('the migration cannot be undone or repeated') }]);
     for (const result of [zone, back, adjusted]) {
       expect(result.failures?.[0]?.reason).toContain('retainOnDelete: true');
@@ -400,7 +402,7 @@ describe('refused before submitting', () => {
   test('an adjustment of a ruleset the converted configuration does not execute', async () => {
     const zoneId = await freshZone('free', { previousWaf: undefined, firewallRules: [] });
     await fx.requestsSince();
-    await expect(provider.create(await checked(declared(zoneId, { adjustments: { rules: [{ ruleId: 'r1', action: 'log' }] } })))).rejects.toThrow(
+    await expect(provider.create(await checked(declared(zoneId, { adjustments: { rules: [{ ruleId: '5de7edfa648c4d6891dc3e7f84534ffa', action: 'log' }] } })))).rejects.toThrow(
       `  - adjustments.rules[0]: ruleset ${MANAGED_RULESET_ID} (Cloudflare Managed Ruleset) is not executed by the converted configuration, which executes no managed ruleset`,
     );
     expect(writes(await apiCalls())).toEqual([]);
@@ -481,7 +483,7 @@ describe('planWafMigration', () => {
   test('bad arguments are refused before any request', async () => {
     await fx.requestsSince();
     await expect(planWafMigration({ zoneId: 'zone', client: fx.client })).rejects.toThrow('planWafMigration: zoneId: must be a zone id: 32 lowercase hexadecimal characters');
-    await expect(planWafMigration({ zoneId: 'a'.repeat(32), client: fx.client, adjustments: { rules: [{ ruleId: 'r1' }] } })).rejects.toThrow(
+    await expect(planWafMigration({ zoneId: 'a'.repeat(32), client: fx.client, adjustments: { rules: [{ ruleId: '5de7edfa648c4d6891dc3e7f84534ffa' }] } })).rejects.toThrow(
       'planWafMigration: adjustments.rules.0: must set at least one of action, enabled, scoreThreshold',
     );
     expect(await fx.requestsSince()).toEqual([]);

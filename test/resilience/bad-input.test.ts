@@ -163,6 +163,8 @@ const MATRIX: Record<ResourceKind, Case[]> = {
     ['adjustments', 'all', 'text'],
     ['adjustments', { rule: [] }, 'a misspelt key'],
     ['adjustments', { rules: [{ ruleId: '' }] }, 'an empty rule id'],
+    // The previous WAF's numeric rule ids are not managed rule ids: the entry point PUT refuses them, so check does.
+    ['adjustments', { rules: [{ ruleId: '981176', action: 'log' }] }, 'a rule id of the previous WAF, not a managed rule id'],
     ['adjustments', { rules: [{ ruleId: '5de7edfa648c4d6891dc3e7f84534ffa' }] }, 'a rule override that sets nothing'],
     ['adjustments', { rules: [{ ruleId: '5de7edfa648c4d6891dc3e7f84534ffa', scoreThreshold: 0 }] }, 'a score threshold of 0'],
     ['adjustments', { rules: [{ ruleId: '5de7edfa648c4d6891dc3e7f84534ffa', action: 'deny' }] }, 'an unknown action'],

@@ -7,11 +7,16 @@ import { resolveSettings } from '../../client/settings';
 // client's rate budget.
 let lookup: (key: string) => string | undefined = () => undefined;
 let client: ZoneGuardClient | undefined;
+/** The settings `client` was built from, as JSON: a `configure` with the same ones keeps it. */
+let clientSettings: string | undefined;
 
-/** Keeps the stack's config for the credentials; called by the engine before any other method. */
+/**
+ * Keeps the stack's config for the credentials; called by the engine before any other method, once per resource
+ * kind. The client is built again only when the settings change: the kinds of one process share one client, and with
+ * it the refresh's walks of the zones' lists (kit/coalesce.ts), which would otherwise start over at each kind's first call.
+ */
 export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
   lookup = (key) => req.config.get(key);
-  client = undefined;
 }
 
 /** Throws SettingsError, naming the keys to set, when no credential is configured. */
@@ -21,9 +26,11 @@ export function assertConfigured(): void {
 
 /** The process's client, built on first use from the config, or the environment when the config is silent. */
 export function getClient(): ZoneGuardClient {
-  if (!client) {
-    const settings = resolveSettings(lookup, process.env);
+  const settings = resolveSettings(lookup, process.env);
+  const key = JSON.stringify(settings);
+  if (!client || key !== clientSettings) {
     client = new ZoneGuardClient({ ...settings, userAgent: 'pulumi-zoneguard-provider' });
+    clientSettings = key;
   }
   return client;
 }
@@ -32,4 +39,5 @@ export function getClient(): ZoneGuardClient {
 export function resetContext(): void {
   lookup = () => undefined;
   client = undefined;
+  clientSettings = undefined;
 }

@@ -1,6 +1,6 @@
 import got, { AbortError, RequestError, TimeoutError as GotTimeoutError, type Got, type Response } from 'got';
 import type { z } from 'zod';
-import { EnvelopeSchema, formatZodIssues, type Envelope, type ResultInfo } from '../schemas';
+import { EnvelopeSchema, formatZodIssues, readableIssue, type Envelope, type ResultInfo } from '../schemas';
 import {
   connectionError,
   describeStatus,
@@ -251,7 +251,8 @@ export function createTransport(config: TransportConfig): Transport {
       if (spec.emptyOk) return { status, envelope: undefined, attempts };
       throw validationError({ ...site, status, issues: ['body is empty, expected the response envelope'], attempts });
     }
-    const envelope = EnvelopeSchema.safeParse(outcome.body);
+    // In our words (readableIssue), not zod's: the issues reach the user in the client's and the CLI's errors.
+    const envelope = EnvelopeSchema.safeParse(outcome.body, { error: readableIssue });
     if (!envelope.success) {
       throw validationError({ ...site, status, issues: formatZodIssues(envelope.error).map(redact), attempts });
     }
@@ -263,7 +264,7 @@ export function createTransport(config: TransportConfig): Transport {
    * The location is written only on failure: a list walk parses every item, and a string per item is its garbage.
    */
   function parse<S extends z.ZodType>(schema: S, value: unknown, spec: CallSpec<S>, answer: Answer, index?: number): z.output<S> {
-    const parsed = schema.safeParse(value);
+    const parsed = schema.safeParse(value, { error: readableIssue });
     if (parsed.success) return parsed.data;
     throw validationError({
       method: spec.method,

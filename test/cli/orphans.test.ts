@@ -110,7 +110,7 @@ test('a file that is not a stack export: exit 2, one line', async () => {
   fs.writeFileSync(file, JSON.stringify({ resources: [] }));
   const c = capture();
   expect(await run(['--zone', EMPTY_ZONE, '--stack-export', file, ...h.flags()], c.io)).toBe(2);
-  expect(c.stderr()).toBe(`zoneguard orphans: error: ${file} is not a pulumi stack export: deployment: Invalid input: expected object, received undefined\n`);
+  expect(c.stderr()).toBe(`zoneguard orphans: error: ${file} is not a pulumi stack export: deployment: is required\n`);
 });
 
 describe('matchesPending', () => {

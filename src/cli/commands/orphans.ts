@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { NotFoundError } from '../../client';
 import { ADOPT_INPUT, StackExportSchema, findOrphans, ownershipOf, pendingDeletions, type Orphan, type StackExport } from '../../insights/orphans';
-import { formatZodIssues } from '../../schemas';
+import { formatZodIssues, readableIssue } from '../../schemas';
 import {
   HELP_FOOTER,
   UsageError,
@@ -39,7 +39,7 @@ function readExport(file: string): StackExport {
   } catch {
     throw new UsageError(`${file} is not JSON: pass what pulumi stack export writes`);
   }
-  const parsed = StackExportSchema.safeParse(json);
+  const parsed = StackExportSchema.safeParse(json, { error: readableIssue });
   if (!parsed.success) throw new UsageError(`${file} is not a pulumi stack export: ${formatZodIssues(parsed.error).join('; ')}`);
   return parsed.data;
 }

@@ -12,6 +12,7 @@ import {
   type ZoneGuardError,
 } from './errors';
 import type { Page } from './pagination';
+import { compiledCheck } from './compiled-check';
 import { redactSecrets } from './credentials';
 import type { Budget } from './rate-budget';
 import { computeRetryDelay, isRetryable, parseRetryAfter, type AttemptFailure, type RetryPolicy } from './retry';
@@ -287,8 +288,14 @@ export function createTransport(config: TransportConfig): Transport {
       if (!Array.isArray(result)) {
         throw validationError({ method: spec.method, path: spec.path, status: answer.status, attempts: answer.attempts, issues: ['result: expected an array'] });
       }
+      // A list's items are checked without being copied where the schema allows it (compiled-check.ts): a valid
+      // item is handed out as JSON.parse built it. zod parses the others, and gives the error of an invalid one.
+      const check = compiledCheck(spec.schema);
       const items = new Array<z.output<typeof spec.schema>>(result.length);
-      for (let index = 0; index < result.length; index += 1) items[index] = parse(spec.schema, result[index], spec, answer, index);
+      for (let index = 0; index < result.length; index += 1) {
+        const item: unknown = result[index];
+        items[index] = check?.(item) ? (item as z.output<typeof spec.schema>) : parse(spec.schema, item, spec, answer, index);
+      }
       const resultInfo: ResultInfo | undefined = answer.envelope?.result_info;
       return { items, resultInfo };
     },

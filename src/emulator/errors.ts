@@ -53,6 +53,8 @@ export const Messages = {
     `${field}: duplicates the expression of the filter at index ${firstIndex} of this request`,
   filterLocked: (filterId: string, ruleId: string) =>
     `filter ${filterId} was created together with firewall rule ${ruleId} in one call and cannot be changed or deleted on its own; change or delete the rule`,
+  filterHeldByRule: (field: string, filterId: string, ownerId: string) =>
+    `${field}: filter ${filterId} belongs to firewall rule ${ownerId}, created together with it in one call, and no other rule may reference it; create a filter of its own (POST /zones/{zone_id}/filters) and reference that`,
   filterInUse: (filterId: string, ruleIds: string[]) =>
     `filter ${filterId} is referenced by firewall rule ${ruleIds.join(', ')}; delete or repoint the rule first`,
   ruleQuotaExceeded: (zoneId: string, plan: string, quota: number, existing: number, filterIds: string[]) =>

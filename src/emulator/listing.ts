@@ -3,34 +3,19 @@ import {
   DetectedStatusSchema,
   PAGING,
   isMalicious,
+  type Cookie,
   type ResultInfo,
+  type ScriptDetail,
 } from '../schemas';
 import { z } from 'zod';
 import { parseQuery } from './context';
 import { ErrorCode, Messages, ServiceError } from './errors';
 
-/** What the scripts, connections and cookies lists filter and sort on (each kind has some of these fields). */
-export interface DetectedItem {
-  id: string;
-  host: string;
-  url?: string;
-  status?: string;
-  first_seen_at?: string;
-  last_seen_at?: string;
-  first_page_url?: string;
-  page_urls?: string[];
-  url_contains_cdn_cgi_path?: boolean;
-  js_integrity_score?: number;
-  domain_reported_malicious?: boolean;
-  url_reported_malicious?: boolean;
-  name?: string;
-  type?: string;
-  secure_attribute?: boolean;
-  http_only_attribute?: boolean;
-  same_site_attribute?: string;
-  path_attribute?: string;
-  domain_attribute?: string;
-}
+/**
+ * What the scripts, connections and cookies lists filter and sort on: a field of a script (with its pages), a
+ * connection (a script's fields without the scores) or a cookie, taken from their schemas; each kind has some.
+ */
+export type ListedItem = Pick<Cookie, 'id' | 'host'> & Partial<ScriptDetail & Cookie>;
 
 /** The three detected-item lists. */
 export type DetectedKind = 'scripts' | 'connections' | 'cookies';
@@ -116,9 +101,9 @@ function decodedList(value: string | undefined): string[] {
 }
 
 /** The filters of a query as predicates on an item: every one must hold. */
-function filtersOf(query: ListQuery): ((item: DetectedItem) => boolean)[] {
-  const filters: ((item: DetectedItem) => boolean)[] = [];
-  const contains = (item: DetectedItem, part: string) => (item.url ?? '').toLowerCase().includes(part.toLowerCase());
+function filtersOf(query: ListQuery): ((item: ListedItem) => boolean)[] {
+  const filters: ((item: ListedItem) => boolean)[] = [];
+  const contains = (item: ListedItem, part: string) => (item.url ?? '').toLowerCase().includes(part.toLowerCase());
   const urls = decodedList(param(query, 'urls'));
   if (urls.length > 0) filters.push((item) => urls.some((part) => contains(item, part)));
   const excluded = decodedList(param(query, 'exclude_urls'));
@@ -129,7 +114,7 @@ function filtersOf(query: ListQuery): ((item: DetectedItem) => boolean)[] {
   }
   // The public API excludes what was seen under /cdn-cgi/ unless told otherwise (scripts and connections).
   if (param(query, 'exclude_cdn_cgi') === 'true') filters.push((item) => item.url_contains_cdn_cgi_path !== true);
-  const equals = (field: keyof DetectedItem, wanted: string | undefined) => {
+  const equals = (field: keyof ListedItem, wanted: string | undefined) => {
     if (wanted !== undefined) filters.push((item) => String(item[field] ?? '').toLowerCase() === wanted.toLowerCase());
   };
   const name = param(query, 'name');
@@ -156,7 +141,7 @@ export function onePageInfo(count: number, perPage: number = PAGING.defaultPerPa
  * `per_page` is 1-100 and defaults to 15; a page past the end is empty, not an error. Scripts and connections leave
  * out what was seen under /cdn-cgi/ unless `exclude_cdn_cgi=false`, as the public API does.
  */
-export function listDetected<T extends DetectedItem>(kind: DetectedKind, items: T[], rawQuery: unknown): { result: T[]; resultInfo: ResultInfo } {
+export function listDetected<T extends ListedItem>(kind: DetectedKind, items: T[], rawQuery: unknown): { result: T[]; resultInfo: ResultInfo } {
   const raw: Record<string, unknown> = { ...(rawQuery as Record<string, unknown>) };
   // A repeated parameter counts once: its first value.
   for (const [key, value] of Object.entries(raw)) if (Array.isArray(value)) raw[key] = value[0];

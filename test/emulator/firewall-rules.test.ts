@@ -127,7 +127,7 @@ describe('POST /zones/{zone_id}/firewall/rules: the two-call form', () => {
     const answer = await h.call('POST', rules, { body: [{ filter: { id: owner.filter.id }, action: 'log' }] });
     expect(answer.status).toBe(409);
     expect(answer.body).toEqual(
-      failure([10027, `filter ${owner.filter.id} was created together with firewall rule ${owner.id} in one call and cannot be changed or deleted on its own; change or delete the rule`]),
+      failure([10027, `0.filter.id: filter ${owner.filter.id} belongs to firewall rule ${owner.id}, created together with it in one call, and no other rule may reference it; create a filter of its own (POST /zones/{zone_id}/filters) and reference that`]),
     );
     expect(await counts()).toMatchObject({ filters: 1, firewallRules: 1 });
   });
@@ -246,7 +246,7 @@ describe('GET, PUT and DELETE of one rule, and the list', () => {
     const answer = await h.call('PUT', `${rules}/${first.id}`, { body: { action: 'block', filter: { id: second.filter.id } } });
     expect(answer.status).toBe(409);
     expect(answer.body).toEqual(
-      failure([10027, `filter ${second.filter.id} was created together with firewall rule ${second.id} in one call and cannot be changed or deleted on its own; change or delete the rule`]),
+      failure([10027, `filter.id: filter ${second.filter.id} belongs to firewall rule ${second.id}, created together with it in one call, and no other rule may reference it; create a filter of its own (POST /zones/{zone_id}/filters) and reference that`]),
     );
     expect((await h.call('GET', `${rules}/${first.id}`)).body.result).toEqual(first);
   });

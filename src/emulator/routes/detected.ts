@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { params, zoneOf, type EmulatorContext } from '../context';
 import { ErrorCode, Messages, ServiceError, okEnvelope } from '../errors';
-import { listDetected, type DetectedItem, type DetectedKind } from '../listing';
+import { listDetected, type ListedItem, type DetectedKind } from '../listing';
 import type { Collection } from '../state';
 
 /** What differs between the three detected-item lists: the id parameter, the noun of messages, the list view. */
@@ -15,8 +15,8 @@ const DETECTED_ROUTES: readonly { kind: DetectedKind; idParam: string; noun: str
 /** GET /zones/{zone_id}/page_guard/{scripts,connections,cookies} and one item of each, from one table. */
 export function registerDetectedRoutes(api: FastifyInstance, context: EmulatorContext): void {
   for (const { kind, idParam, noun, listView } of DETECTED_ROUTES) {
-    // The three collections hold different shapes; the lists only read the fields DetectedItem names.
-    const collection = context.state.collections[kind] as Collection<DetectedItem>;
+    // The three collections hold different shapes; the lists only read the fields ListedItem names.
+    const collection = context.state.collections[kind] as Collection<ListedItem>;
     api.get(`/zones/:zone_id/page_guard/${kind}`, async (request) => {
       const zone = zoneOf(context, request);
       const { result, resultInfo } = listDetected(kind, collection.list(zone.id), request.query);

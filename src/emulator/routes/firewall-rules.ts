@@ -33,11 +33,11 @@ export function registerFirewallRuleRoutes(api: FastifyInstance, context: Emulat
     return rule;
   };
   /** A filter created with its rule in one call belongs to that rule: no other rule may reference it (docs/service.md#single-call-filter). */
-  const assertNotLocked = (zoneId: string, filterIds: string[]): void => {
-    for (const filterId of filterIds) {
+  const assertNotLocked = (zoneId: string, references: { field: string; filterId: string }[]): void => {
+    for (const { field, filterId } of references) {
       const filter = state.collections.filters.get(zoneId, filterId);
       const owner = filter && lockingRule(state, zoneId, filter);
-      if (owner) throw ServiceError.of(409, ErrorCode.conflict, Messages.filterLocked(filterId, owner.id));
+      if (owner) throw ServiceError.of(409, ErrorCode.conflict, Messages.filterHeldByRule(field, filterId, owner.id));
     }
   };
 
@@ -81,7 +81,7 @@ export function registerFirewallRuleRoutes(api: FastifyInstance, context: Emulat
         problems.push({ code: ErrorCode.validation, message: Messages.filterReference(`${index}.filter.id`, item.filter.id) });
       }
     });
-    assertNotLocked(zone.id, items.flatMap((item) => ('id' in item.filter ? [item.filter.id] : [])));
+    assertNotLocked(zone.id, items.flatMap((item, index) => ('id' in item.filter ? [{ field: `${index}.filter.id`, filterId: item.filter.id }] : [])));
     problems.push(...expressionProblems(state, zone.id, newExpressions, (i) => `${i}.filter.expression`));
     if (problems.length > 0) throw new ServiceError(400, problems);
 
@@ -126,7 +126,7 @@ export function registerFirewallRuleRoutes(api: FastifyInstance, context: Emulat
     if (!state.collections.filters.get(zone.id, body.filter.id)) {
       throw ServiceError.of(400, ErrorCode.validation, Messages.filterReference('filter.id', body.filter.id));
     }
-    if (body.filter.id !== current.filterId) assertNotLocked(zone.id, [body.filter.id]);
+    if (body.filter.id !== current.filterId) assertNotLocked(zone.id, [{ field: 'filter.id', filterId: body.filter.id }]);
     const { filter, id: _id, products, ...fields } = body;
     const defined = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
     const next: RuleRecord = { ...current, ...defined, id: current.id, filterId: filter.id };

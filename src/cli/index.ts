@@ -3,7 +3,8 @@ import '../node-version'; // first: an unsupported Node fails here, saying what 
 import { Command, InvalidArgumentError } from 'commander';
 import { SeedFileSchema, readCheckedJson, startEmulator, type SeedFile, type StartedEmulator } from '../emulator';
 import { insightCommands } from './commands';
-import { processIo, wireCommand, type CliIo } from './commands/common';
+import { processIo, type CliIo } from './commands/io';
+import { wireCommand } from './commands/run';
 
 /** Default port of `zoneguard emulator`. */
 export const DEFAULT_EMULATOR_PORT = 8787;

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { listConnections, type Classified } from '../../insights';
 import type { Connection } from '../../schemas';
-import { processIo, runCommand, type CliIo, type RunIo } from './common';
+import { processIo, type CliIo, type RunIo } from './io';
+import { runCommand } from './run';
 import { detectedCommand, verdictCell } from './detected';
 
 /** `zoneguard connections`: the connections a zone's pages make, with their malicious classification. */

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { listCookies } from '../../insights';
 import type { Cookie } from '../../schemas';
-import { processIo, runCommand, type CliIo, type RunIo } from './common';
+import { processIo, type CliIo, type RunIo } from './io';
+import { runCommand } from './run';
 import { detectedCommand, yesNo } from './detected';
 
 /** `zoneguard cookies`: the cookies detected on a zone's pages, with their attributes. */

@@ -1,21 +1,11 @@
 import { Command, Option } from 'commander';
 import { PAGING, type DetectedStatus } from '../../schemas';
 import { summarizeByHost, type ClassifiedQuery, type Classification, type HostCount } from '../../insights';
-import {
-  HELP_FOOTER,
-  actionOf,
-  addConnectionOptions,
-  clientFrom,
-  jsonText,
-  parseHosts,
-  parsePositive,
-  parseStatus,
-  progressReporter,
-  wireCommand,
-  zoneOption,
-  type CliIo,
-  type ConnectionOptions,
-} from './common';
+import { jsonText, type CliIo } from './io';
+import { addConnectionOptions, parseHosts, parsePositive, parseStatus, zoneOption, type ConnectionOptions } from './options';
+import { clientFrom } from './client';
+import { progressReporter } from './progress';
+import { actionOf, wireCommand } from './run';
 import { renderTable, type Column } from './table';
 
 /** Flags of the scripts, connections and cookies commands. */
@@ -99,8 +89,7 @@ export function detectedCommand<T extends { host: string; classification?: Class
     .option('--by-host', 'counts per host instead of the items')
     .option('--json', 'JSON on stdout instead of a table')
     .option('-q, --quiet', 'no progress on stderr');
-  addConnectionOptions(command);
-  command.addHelpText('after', `\nExamples:\n${spec.examples.map((e) => `  $ ${e}`).join('\n')}\n${HELP_FOOTER}`);
+  addConnectionOptions(command, `\nExamples:\n${spec.examples.map((e) => `  $ ${e}`).join('\n')}`);
   command.action(
     actionOf<DetectedOptions>(io, async (options) => {
       const { client } = clientFrom(options, io.env);

@@ -1,20 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { exportZoneProgram } from '../../insights';
-import {
-  HELP_FOOTER,
-  UsageError,
-  actionOf,
-  addConnectionOptions,
-  clientFrom,
-  processIo,
-  runCommand,
-  wireCommand,
-  zoneOption,
-  type CliIo,
-  type ConnectionOptions,
-  type RunIo,
-} from './common';
+import { UsageError, processIo, type CliIo, type RunIo } from './io';
+import { addConnectionOptions, zoneOption, type ConnectionOptions } from './options';
+import { clientFrom } from './client';
+import { actionOf, runCommand, wireCommand } from './run';
 
 interface ExportOptions extends ConnectionOptions {
   zone: string;
@@ -35,9 +25,8 @@ export function exportCommand(io: CliIo = processIo()): Command {
     .addOption(zoneOption())
     .option('-o, --output <file>', 'write the program to this file instead of stdout')
     .option('--package <name>', 'module the resources are imported from', 'pulumi-zoneguard');
-  addConnectionOptions(command);
-  command.addHelpText(
-    'after',
+  addConnectionOptions(
+    command,
     `
 The program only reads the zone to be written. Each CspPolicy carries adoptPolicyId and each
 FirewallRuleWithFilter adoptRuleId, so the first \`pulumi up\` takes the existing objects over instead of creating
@@ -46,8 +35,7 @@ WafManagedRules with the rules its entry point holds, under their refs, which it
 
 Examples:
   $ zoneguard export --zone 023e105f4ecef8ad9ca31a8372d0c353 > index.ts
-  $ zoneguard export --zone 023e105f4ecef8ad9ca31a8372d0c353 -o infra/zone.ts
-${HELP_FOOTER}`,
+  $ zoneguard export --zone 023e105f4ecef8ad9ca31a8372d0c353 -o infra/zone.ts`,
   );
   command.action(
     actionOf<ExportOptions>(io, async (options) => {

@@ -1,6 +1,6 @@
 // The insight commands of the `zoneguard` bin, beside `emulator`.
 import type { Command } from 'commander';
-import { processIo, type CliIo } from './common';
+import { processIo, type CliIo } from './io';
 import { connectionsCommand } from './connections';
 import { cookiesCommand } from './cookies';
 import { exportCommand } from './export';
@@ -8,7 +8,8 @@ import { migrationCommand } from './migration-plan';
 import { orphansCommand } from './orphans';
 import { scriptsCommand } from './scripts';
 
-export { EXIT, processIo, runCommand, type CliIo, type Output, type RunIo } from './common';
+export { EXIT, processIo, type CliIo, type Output, type RunIo } from './io';
+export { runCommand } from './run';
 export { scriptsCommand, connectionsCommand, cookiesCommand, exportCommand, migrationCommand, orphansCommand };
 
 /** Every insight command, for `program.addCommand(...)` in the bin. */

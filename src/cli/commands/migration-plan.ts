@@ -1,20 +1,10 @@
 import { Command } from 'commander';
 import { readMigrationPlan, type WafMigrationPlan } from '../../migration';
 import type { RulesetRule } from '../../schemas';
-import {
-  HELP_FOOTER,
-  actionOf,
-  addConnectionOptions,
-  clientFrom,
-  jsonText,
-  processIo,
-  runCommand,
-  wireCommand,
-  zoneOption,
-  type CliIo,
-  type ConnectionOptions,
-  type RunIo,
-} from './common';
+import { jsonText, processIo, type CliIo, type RunIo } from './io';
+import { addConnectionOptions, zoneOption, type ConnectionOptions } from './options';
+import { clientFrom } from './client';
+import { actionOf, runCommand, wireCommand } from './run';
 import { renderPairs, renderTable } from './table';
 
 interface PlanOptions extends ConnectionOptions {
@@ -135,9 +125,8 @@ export function migrationCommand(io: CliIo = processIo()): Command {
     .description('show whether a zone can move to the new WAF managed rules, the converted configuration and what the conversion changes or drops; changes nothing')
     .addOption(zoneOption())
     .option('--json', 'JSON on stdout instead of tables (the plan planWafMigration answers)');
-  addConnectionOptions(plan);
-  plan.addHelpText(
-    'after',
+  addConnectionOptions(
+    plan,
     `
 Reads only: the compatibility check, the WAF status, the previous WAF's packages and URI-based overrides, the
 firewall rules and the converted configuration. It is the plan planWafMigration answers, and what a WafMigration
@@ -145,8 +134,7 @@ resource without adjustments would submit.
 
 Examples:
   $ zoneguard migration plan --zone 023e105f4ecef8ad9ca31a8372d0c353
-  $ zoneguard migration plan --zone 023e105f4ecef8ad9ca31a8372d0c353 --json | jq .compatible
-${HELP_FOOTER}`,
+  $ zoneguard migration plan --zone 023e105f4ecef8ad9ca31a8372d0c353 --json | jq .compatible`,
   );
   plan.action(
     actionOf<PlanOptions>(io, async (options) => {

@@ -3,20 +3,10 @@ import { Command } from 'commander';
 import { NotFoundError } from '../../client';
 import { ADOPT_INPUT, StackExportSchema, findOrphans, ownershipOf, pendingDeletions, type Orphan, type StackExport } from '../../insights/orphans';
 import { formatZodIssues, readableIssue } from '../../schemas';
-import {
-  HELP_FOOTER,
-  UsageError,
-  actionOf,
-  addConnectionOptions,
-  clientFrom,
-  processIo,
-  runCommand,
-  wireCommand,
-  zoneOption,
-  type CliIo,
-  type ConnectionOptions,
-  type RunIo,
-} from './common';
+import { UsageError, processIo, type CliIo, type RunIo } from './io';
+import { addConnectionOptions, zoneOption, type ConnectionOptions } from './options';
+import { clientFrom } from './client';
+import { actionOf, runCommand, wireCommand } from './run';
 
 interface OrphansOptions extends ConnectionOptions {
   zone: string;
@@ -58,9 +48,8 @@ export function orphansCommand(io: CliIo = processIo()): Command {
     .requiredOption('--stack-export <file...>', 'what pulumi stack export wrote, one file per stack on this zone (- for standard input)')
     .option('--delete-pending', 'delete each object that is the one match of a pending create of these stacks')
     .option('--delete <id...>', 'delete these listed objects (ids the listing shows)');
-  addConnectionOptions(command);
-  command.addHelpText(
-    'after',
+  addConnectionOptions(
+    command,
     `
 Without --delete-pending or --delete it only reads. Pass the export of every stack that manages this zone: an object
 held by a stack not passed in would be listed as an orphan. After a pulumi up whose CLI was killed:
@@ -68,8 +57,7 @@ held by a stack not passed in would be listed as an orphan. After a pulumi up wh
   $ pulumi cancel
   $ pulumi stack export | zoneguard orphans --zone 023e105f4ecef8ad9ca31a8372d0c353 --stack-export - --delete-pending
   $ pulumi refresh --clear-pending-creates
-  $ pulumi up
-${HELP_FOOTER}`,
+  $ pulumi up`,
   );
   command.action(
     actionOf<OrphansOptions>(io, async (options) => {

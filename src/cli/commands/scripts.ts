@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { listScripts, type Classified } from '../../insights';
 import type { Script } from '../../schemas';
-import { processIo, runCommand, type CliIo, type RunIo } from './common';
+import { processIo, type CliIo, type RunIo } from './io';
+import { runCommand } from './run';
 import { detectedCommand, verdictCell } from './detected';
 
 /** `zoneguard scripts`: the scripts detected on a zone's pages, with their malicious classification. */

@@ -87,10 +87,10 @@ try {
       'CspPolicy',
       'create',
       () => csp.create(inputs),
-      () => client.policies.create({ zoneId, action: 'log', description: news.description, expression: `${news.expression} or http.host eq "raw"`, value: news.value, enabled: true }),
+      () => client.cspPolicies.create({ zoneId, action: 'log', description: news.description, expression: `${news.expression} or http.host eq "raw"`, value: news.value, enabled: true }),
     );
     const outs = created.outs as Record<string, unknown>;
-    await pair(i, 'CspPolicy', 'read', () => csp.read(created.id, outs), () => client.policies.get({ zoneId, policyId: rawPolicy.id }));
+    await pair(i, 'CspPolicy', 'read', () => csp.read(created.id, outs), () => client.cspPolicies.get({ zoneId, policyId: rawPolicy.id }));
     const changed = { ...inputs, description: `overhead ${i} changed` };
     await pair(
       i,
@@ -100,9 +100,9 @@ try {
         await csp.diff(created.id, outs, changed);
         return csp.update(created.id, outs, changed);
       },
-      () => client.policies.update({ zoneId, policyId: rawPolicy.id, description: changed.description }),
+      () => client.cspPolicies.update({ zoneId, policyId: rawPolicy.id, description: changed.description }),
     );
-    await pair(i, 'CspPolicy', 'delete', () => csp.delete(created.id, { ...outs, ...changed }), () => client.policies.delete({ zoneId, policyId: rawPolicy.id }));
+    await pair(i, 'CspPolicy', 'delete', () => csp.delete(created.id, { ...outs, ...changed }), () => client.cspPolicies.delete({ zoneId, policyId: rawPolicy.id }));
 
     // FirewallRuleWithFilter: the same against firewallRules.create/get/update/delete.
     const ruleNews = { zoneId, action: 'block', description: `overhead ${i}`, expression: `http.request.uri.path eq "/overhead/${i}/p"` };
@@ -153,7 +153,7 @@ try {
   }
   const counters = await emulator.admin.counters();
   const left = await emulator.admin.inventory(zoneId);
-  if (left.counts.policies + left.counts.firewallRules + left.counts.filters > 0) throw new Error(`left behind: ${JSON.stringify(left.counts)}`);
+  if (left.counts.cspPolicies + left.counts.firewallRules + left.counts.filters > 0) throw new Error(`left behind: ${JSON.stringify(left.counts)}`);
 
   const rows = [...samples.entries()].map(([key, s]) => {
     const isCheck = key.endsWith(' check');

@@ -142,11 +142,11 @@ try {
     await new Promise((resolve) => setTimeout(resolve, LIMIT.windowMs));
     await measure(scenario.name, 'up (250 creates)', scenario.limited, (onEvent) => stack.up({ color: 'never', onEvent }));
     const inventory = await emulator.admin.inventory(zone.id);
-    console.log(`  zone holds ${inventory.counts.policies} policies, ${inventory.counts.firewallRules} rules, ${inventory.counts.filters} filters`);
+    console.log(`  zone holds ${inventory.counts.cspPolicies} policies, ${inventory.counts.firewallRules} rules, ${inventory.counts.filters} filters`);
     await new Promise((resolve) => setTimeout(resolve, LIMIT.windowMs));
     await measure(scenario.name, 'destroy (250 deletes)', scenario.limited, (onEvent) => stack.destroy({ color: 'never', onEvent }));
     const after = await emulator.admin.inventory(zone.id);
-    if (after.counts.policies + after.counts.firewallRules + after.counts.filters > 0) {
+    if (after.counts.cspPolicies + after.counts.firewallRules + after.counts.filters > 0) {
       console.log(`  left after destroy: ${JSON.stringify(after.counts)}`);
     }
   }

@@ -50,10 +50,10 @@ try {
 
   console.log('\nWhat the emulator now holds:');
   for (const zone of emulator.zones) {
-    const { settings, counts, waf } = await emulator.admin.inventory(zone.id);
+    const { pageGuard, counts, waf } = await emulator.admin.inventory(zone.id);
     console.log(
-      `  ${zone.plan.padEnd(10)} ${zone.id}  page security ${settings?.enabled ? 'on ' : 'off'}  ` +
-        `CSP policies ${counts.policies}  firewall rules ${counts.firewallRules}  filters ${counts.filters}  ` +
+      `  ${zone.plan.padEnd(10)} ${zone.id}  page security ${pageGuard?.enabled ? 'on ' : 'off'}  ` +
+        `CSP policies ${counts.cspPolicies}  firewall rules ${counts.firewallRules}  filters ${counts.filters}  ` +
         `WAF ${waf ? `${waf.migration_state} (previous ${waf.old_waf_status}, new ${waf.new_waf_status})` : 'none'}`,
     );
   }

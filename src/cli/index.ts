@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import '../node-version'; // first: an unsupported Node fails here, saying what to install
 import { Command, InvalidArgumentError } from 'commander';
-import { SeedFileSchema, readCheckedJson, startEmulator, type SeedFile, type StartedEmulator } from '../emulator';
+import { SeedFileJsonSchema, readCheckedJson, startEmulator, type SeedFile, type StartedEmulator } from '../emulator';
 import { insightCommands } from './commands';
 import { processIo, type CliIo } from './commands/io';
 import { wireCommand } from './commands/run';
@@ -46,7 +46,7 @@ export function describeEmulator(emulator: StartedEmulator, statePath: string | 
 
 /** Reads and checks a seed file; its problems become one `path: message` line each. */
 export function readSeedFile(path: string): SeedFile {
-  return readCheckedJson('seed file', path, SeedFileSchema);
+  return readCheckedJson('seed file', path, SeedFileJsonSchema);
 }
 
 async function runEmulator(options: { port: number; host: string; seed?: string; state?: string }): Promise<void> {

@@ -6,7 +6,7 @@ import { CookiesResource } from './resources/cookies';
 import { FiltersResource } from './resources/filters';
 import { FirewallRulesResource } from './resources/firewall-rules';
 import { PageGuardResource } from './resources/page-guard';
-import { PoliciesResource } from './resources/policies';
+import { CspPoliciesResource } from './resources/csp-policy';
 import { RulesetsResource } from './resources/rulesets';
 import { ScriptsResource } from './resources/scripts';
 import { WafMigrationResource } from './resources/waf-migration';
@@ -53,8 +53,9 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
 export const DEFAULT_USER_AGENT = 'pulumi-zoneguard';
 
 /**
- * The typed client of the service. Groups are named after the API paths (`client.policies.create(...)`); every
- * method takes `{ zoneId, ...body }`, every list is an async iterator over all its pages. The credentials live in
+ * The typed client of the service. Groups are named after their concept, one name in every layer
+ * (docs/CONTRACTS.md#names): `client.cspPolicies.create(...)`. Every method takes `{ zoneId, ...body }`, every list
+ * is an async iterator over all its pages. The credentials live in
  * a closure of the transport, not on this object: `JSON.stringify(client)` and `util.inspect(client)` show none.
  */
 export class ZoneGuardClient {
@@ -69,7 +70,7 @@ export class ZoneGuardClient {
   /** Detected cookies: /page_guard/cookies. */
   readonly cookies: CookiesResource;
   /** CSP policies: /page_guard/policies. */
-  readonly policies: PoliciesResource;
+  readonly cspPolicies: CspPoliciesResource;
   /** Firewall rules with their filters: /firewall/rules. */
   readonly firewallRules: FirewallRulesResource;
   /** Filters: /filters. */
@@ -112,7 +113,7 @@ export class ZoneGuardClient {
     this.scripts = new ScriptsResource(transport);
     this.connections = new ConnectionsResource(transport);
     this.cookies = new CookiesResource(transport);
-    this.policies = new PoliciesResource(transport);
+    this.cspPolicies = new CspPoliciesResource(transport);
     this.firewallRules = new FirewallRulesResource(transport);
     this.filters = new FiltersResource(transport);
     this.wafMigration = new WafMigrationResource(transport);

@@ -29,7 +29,7 @@ export type { PageGuardResource } from './resources/page-guard';
 export type { ScriptsResource } from './resources/scripts';
 export type { ConnectionsResource } from './resources/connections';
 export type { CookiesResource } from './resources/cookies';
-export type { PoliciesResource } from './resources/policies';
+export type { CspPoliciesResource } from './resources/csp-policy';
 export type { FirewallRulesResource } from './resources/firewall-rules';
 export type { FiltersResource } from './resources/filters';
 export type { WafMigrationResource } from './resources/waf-migration';

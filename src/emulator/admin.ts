@@ -45,9 +45,9 @@ export function inventory(context: EmulatorContext, zone: ZoneRecord) {
   const waf = state.waf.get(zone.id);
   return {
     zone: describeZone(zone),
-    settings: state.settings.get(zone.id),
+    pageGuard: state.pageGuard.get(zone.id),
     counts: Object.fromEntries(COLLECTION_NAMES.map((name) => [name, state.collections[name].count(zone.id)])) as Record<CollectionName, number>,
-    policies: state.collections.policies.list(zone.id),
+    cspPolicies: state.collections.cspPolicies.list(zone.id),
     filters: state.collections.filters.list(zone.id).map((filter) => ({ ...filterToWire(filter), ownerRuleId: filter.ownerRuleId ?? null })),
     firewallRules: state.collections.firewallRules.list(zone.id).map((rule) => ruleToWire(state, zone.id, rule)),
     wafOverrides: state.collections.wafOverrides.list(zone.id),

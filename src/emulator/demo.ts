@@ -266,7 +266,7 @@ export function demoSeed(): SeedFile {
       groupOverrides: { '2f4dd1c4a0b3c7e9d2f1a6b5c4d3e2f1': 'off' },
       ruleOverrides: { '981176': 'simulate', '960024': 'disable' },
     },
-    policies: [
+    cspPolicies: [
       {
         description: 'Report scripts outside the approved list',
         action: 'log',

@@ -18,7 +18,7 @@ export { ErrorCode, Messages } from './errors';
 export { validateExpression } from './expression';
 export { FaultSpecSchema, type FaultSpec } from './faults';
 export { demoSeed } from './demo';
-export { DEFAULT_CREDENTIALS, SeedFileSchema, ZoneSeedSchema, type SeedFile, type ZoneSeed } from './seed';
+export { DEFAULT_CREDENTIALS, SeedFileJsonSchema, SeedFileSchema, ZoneSeedSchema, type SeedFile, type ZoneSeed } from './seed';
 export { DEFAULT_RULE_QUOTA, PLANS, readCheckedJson, type Plan } from './state';
 export {
   ACTION_CONVERSION,

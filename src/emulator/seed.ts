@@ -15,7 +15,7 @@ import {
   FilterExpressionSchema,
 } from '../schemas';
 import { stableHash, stableId, stableToken } from './ids';
-import { DEFAULT_RULE_QUOTA, LEGACY_FIREWALL_STATES, PLANS, type EmulatorState, type ZoneRecord } from './state';
+import { DEFAULT_RULE_QUOTA, LEGACY_FIREWALL_STATES, PLANS, renameLegacyFields, type EmulatorState, type ZoneRecord } from './state';
 import { OWASP_PACKAGE_NAME } from './waf';
 
 /** The longest migration delay a seed may set: the service's migration takes up to an hour (docs/service.md). */
@@ -64,7 +64,7 @@ export const ZoneSeedSchema = z.strictObject({
   scripts: z.array(ScriptDetailSchema.partial({ id: true })).optional(),
   connections: z.array(ConnectionSchema.partial({ id: true })).optional(),
   cookies: z.array(CookieSchema.partial({ id: true })).optional(),
-  policies: z.array(CspPolicyCreateSchema.extend({ id: HexIdSchema.optional() })).optional(),
+  cspPolicies: z.array(CspPolicyCreateSchema.extend({ id: HexIdSchema.optional() })).optional(),
   /** The previous WAF; absent means the zone has none (no packages, nothing to convert). */
   previousWaf: PreviousWafSeedSchema.optional(),
   /** URI-based overrides of the previous WAF: while any exists the zone cannot migrate. */
@@ -82,6 +82,12 @@ export const SeedFileSchema = z.strictObject({
   zones: z.array(ZoneSeedSchema),
 });
 export type SeedFile = z.input<typeof SeedFileSchema>;
+
+/** A seed file as read from disk (`--seed FILE`): a zone's old field names still load (docs/emulator.md#old-field-names). */
+export const SeedFileJsonSchema = z.preprocess((json: unknown) => {
+  if (typeof json !== 'object' || json === null || !('zones' in json) || !Array.isArray(json.zones)) return json;
+  return { ...json, zones: json.zones.map(renameLegacyFields) };
+}, SeedFileSchema);
 
 /** The account credentials when a seed names none: fixed, so that a restarted emulator accepts the same ones. */
 export const DEFAULT_CREDENTIALS: { apiToken: string; apiEmail: string; apiKey: string } = {
@@ -118,7 +124,7 @@ export function applyZoneSeed(state: EmulatorState, input: ZoneSeed): ZoneRecord
     legacyFirewall: seed.legacyFirewall ?? 'available',
   };
   state.zones.set(id, zone);
-  state.settings.set(id, {
+  state.pageGuard.set(id, {
     enabled: seed.pageGuard?.enabled ?? false,
     updated_at: seed.pageGuard?.updated_at ?? seedTime(0, true),
     use_vendor_reporting_endpoint: seed.pageGuard?.use_vendor_reporting_endpoint ?? true,
@@ -131,7 +137,7 @@ export function applyZoneSeed(state: EmulatorState, input: ZoneSeed): ZoneRecord
   (seed.cookies ?? []).forEach((c, i) =>
     state.collections.cookies.set(id, { ...c, id: c.id ?? stableId(id, 'cookie', i, c.name, c.host) }),
   );
-  (seed.policies ?? []).forEach((p, i) => state.collections.policies.set(id, { ...p, id: p.id ?? stableId(id, 'policy', i) }));
+  (seed.cspPolicies ?? []).forEach((p, i) => state.collections.cspPolicies.set(id, { ...p, id: p.id ?? stableId(id, 'policy', i) }));
   (seed.firewallRules ?? []).forEach((r, i) => {
     const ruleId = r.id ?? stableId(id, 'rule', i);
     const filterId = stableId(id, 'filter', i, r.expression);

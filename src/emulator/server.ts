@@ -14,7 +14,7 @@ import { registerFilterRoutes } from './routes/filters';
 import { registerFirewallRuleRoutes } from './routes/firewall-rules';
 import { registerNotEmulatedRoutes } from './routes/not-emulated';
 import { registerPageGuardRoutes } from './routes/page-guard';
-import { registerPolicyRoutes } from './routes/policies';
+import { registerCspPolicyRoutes } from './routes/csp-policy';
 import { registerRulesetRoutes } from './routes/rulesets';
 import { registerWafMigrationRoutes } from './routes/waf-migration';
 import { registerWafOverrideRoutes } from './routes/waf-overrides';
@@ -183,7 +183,7 @@ export function buildServer(context: EmulatorContext, options: { logger?: boolea
       });
       registerPageGuardRoutes(api, context);
       registerDetectedRoutes(api, context);
-      registerPolicyRoutes(api, context);
+      registerCspPolicyRoutes(api, context);
       registerFirewallRuleRoutes(api, context);
       registerFilterRoutes(api, context);
       registerWafOverrideRoutes(api, context);

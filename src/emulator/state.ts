@@ -89,7 +89,7 @@ export const COLLECTION_SCHEMAS = {
   scripts: ScriptDetailSchema,
   connections: ConnectionSchema,
   cookies: CookieSchema,
-  policies: CspPolicySchema,
+  cspPolicies: CspPolicySchema,
   filters: FilterRecordSchema,
   firewallRules: RuleRecordSchema,
   wafOverrides: WafOverrideSchema,
@@ -145,12 +145,33 @@ export class Collection<T extends { id: string }> {
   }
 }
 
+/**
+ * Field names that state and seed files written before the one-name-per-concept rename used, by their name now: such
+ * a file still loads (docs/emulator.md#old-field-names). Top-level fields of a state file, fields of a seed's zone.
+ */
+export const LEGACY_FIELD_NAMES = { settings: 'pageGuard', policies: 'cspPolicies' } as const;
+
+/**
+ * An object with the fields of LEGACY_FIELD_NAMES under their names now. A field is renamed only when its new name
+ * is absent, so a file holding both keeps both and its schema refuses the old one.
+ */
+export function renameLegacyFields(json: unknown): unknown {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return json;
+  const names: Readonly<Record<string, string>> = LEGACY_FIELD_NAMES;
+  return Object.fromEntries(
+    Object.entries(json).map(([key, value]) => {
+      const current = Object.hasOwn(names, key) ? names[key] : undefined;
+      return [current !== undefined && !Object.hasOwn(json, current) ? current : key, value];
+    }),
+  );
+}
+
 /** The JSON document `--state FILE` holds, checked field by field when it is read. */
 export const StateSnapshotSchema = z.strictObject({
   version: z.literal(2, { error: 'must be 2 (this emulator\'s state file format); start without --state, or with a new file' }),
   credentials: AccountCredentialsSchema,
   zones: z.array(ZoneRecordSchema),
-  settings: z.record(z.string(), PageGuardSettingsSchema),
+  pageGuard: z.record(z.string(), PageGuardSettingsSchema),
   waf: z.record(z.string(), WafRecordSchema),
   ...(Object.fromEntries(COLLECTION_NAMES.map((name) => [name, z.record(z.string(), z.array(COLLECTION_SCHEMAS[name]))])) as {
     [K in CollectionName]: z.ZodRecord<z.ZodString, z.ZodArray<(typeof COLLECTION_SCHEMAS)[K]>>;
@@ -162,7 +183,7 @@ export type StateSnapshot = z.infer<typeof StateSnapshotSchema>;
 export class EmulatorState {
   credentials: AccountCredentials = { apiTokens: [''], apiEmail: '', apiKey: '' };
   readonly zones = new Map<string, ZoneRecord>();
-  readonly settings = new Map<string, z.infer<typeof PageGuardSettingsSchema>>();
+  readonly pageGuard = new Map<string, z.infer<typeof PageGuardSettingsSchema>>();
   readonly waf = new Map<string, WafRecord>();
   /** One Collection per entry of COLLECTION_SCHEMAS. */
   readonly collections = Object.fromEntries(COLLECTION_NAMES.map((name) => [name, new Collection()])) as {
@@ -172,7 +193,7 @@ export class EmulatorState {
   /** Forgets a zone and everything in it. */
   removeZone(zoneId: string): void {
     this.zones.delete(zoneId);
-    this.settings.delete(zoneId);
+    this.pageGuard.delete(zoneId);
     this.waf.delete(zoneId);
     for (const name of COLLECTION_NAMES) this.collections[name].clearZone(zoneId);
   }
@@ -187,7 +208,7 @@ export class EmulatorState {
       version: 2,
       credentials: this.credentials,
       zones: [...this.zones.values()],
-      settings: Object.fromEntries(this.settings),
+      pageGuard: Object.fromEntries(this.pageGuard),
       waf: Object.fromEntries(this.waf),
       ...(Object.fromEntries(COLLECTION_NAMES.map((name) => [name, this.collections[name].toJSON()])) as {
         [K in CollectionName]: Record<string, CollectionItem<K>[]>;
@@ -199,8 +220,8 @@ export class EmulatorState {
     this.credentials = snapshot.credentials;
     this.zones.clear();
     for (const zone of snapshot.zones) this.zones.set(zone.id, zone);
-    this.settings.clear();
-    for (const [zoneId, settings] of Object.entries(snapshot.settings)) this.settings.set(zoneId, settings);
+    this.pageGuard.clear();
+    for (const [zoneId, settings] of Object.entries(snapshot.pageGuard)) this.pageGuard.set(zoneId, settings);
     this.waf.clear();
     for (const [zoneId, waf] of Object.entries(snapshot.waf)) this.waf.set(zoneId, waf);
     for (const name of COLLECTION_NAMES) (this.collections[name] as Collection<{ id: string }>).load(snapshot[name]);
@@ -212,7 +233,7 @@ export class EmulatorState {
  * the start with `state file PATH: path: problem` (one per problem), as seed files do.
  */
 export function loadStateFile(path: string): StateSnapshot {
-  return readCheckedJson('state file', path, StateSnapshotSchema);
+  return readCheckedJson('state file', path, z.preprocess(renameLegacyFields, StateSnapshotSchema));
 }
 
 /** Reads a JSON file through a schema; every problem becomes `LABEL PATH: path: problem` (seed and state files). */

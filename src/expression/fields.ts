@@ -5,7 +5,7 @@ import { parseTypeName, type ValueType } from './types';
  * rules language, 2024-2026 editions). The documentation writes `Number`, `Integer` and `IP address`; they are
  * `Int` and `IP` here. Deprecated names that the service still accepts (`ip.geoip.*`) are kept, because existing
  * filters use them. Fields of other products' phases (Magic Firewall's `tcp.*`, `udp.*`, ...) are left out: a zone's
- * firewall rules, filters and page-security policies cannot use them.
+ * firewall rules, filters and CSP policies cannot use them.
  */
 const FIELD_TABLE: ReadonlyArray<readonly [name: string, type: string]> = [
   // Request: URI, host and headers

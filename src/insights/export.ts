@@ -18,7 +18,7 @@ import { compareText } from './classification';
 export interface ZoneSnapshot {
   zoneId: string;
   settings: PageGuardSettings;
-  policies: CspPolicy[];
+  cspPolicies: CspPolicy[];
   firewallRules: FirewallRule[];
   filters: Filter[];
   /** The http_request_firewall_managed entry point of a migrated zone; absent before the migration or in validation. */
@@ -43,11 +43,11 @@ async function readWafRules(client: ZoneGuardClient, zoneId: string): Promise<Sa
 /** Reads everything the exported program declares (reads only). */
 export async function readZoneSnapshot({ client, zoneId }: { client: ZoneGuardClient; zoneId: string }): Promise<ZoneSnapshot> {
   const settings = await client.pageGuard.get({ zoneId });
-  const policies = await client.policies.list({ zoneId }).toArray();
+  const cspPolicies = await client.cspPolicies.list({ zoneId }).toArray();
   const firewallRules = await client.firewallRules.list({ zoneId }).toArray();
   const filters = await client.filters.list({ zoneId }).toArray();
   const wafRules = await readWafRules(client, zoneId);
-  return { zoneId, settings, policies, firewallRules, filters, ...(wafRules ? { wafRules } : {}) };
+  return { zoneId, settings, cspPolicies, firewallRules, filters, ...(wafRules ? { wafRules } : {}) };
 }
 
 /** Options of the program text. */
@@ -191,7 +191,7 @@ function ruleFieldLines(r: FirewallRule): [string, string | undefined][] {
 export function renderPulumiProgram(snapshot: ZoneSnapshot, options: RenderOptions = {}): string {
   const packageName = options.packageName ?? 'pulumi-zoneguard';
   const byId = <T extends { id: string }>(objects: T[]) => [...objects].sort((a, b) => compareText(a.id, b.id));
-  const policies = nameObjects(byId(snapshot.policies), 'csp-policy', 'csp');
+  const policies = nameObjects(byId(snapshot.cspPolicies), 'csp-policy', 'csp');
   const rules = nameObjects(byId(snapshot.firewallRules), 'firewall-rule', 'rule');
   const standalone = standaloneFilterIds(snapshot.firewallRules, snapshot.filters);
   // A shared filter a rule lists but the filter list missed is still declared, from the rule's copy of it.

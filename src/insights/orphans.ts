@@ -70,7 +70,7 @@ export function matchesPending(kind: Orphan['kind'], object: CspPolicy | Firewal
 
 /** The zone's policies and rules that `held` does not name, each with the pending creates it matches. */
 export function findOrphans(
-  zone: { policies: readonly CspPolicy[]; firewallRules: readonly FirewallRule[] },
+  zone: { cspPolicies: readonly CspPolicy[]; firewallRules: readonly FirewallRule[] },
   ownership: { held: ReadonlySet<string>; pending: readonly PendingCreate[] },
 ): Orphan[] {
   const of = (kind: Orphan['kind'], object: CspPolicy | FirewallRule, summary: string): Orphan => ({
@@ -80,7 +80,7 @@ export function findOrphans(
     pendingOf: ownership.pending.filter((p) => p.kind === kind && matchesPending(kind, object, p.inputs)).map((p) => p.urn),
   });
   return [
-    ...zone.policies.filter((p) => !ownership.held.has(p.id)).map((p) => of('CspPolicy', p, `${JSON.stringify(p.description)} ${p.action} when ${p.expression}`)),
+    ...zone.cspPolicies.filter((p) => !ownership.held.has(p.id)).map((p) => of('CspPolicy', p, `${JSON.stringify(p.description)} ${p.action} when ${p.expression}`)),
     ...zone.firewallRules
       .filter((r) => !ownership.held.has(r.id))
       .map((r) => of('FirewallRuleWithFilter', r, `${r.action} when ${r.filter.expression}`)),

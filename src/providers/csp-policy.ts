@@ -71,8 +71,8 @@ const label = (inputs: { zoneId?: unknown }, id?: string) =>
  * zone's policies in one page (docs/service.md#csp-policies shows no paging), so a walk is one call.
  */
 const policyReads = new ReadCoalescer<CspPolicy>({
-  read: (zoneId, policyId) => unlessNotFound(() => getClient().policies.get({ zoneId, policyId }), undefined),
-  pages: (zoneId) => getClient().policies.list({ zoneId }).pages(),
+  read: (zoneId, policyId) => unlessNotFound(() => getClient().cspPolicies.get({ zoneId, policyId }), undefined),
+  pages: (zoneId) => getClient().cspPolicies.list({ zoneId }).pages(),
   scope: getClient,
 });
 
@@ -98,7 +98,7 @@ export const cspPolicy: Implementation = {
       adoptPolicyId
         ? step(`${label(inputs, adoptPolicyId)}: adopting the policy`, async () => {
             // Read first, and write only what differs: adopting a policy already as declared changes nothing.
-            const current = await unlessNotFound(() => client.policies.get({ zoneId, policyId: adoptPolicyId }), undefined);
+            const current = await unlessNotFound(() => client.cspPolicies.get({ zoneId, policyId: adoptPolicyId }), undefined);
             if (!current) {
               throw new ProviderError(
                 `${label(inputs)}: adoptPolicyId ${adoptPolicyId} names no policy of this zone; ` +
@@ -108,11 +108,11 @@ export const cspPolicy: Implementation = {
             const changes = policyUpdateBody(current, inputs);
             return Object.keys(changes).length === 0
               ? current
-              : client.policies.update({ zoneId, policyId: adoptPolicyId, ...changes });
+              : client.cspPolicies.update({ zoneId, policyId: adoptPolicyId, ...changes });
           })
         : // One call, and never a policy found by its fields: identical policies are legitimate (two resources, two
           // stacks), and binding to one by a guess would let another resource's delete remove it (README, "Who owns what").
-          step(`${label(inputs)}: creating the policy`, () => client.policies.create({ zoneId, ...body })),
+          step(`${label(inputs)}: creating the policy`, () => client.cspPolicies.create({ zoneId, ...body })),
     );
     return { id: policy.id, outs: outputsFromPolicy(zoneId, policy, adoptPolicyId) };
   },
@@ -131,7 +131,7 @@ export const cspPolicy: Implementation = {
     const desired = news as CspPolicyInputs;
     const body = policyUpdateBody(olds as CspPolicyOutputs, desired);
     const policy = await policyReads.writing(desired.zoneId, () =>
-      step(`${label(desired, id)}: updating the policy`, () => getClient().policies.update({ zoneId: desired.zoneId, policyId: id, ...body })),
+      step(`${label(desired, id)}: updating the policy`, () => getClient().cspPolicies.update({ zoneId: desired.zoneId, policyId: id, ...body })),
     );
     return { outs: outputsFromPolicy(desired.zoneId, policy, desired.adoptPolicyId) };
   },
@@ -140,7 +140,7 @@ export const cspPolicy: Implementation = {
     const { zoneId } = props as CspPolicyOutputs;
     // Already gone is what delete wants: not an error.
     await policyReads.writing(zoneId, () =>
-      step(`${label(props, id)}: deleting the policy`, () => unlessNotFound(() => getClient().policies.delete({ zoneId, policyId: id }), undefined)),
+      step(`${label(props, id)}: deleting the policy`, () => unlessNotFound(() => getClient().cspPolicies.delete({ zoneId, policyId: id }), undefined)),
     );
   },
 };

@@ -6,7 +6,7 @@ export * from './page-guard';
 export * from './scripts';
 export * from './connections';
 export * from './cookies';
-export * from './policies';
+export * from './csp-policy';
 export * from './filters';
 export * from './firewall-rules';
 export * from './waf-migration';

@@ -37,15 +37,15 @@ function exportFile(held: Array<{ name: string; id: string }>, pending?: { name:
 }
 
 async function zone() {
-  const policies = await h.client.policies.list({ zoneId: EMPTY_ZONE }).toArray();
+  const policies = await h.client.cspPolicies.list({ zoneId: EMPTY_ZONE }).toArray();
   const rules = await h.client.firewallRules.list({ zoneId: EMPTY_ZONE }).toArray();
   return { policies: policies.map((p) => p.id).sort(), rules: rules.map((r) => r.id).sort() };
 }
 
 /** The zone as an interrupted up leaves it: `held` in the state, `lost` made by the killed create, `hand` made by hand. */
 async function interruptedZone() {
-  const held = await h.client.policies.create({ zoneId: EMPTY_ZONE, ...declared });
-  const lost = await h.client.policies.create({ zoneId: EMPTY_ZONE, ...declared, description: 'checkout' });
+  const held = await h.client.cspPolicies.create({ zoneId: EMPTY_ZONE, ...declared });
+  const lost = await h.client.cspPolicies.create({ zoneId: EMPTY_ZONE, ...declared, description: 'checkout' });
   const [hand] = await h.client.firewallRules.create({ zoneId: EMPTY_ZONE, rules: [{ filter: { expression: 'ip.src eq 192.0.2.9' }, action: 'block' }] });
   const file = exportFile([{ name: 'login', id: held.id }], { name: 'checkout', inputs: { ...declared, description: 'checkout' } });
   return { held: held.id, lost: lost.id, hand: hand!.id, file };
@@ -77,7 +77,7 @@ test('--delete-pending deletes the one object of the pending create, and nothing
 
 test('--delete-pending with two identical candidates (another stack not passed in) deletes none and says what to do', async () => {
   const { held, lost, hand, file } = await interruptedZone();
-  const twin = await h.client.policies.create({ zoneId: EMPTY_ZONE, ...declared, description: 'checkout' });
+  const twin = await h.client.cspPolicies.create({ zoneId: EMPTY_ZONE, ...declared, description: 'checkout' });
   const c = capture();
   expect(await run(['--zone', EMPTY_ZONE, '--stack-export', file, '--delete-pending', ...h.flags()], c.io)).toBe(2);
   expect(c.stderr()).toContain(

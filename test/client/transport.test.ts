@@ -65,7 +65,7 @@ describe('what goes on the wire', () => {
     ['false', 'false'],
   ] as const)('sends CSP enabled %j as the text %j', async (enabled, wire) => {
     stub.next((_req, res) => json(res, 200, ok(policy)));
-    await client().policies.create({ zoneId: ZONE, description: 'd', action: 'log', expression: 'true', enabled, value: "script-src 'self'" });
+    await client().cspPolicies.create({ zoneId: ZONE, description: 'd', action: 'log', expression: 'true', enabled, value: "script-src 'self'" });
     expect(JSON.parse(stub.seen[0]!.body).enabled).toBe(wire);
   });
 
@@ -76,7 +76,7 @@ describe('what goes on the wire', () => {
     [false, false],
   ])('reads CSP enabled %j as %j', async (wire, expected) => {
     stub.next((_req, res) => json(res, 200, ok({ ...policy, enabled: wire })));
-    expect((await client().policies.get({ zoneId: ZONE, policyId: ID })).enabled).toBe(expected);
+    expect((await client().cspPolicies.get({ zoneId: ZONE, policyId: ID })).enabled).toBe(expected);
   });
 
   it('sends the firewall rules as a JSON array with string actions', async () => {
@@ -96,9 +96,9 @@ describe('what goes on the wire', () => {
 
   it('encodes ids so that they stay in their path segment', async () => {
     stub.next((_req, res) => json(res, 404, fail(10013, 'not found')));
-    await expect(client().policies.get({ zoneId: ZONE, policyId: '../../x?y=1' })).rejects.toBeInstanceOf(Error);
+    await expect(client().cspPolicies.get({ zoneId: ZONE, policyId: '../../x?y=1' })).rejects.toBeInstanceOf(Error);
     expect(stub.seen[0]!.url).toBe(`/client/v4/zones/${ZONE}/page_guard/policies/..%2F..%2Fx%3Fy%3D1`);
-    expect(() => client().policies.get({ zoneId: ZONE, policyId: '..' })).toThrow(
+    expect(() => client().cspPolicies.get({ zoneId: ZONE, policyId: '..' })).toThrow(
       new TypeError('path segment must be a non-empty identifier, got ".."'),
     );
   });
@@ -126,7 +126,7 @@ describe('answers that are not what the schema says', () => {
       res.writeHead(204);
       res.end();
     });
-    await expect(client().policies.delete({ zoneId: ZONE, policyId: ID })).resolves.toBeUndefined();
+    await expect(client().cspPolicies.delete({ zoneId: ZONE, policyId: ID })).resolves.toBeUndefined();
     expect(stub.seen[0]!.method).toBe('DELETE');
   });
 
@@ -166,7 +166,7 @@ describe('answers that are not what the schema says', () => {
 
   it('locates a bad item of a list by its index', async () => {
     stub.next((_req, res) => json(res, 200, ok([{ ...policy }, { ...policy, id: 'nope' }])));
-    const error = (await client().policies.list({ zoneId: ZONE }).toArray().catch((e: unknown) => e)) as ResponseValidationError;
+    const error = (await client().cspPolicies.list({ zoneId: ZONE }).toArray().catch((e: unknown) => e)) as ResponseValidationError;
     expect(error.issues).toEqual(['result.1.id: must be an identifier: 32 lowercase hexadecimal characters']);
   });
 
@@ -283,7 +283,7 @@ describe('credentials stay secret', () => {
       scripts: {},
       connections: {},
       cookies: {},
-      policies: {},
+      cspPolicies: {},
       firewallRules: {},
       filters: {},
       wafMigration: {},

@@ -41,7 +41,7 @@ describe('examples/policies-across-zones', () => {
     seeded = {};
     for (const [name, zoneId] of Object.entries(zones)) {
       const inventory = await sandbox.emulator.admin.inventory(zoneId);
-      seeded[name] = { policies: inventory.counts.policies, enabled: Boolean(inventory.settings?.enabled) };
+      seeded[name] = { policies: inventory.counts.cspPolicies, enabled: Boolean(inventory.pageGuard?.enabled) };
     }
     stack = await projectStack(sandbox, path.join(examples, 'policies-across-zones'), 'dev', { zones });
   });
@@ -53,12 +53,12 @@ describe('examples/policies-across-zones', () => {
     expect(Object.keys(policies).sort()).toEqual(['bank', 'media', 'store']);
     for (const [name, zoneId] of Object.entries(zones)) {
       expect(Object.keys(policies[name]!).sort()).toEqual(['account', 'checkout']);
-      expect(await context.client.policies.get({ zoneId, policyId: policies[name]!.checkout! })).toMatchObject({
+      expect(await context.client.cspPolicies.get({ zoneId, policyId: policies[name]!.checkout! })).toMatchObject({
         action: 'log',
         expression: 'http.request.uri.path contains "/checkout"',
         value: "script-src 'self' https://js.stripe.com",
       });
-      expect(await context.client.policies.get({ zoneId, policyId: policies[name]!.account! })).toMatchObject({
+      expect(await context.client.cspPolicies.get({ zoneId, policyId: policies[name]!.account! })).toMatchObject({
         expression: 'starts_with(http.request.uri.path, "/account")',
       });
       expect((await context.client.pageGuard.get({ zoneId })).enabled).toBe(true);
@@ -75,7 +75,7 @@ describe('examples/policies-across-zones', () => {
     const policies = (await valueOf(stack, 'policies')) as Record<string, Record<string, string>>;
     for (const [name, zoneId] of Object.entries(zones)) {
       for (const policyId of Object.values(policies[name]!)) {
-        expect(await context.client.policies.get({ zoneId, policyId })).toMatchObject({ action: 'allow' });
+        expect(await context.client.cspPolicies.get({ zoneId, policyId })).toMatchObject({ action: 'allow' });
       }
     }
     await stack.preview({ expectNoChanges: true, color: 'never' });
@@ -85,8 +85,8 @@ describe('examples/policies-across-zones', () => {
     await stack.destroy({ color: 'never' });
     for (const [name, zoneId] of Object.entries(zones)) {
       const inventory = await context.sandbox.emulator.admin.inventory(zoneId);
-      expect(inventory.counts.policies).toBe(seeded[name]!.policies);
-      expect(Boolean(inventory.settings?.enabled)).toBe(seeded[name]!.enabled);
+      expect(inventory.counts.cspPolicies).toBe(seeded[name]!.policies);
+      expect(Boolean(inventory.pageGuard?.enabled)).toBe(seeded[name]!.enabled);
     }
   });
 });
@@ -164,7 +164,7 @@ describe('examples/ci-preview', () => {
     expect(shopCsp.value).toMatch(/^script-src 'self' https:\/\//);
     expect(shopCsp.leftOut.length).toBeGreaterThan(0);
     for (const line of shopCsp.leftOut) expect(line).toMatch(/^https?:\/\/\S+ \((score|domain|url|invalid-url)(, (score|domain|url|invalid-url))*\)$/);
-    expect(await context.client.policies.get({ zoneId, policyId: shopCsp.policyId })).toMatchObject({ value: shopCsp.value });
+    expect(await context.client.cspPolicies.get({ zoneId, policyId: shopCsp.policyId })).toMatchObject({ value: shopCsp.value });
     expect(up.outputs.wafMigration!.value).toMatchObject({ compatible: true, migrationState: 'start', problems: [] });
     expect((up.outputs.wafMigration!.value as { changed: string[] }).changed.length).toBeGreaterThan(0);
     expect(await context.client.firewallRules.get({ zoneId, ruleId: up.outputs.scannerRuleId!.value as string })).toMatchObject({
@@ -214,7 +214,7 @@ describe('examples/ci-preview', () => {
   test('drift made in the dashboard fails the refreshing preview that expects no changes', async () => {
     const policyId = ((await valueOf(stack, 'shopCsp')) as { policyId: string }).policyId;
     await stack.preview({ refresh: true, expectNoChanges: true, color: 'never' });
-    await context.client.policies.update({ zoneId, policyId, enabled: false });
+    await context.client.cspPolicies.update({ zoneId, policyId, enabled: false });
     const text = await engineFailure((onOutput) => stack.preview({ refresh: true, expectNoChanges: true, diff: true, color: 'never', onOutput }));
     expect(text).toMatch(/~ enabled\s*:\s*false => true/);
     expect(text).toContain('no changes were expected for preview but changes were proposed');

@@ -25,7 +25,7 @@ function twins(zoneId: string, names: () => string[]): PulumiFn {
   return async () => Object.fromEntries(names().map((name) => [name, new CspPolicy(name, { zoneId, ...TWIN }).policyId]));
 }
 
-const policyIds = async (zoneId: string) => (await sandbox.emulator.admin.inventory(zoneId)).policies.map((p) => p.id).sort();
+const policyIds = async (zoneId: string) => (await sandbox.emulator.admin.inventory(zoneId)).cspPolicies.map((p) => p.id).sort();
 const ruleIds = async (zoneId: string) => (await sandbox.emulator.admin.inventory(zoneId)).firewallRules.map((r) => r.id).sort();
 const idOf = (outputs: Record<string, { value: unknown }>, name: string) => String(outputs[name]?.value);
 /** The resources of the stack's state as [name, id], the stack itself left out. */

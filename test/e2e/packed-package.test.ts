@@ -21,7 +21,7 @@ let emulator: StartedEmulator;
 let client: ZoneGuardClient;
 let project: string;
 let zoneId: string;
-let seeded: { policies: number; filters: number; firewallRules: number };
+let seeded: { cspPolicies: number; filters: number; firewallRules: number };
 /** The ids the stack's outputs reported at create. */
 let created: Record<string, string> = {};
 
@@ -155,7 +155,7 @@ test('up creates the policy and the rule; the emulator holds them as declared', 
   expect(up.changes).toEqual({ create: 3 });
   created = up.outputs;
   const { policyId, ruleId, filterId } = created;
-  expect(await client.policies.get({ zoneId, policyId: policyId! })).toMatchObject({
+  expect(await client.cspPolicies.get({ zoneId, policyId: policyId! })).toMatchObject({
     action: 'log',
     expression: 'http.request.uri.path contains "/checkout"',
     value: "script-src 'self' https://js.stripe.com",
@@ -167,7 +167,7 @@ test('up creates the policy and the rule; the emulator holds them as declared', 
     filter: { id: filterId, expression: '(http.user_agent contains "sqlmap" or http.user_agent contains "nikto")' },
   });
   expect((await emulator.admin.inventory(zoneId)).counts).toMatchObject({
-    policies: seeded.policies + 1,
+    cspPolicies: seeded.cspPolicies + 1,
     firewallRules: seeded.firewallRules + 1,
     filters: seeded.filters + 1,
   });
@@ -201,7 +201,7 @@ test("the consumer's state holds small providers that load the installed package
 test('destroy deletes the policy, the rule and its filter', async () => {
   const destroy = (await driver('destroy')) as { changes: Record<string, number> };
   expect(destroy.changes).toEqual({ delete: 3 });
-  await expect(client.policies.get({ zoneId, policyId: created.policyId! })).rejects.toThrow(/404/);
+  await expect(client.cspPolicies.get({ zoneId, policyId: created.policyId! })).rejects.toThrow(/404/);
   await expect(client.firewallRules.get({ zoneId, ruleId: created.ruleId! })).rejects.toThrow(/404/);
   await expect(client.filters.get({ zoneId, filterId: created.filterId! })).rejects.toThrow(/404/);
   expect((await emulator.admin.inventory(zoneId)).counts).toMatchObject(seeded);

@@ -39,7 +39,7 @@ async function inState(stack: Stack): Promise<string[]> {
 /** What the zone holds that the stack made: its policies and rules, and where its migration stands. */
 async function zoneHolds(zoneId: string) {
   const inventory = await sandbox.emulator.admin.inventory(zoneId);
-  return { policies: inventory.counts.policies, firewallRules: inventory.counts.firewallRules, migration: inventory.waf?.migration_state };
+  return { policies: inventory.counts.cspPolicies, firewallRules: inventory.counts.firewallRules, migration: inventory.waf?.migration_state };
 }
 
 test('a plain destroy deletes the policy, then fails on the protected migration, which keeps the rule of its zone', async () => {

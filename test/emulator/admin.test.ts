@@ -52,7 +52,7 @@ describe('the admin API', () => {
     expect((await h.call('GET', `/zones/${zone.id}/page_guard/cookies?status=infrequent`, { auth })).body.result).toHaveLength(1);
     expect((await h.call('GET', `/zones/${zone.id}/waf_migration/check?phase_two=1`, { auth })).body.result.compatible).toBe(false);
     const inventory = await h.emulator.admin.inventory(zone.id);
-    expect(inventory.counts).toEqual({ scripts: 1, connections: 1, cookies: 1, policies: 0, filters: 0, firewallRules: 0, wafOverrides: 1, wafPackages: 2 });
+    expect(inventory.counts).toEqual({ scripts: 1, connections: 1, cookies: 1, cspPolicies: 0, filters: 0, firewallRules: 0, wafOverrides: 1, wafPackages: 2 });
     expect(inventory.waf).toMatchObject({ migration_state: 'start', previousWafEnabled: true });
   });
 

@@ -47,7 +47,7 @@ describe('refusals: 403 code 10000', () => {
     const post = await h.call('POST', `/zones/${b}/firewall/rules`, { body: [{ filter: { expression: 'ip.src eq 192.0.2.1' }, action: 'block' }], auth });
     expect(post.status).toBe(403);
     const inventory = await h.emulator.admin.inventory(b);
-    expect(inventory.settings?.enabled).toBe(false);
+    expect(inventory.pageGuard?.enabled).toBe(false);
     expect(inventory.counts.firewallRules).toBe(0);
     expect(inventory.counts.filters).toBe(0);
   });

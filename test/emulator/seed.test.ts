@@ -39,7 +39,7 @@ describe('the demo seed', () => {
       for (const script of zone.scripts ?? []) ScriptDetailSchema.strict().parse(script);
       for (const connection of zone.connections ?? []) ConnectionSchema.strict().parse(connection);
       for (const cookie of zone.cookies ?? []) CookieSchema.strict().parse(cookie);
-      for (const policy of zone.policies ?? []) CspPolicySchema.parse({ id: '0'.repeat(32), ...policy });
+      for (const policy of zone.cspPolicies ?? []) CspPolicySchema.parse({ id: '0'.repeat(32), ...policy });
     }
   });
 

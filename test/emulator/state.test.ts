@@ -1,7 +1,9 @@
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { readSeedFile } from '../../src/cli';
 import { startEmulator, type StartedEmulator } from '../../src/emulator';
+import { renameLegacyFields } from '../../src/emulator/state';
 import { send } from './helpers';
 
 let dir: string;
@@ -19,7 +21,62 @@ const call = (emulator: StartedEmulator, method: string, path: string, body?: un
   send(emulator.baseUrl, emulator.credentials.apiToken, method, path, body === undefined ? {} : { body });
 const zoneOf = (emulator: StartedEmulator, plan: string) => emulator.zones.find((z) => z.plan === plan)!.id;
 
+describe('renameLegacyFields: the old field names of state and seed files', () => {
+  test.each([
+    ['old names become the new ones', { version: 2, settings: { a: 1 }, policies: { b: 2 } }, { version: 2, pageGuard: { a: 1 }, cspPolicies: { b: 2 } }],
+    ['new names stay', { pageGuard: { a: 1 }, cspPolicies: {} }, { pageGuard: { a: 1 }, cspPolicies: {} }],
+    ['both names: both kept, so the schema refuses the old one', { settings: 1, pageGuard: 2 }, { settings: 1, pageGuard: 2 }],
+    ['not an object: unchanged', ['settings'], ['settings']],
+    ['null: unchanged', null, null],
+  ])('%s', (_, input, expected) => {
+    expect(renameLegacyFields(input)).toEqual(expected);
+  });
+});
+
 describe('--state FILE', () => {
+  test('a state file with the old field names (settings, policies) loads, and is written back with the new ones', async () => {
+    const statePath = join(dir, 'state.json');
+    running = await startEmulator({ statePath });
+    const zone = zoneOf(running, 'enterprise');
+    const policy = (await call(running, 'POST', `/zones/${zone}/page_guard/policies`, { description: 'old file', action: 'log', expression: 'true', enabled: true, value: "script-src 'self'" })).body.result;
+    await call(running, 'PUT', `/zones/${zone}/page_guard`, { enabled: false });
+    await running.close();
+    running = undefined;
+    const { pageGuard, cspPolicies, ...rest } = JSON.parse(readFileSync(statePath, 'utf8'));
+    writeFileSync(statePath, JSON.stringify({ ...rest, settings: pageGuard, policies: cspPolicies }));
+
+    running = await startEmulator({ statePath, seed: 'empty' });
+    expect((await call(running, 'GET', `/zones/${zone}/page_guard/policies/${policy.id}`)).body.result).toEqual(policy);
+    expect((await call(running, 'GET', `/zones/${zone}/page_guard`)).body.result.enabled).toBe(false);
+    await call(running, 'PUT', `/zones/${zone}/page_guard`, { enabled: true });
+    const written = JSON.parse(readFileSync(statePath, 'utf8'));
+    expect(Object.keys(written)).not.toContain('settings');
+    expect(Object.keys(written)).not.toContain('policies');
+    expect(written.pageGuard[zone].enabled).toBe(true);
+    expect(written.cspPolicies[zone]).toContainEqual({ ...policy, enabled: true });
+  });
+
+  test('a state file holding both the old and the new name of a field is refused, naming the old one', async () => {
+    const statePath = join(dir, 'state.json');
+    running = await startEmulator({ statePath });
+    await running.close();
+    running = undefined;
+    const file = JSON.parse(readFileSync(statePath, 'utf8'));
+    writeFileSync(statePath, JSON.stringify({ ...file, settings: file.pageGuard }));
+    await expect(startEmulator({ statePath })).rejects.toThrow(`state file ${statePath}: Unrecognized key: "settings"`);
+  });
+
+  test('a seed file whose zone names its CSP policies `policies` (the old name) still loads them', async () => {
+    const seedPath = join(dir, 'seed.json');
+    const policy = { description: 'old seed', action: 'log', expression: 'true', enabled: true, value: "script-src 'self'" };
+    writeFileSync(seedPath, JSON.stringify({ zones: [{ name: 'old.example', plan: 'pro', policies: [policy] }] }));
+    const seed = readSeedFile(seedPath);
+    expect(seed.zones[0]).toMatchObject({ cspPolicies: [policy] });
+    running = await startEmulator({ seed });
+    const listed = (await call(running, 'GET', `/zones/${running.zones[0]!.id}/page_guard/policies`)).body.result;
+    expect(listed).toEqual([expect.objectContaining({ description: 'old seed', enabled: 'true' })]);
+  });
+
   test('the state is written at start and after every change, and loaded by the next start', async () => {
     const statePath = join(dir, 'nested', 'state.json');
     running = await startEmulator({ statePath });
@@ -72,7 +129,7 @@ describe('--state FILE', () => {
     const zone = zoneOf(running, 'pro');
     await call(running, 'PUT', `/zones/${zone}/page_guard`, { enabled: false });
     await running.admin.reset();
-    expect(JSON.parse(readFileSync(statePath, 'utf8')).settings[zone].enabled).toBe(true);
+    expect(JSON.parse(readFileSync(statePath, 'utf8')).pageGuard[zone].enabled).toBe(true);
   });
 
   test('the state file, which holds every credential, is readable by its owner only, also when it existed before', async () => {
@@ -126,6 +183,6 @@ describe('--state FILE', () => {
     // Once the path is writable again, the same change goes through and is written.
     rmSync(join(dir, 'sub'));
     expect((await call(running, 'PUT', `/zones/${zone}/page_guard`, { enabled: false })).status).toBe(200);
-    expect(JSON.parse(readFileSync(statePath, 'utf8')).settings[zone].enabled).toBe(false);
+    expect(JSON.parse(readFileSync(statePath, 'utf8')).pageGuard[zone].enabled).toBe(false);
   });
 });

@@ -64,7 +64,7 @@ const ZONE = '0123456789abcdef0123456789abcdef';
 const snapshot: ZoneSnapshot = {
   zoneId: ZONE,
   settings: { enabled: true, use_vendor_reporting_endpoint: false, use_connection_url_path: true },
-  policies: [
+  cspPolicies: [
     { id: 'bbbbbbbb000000000000000000000002', description: 'Same name', action: 'log', expression: 'http.host eq "b.example"', enabled: true, value: "script-src 'self'" },
     { id: 'aaaaaaaa000000000000000000000001', description: 'Same name', action: 'allow', expression: 'http.host eq "a.example"', enabled: false, value: "script-src 'self' https://cdn.example" },
     { id: 'cccccccc000000000000000000000003', description: '', action: 'log', expression: 'true', enabled: true, value: 'script-src https:' },
@@ -99,7 +99,7 @@ const SHARED = '33333333000000000000000000000008';
 const UNUSED = '44444444000000000000000000000009';
 const twoCall: ZoneSnapshot = {
   ...snapshot,
-  policies: [],
+  cspPolicies: [],
   firewallRules: [
     ...snapshot.firewallRules,
     { id: '55555555000000000000000000000010', paused: false, action: 'block', description: 'Scanners', filter: { id: SHARED, expression: 'http.user_agent contains "sqlmap"', paused: false } },
@@ -273,8 +273,8 @@ export const ruleOpsHealth = new FirewallRuleWithFilter('ops-health', {
   ])('descriptions %s', (_name, descriptions, variables) => {
     test('get distinct variables, so the program compiles', () => {
       const ids = ['aaaaaaaa', 'bbbbbbbb', 'cccccccc'].map((prefix) => `${prefix}${'0'.repeat(24)}`);
-      const policies = descriptions.map((description, i) => ({ ...snapshot.policies[0]!, id: ids[i]!, description }));
-      const text = renderPulumiProgram({ ...snapshot, policies, firewallRules: [], filters: [] });
+      const policies = descriptions.map((description, i) => ({ ...snapshot.cspPolicies[0]!, id: ids[i]!, description }));
+      const text = renderPulumiProgram({ ...snapshot, cspPolicies: policies, firewallRules: [], filters: [] });
       expect([...text.matchAll(/^export const (\w+) = new CspPolicy/gm)].map((m) => m[1])).toEqual(variables);
     });
   });
@@ -310,12 +310,12 @@ export const ruleOpsHealth = new FirewallRuleWithFilter('ops-health', {
   });
 
   test('the same zone in another order renders the same text', () => {
-    const reversed = { ...snapshot, policies: [...snapshot.policies].reverse(), firewallRules: [...snapshot.firewallRules].reverse() };
+    const reversed = { ...snapshot, cspPolicies: [...snapshot.cspPolicies].reverse(), firewallRules: [...snapshot.firewallRules].reverse() };
     expect(renderPulumiProgram(reversed)).toBe(renderPulumiProgram(snapshot));
   });
 
   test('a zone with settings only imports only PageGuardSettings; optional flags absent stay undeclared', () => {
-    const text = renderPulumiProgram({ zoneId: ZONE, settings: { enabled: false }, policies: [], firewallRules: [], filters: [] }, { packageName: '@acme/zoneguard' });
+    const text = renderPulumiProgram({ zoneId: ZONE, settings: { enabled: false }, cspPolicies: [], firewallRules: [], filters: [] }, { packageName: '@acme/zoneguard' });
     expect(text).toContain("import { PageGuardSettings } from '@acme/zoneguard';");
     expect(text).toContain("export const pageGuard = new PageGuardSettings('page-guard', {\n  zoneId,\n  enabled: false,\n});\n");
     expect(text).not.toContain('CspPolicy');
@@ -341,9 +341,9 @@ describe('exportZoneProgram (emulator)', () => {
     expect(requests.map((r) => r.path).sort()).toEqual(
       [`/zones/${zoneId}/filters`, `/zones/${zoneId}/firewall/rules`, `/zones/${zoneId}/page_guard`, `/zones/${zoneId}/page_guard/policies`, `/zones/${zoneId}/waf_migration/status`].map((p) => `/client/v4${p}`).sort(),
     );
-    expect(read.policies).toHaveLength(2);
+    expect(read.cspPolicies).toHaveLength(2);
     expect(read.firewallRules).toHaveLength(4);
-    for (const policy of read.policies) expect(program).toContain(`adoptPolicyId: '${policy.id}'`);
+    for (const policy of read.cspPolicies) expect(program).toContain(`adoptPolicyId: '${policy.id}'`);
     for (const rule of read.firewallRules) expect(program).toContain(`adoptRuleId: '${rule.id}'`);
     expect(program).toContain("export const cspReportScriptsOutsideTheApprovedList = new CspPolicy('report-scripts-outside-the-approved-list', {");
     expect(program).toContain("  value: \"script-src 'self' https://js.stripe.com https://www.googletagmanager.com\",");

@@ -67,8 +67,8 @@ describe('CspPolicy reads arriving together, against the emulator', () => {
     for (let n = 0; n < 6; n++) created.push(await cspPolicy.create(declared(n)));
     const [changed, deleted] = [created[1]!, created[4]!];
     // Out of band: one changed, one deleted, the others untouched.
-    await fx.client.policies.update({ zoneId, policyId: changed.id, enabled: false, description: 'changed by hand' });
-    await fx.client.policies.delete({ zoneId, policyId: deleted.id });
+    await fx.client.cspPolicies.update({ zoneId, policyId: changed.id, enabled: false, description: 'changed by hand' });
+    await fx.client.cspPolicies.delete({ zoneId, policyId: deleted.id });
 
     // One at a time: each read is alone in its window, so each is a single GET.
     await fx.requestsSince();

@@ -54,7 +54,7 @@ describe('lifecycle against the emulator', () => {
     const { id, outs } = await cspPolicy.create(inputs);
     expect(outs).toEqual({ ...declared(), policyId: id });
     const { zoneId: _zone, ...fields } = declared();
-    expect(await fx.client.policies.get({ zoneId, policyId: id })).toEqual({ id, ...fields });
+    expect(await fx.client.cspPolicies.get({ zoneId, policyId: id })).toEqual({ id, ...fields });
 
     expect(await cspPolicy.diff(id, outs, inputs)).toMatchObject({ changes: false, replaces: [] });
 
@@ -74,37 +74,37 @@ describe('lifecycle against the emulator', () => {
     const next = await checked(declared({ enabled: false, value: "script-src 'self' https://static.example.com" }));
     const updated = await cspPolicy.update(id, outs, next);
     expect(updated.outs).toEqual({ ...next, policyId: id });
-    expect(await fx.client.policies.get({ zoneId, policyId: id })).toMatchObject({ enabled: false, value: next.value });
+    expect(await fx.client.cspPolicies.get({ zoneId, policyId: id })).toMatchObject({ enabled: false, value: next.value });
 
     // Drift: changed out of band, found by read, shown by the next diff against the program.
-    await fx.client.policies.update({ zoneId, policyId: id, action: 'allow' });
+    await fx.client.cspPolicies.update({ zoneId, policyId: id, action: 'allow' });
     const read = await cspPolicy.read(id, updated.outs as Record<string, unknown>);
     expect(read.props).toMatchObject({ action: 'allow' });
     expect(read.inputs).toEqual({ ...next, action: 'allow' });
     expect(await cspPolicy.diff(id, read.props as Record<string, unknown>, next)).toMatchObject({ changed: ['action'] });
 
     await cspPolicy.delete(id, read.props as Record<string, unknown>);
-    await expect(fx.client.policies.get({ zoneId, policyId: id })).rejects.toThrow(/404/);
+    await expect(fx.client.cspPolicies.get({ zoneId, policyId: id })).rejects.toThrow(/404/);
     // Deleting what is already gone succeeds; reading it takes it out of the state.
     await expect(cspPolicy.delete(id, read.props as Record<string, unknown>)).resolves.toBeUndefined();
     expect(await cspPolicy.read(id, read.props as Record<string, unknown>)).toEqual({ id: '' });
   });
 
   test('adoption takes over an existing policy instead of duplicating it', async () => {
-    const existing = await fx.client.policies.create({
+    const existing = await fx.client.cspPolicies.create({
       zoneId, action: 'log', expression: 'true', value: "script-src 'self'", description: 'made by hand', enabled: false,
     });
-    const before = await collect(fx.client.policies.list({ zoneId }));
+    const before = await collect(fx.client.cspPolicies.list({ zoneId }));
     const inputs = await checked(declared({ adoptPolicyId: existing.id }));
     const { id, outs } = await cspPolicy.create(inputs);
     expect(id).toBe(existing.id);
     expect(outs).toEqual({ ...declared(), adoptPolicyId: existing.id, policyId: existing.id });
-    expect((await collect(fx.client.policies.list({ zoneId }))).length).toBe(before.length);
+    expect((await collect(fx.client.cspPolicies.list({ zoneId }))).length).toBe(before.length);
   });
 
   test('adopting a policy already as declared only reads it', async () => {
     const { zoneId: _zone, ...fields } = declared();
-    const existing = await fx.client.policies.create({ zoneId, ...(fields as typeof fields & { action: 'log' }) });
+    const existing = await fx.client.cspPolicies.create({ zoneId, ...(fields as typeof fields & { action: 'log' }) });
     await fx.requestsSince();
     const { id } = await cspPolicy.create(await checked(declared({ adoptPolicyId: existing.id })));
     expect(id).toBe(existing.id);
@@ -123,7 +123,7 @@ describe('lifecycle against the emulator', () => {
     ]);
     // Deleting one leaves the other.
     await cspPolicy.delete(first.id, first.outs as Record<string, unknown>);
-    expect(await fx.client.policies.get({ zoneId, policyId: second.id })).toMatchObject({ id: second.id, description: 'declared twice' });
+    expect(await fx.client.cspPolicies.get({ zoneId, policyId: second.id })).toMatchObject({ id: second.id, description: 'declared twice' });
   });
 
   test('adopting an id the zone does not have says what to do', async () => {

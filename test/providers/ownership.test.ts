@@ -136,7 +136,7 @@ describe('the guarded providers against the emulator', () => {
           'the object stays. Next time use the resource option aliases for a rename',
       ],
     ]);
-    expect(await fx.client.policies.get({ zoneId, policyId: id })).toMatchObject({ id });
+    expect(await fx.client.cspPolicies.get({ zoneId, policyId: id })).toMatchObject({ id });
   });
 
   test('two identical policies of two resources: each delete removes only its own', async () => {
@@ -144,8 +144,8 @@ describe('the guarded providers against the emulator', () => {
     const b = await policy.create(policyInputs('twin-b', { description: 'twin' }));
     expect(b.id).not.toBe(a.id);
     await policy.delete(a.id, a.outs as Record<string, unknown>);
-    expect(await fx.client.policies.get({ zoneId, policyId: b.id })).toMatchObject({ id: b.id, description: 'twin' });
-    await expect(fx.client.policies.get({ zoneId, policyId: a.id })).rejects.toThrow(/10013/);
+    expect(await fx.client.cspPolicies.get({ zoneId, policyId: b.id })).toMatchObject({ id: b.id, description: 'twin' });
+    await expect(fx.client.cspPolicies.get({ zoneId, policyId: a.id })).rejects.toThrow(/10013/);
   });
 
   test('a second PageGuardSettings of the same zone is refused before any request', async () => {

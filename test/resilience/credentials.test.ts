@@ -109,7 +109,7 @@ describe.each([
   test('up is refused clearly and creates nothing', async () => {
     const { zoneId, stack } = await setUp();
     await refusedWith(stack, zoneId, token(), (s) => (opts) => s.up(opts));
-    expect((await sandbox.emulator.admin.inventory(zoneId)).counts).toMatchObject({ policies: 0, firewallRules: 0, filters: 0 });
+    expect((await sandbox.emulator.admin.inventory(zoneId)).counts).toMatchObject({ cspPolicies: 0, firewallRules: 0, filters: 0 });
   });
 
   test('refresh and destroy of a deployed stack are refused clearly and change nothing', async () => {
@@ -127,7 +127,7 @@ describe.each([
     // program too, so the providers take the token of the stack config again.
     await stack.setConfig('zoneguard:apiToken', { value: await zoneToken(zoneId), secret: true });
     await stack.destroy({ color: 'never', runProgram: true });
-    expect((await sandbox.emulator.admin.inventory(zoneId)).counts).toMatchObject({ policies: 0, firewallRules: 0, filters: 0 });
+    expect((await sandbox.emulator.admin.inventory(zoneId)).counts).toMatchObject({ cspPolicies: 0, firewallRules: 0, filters: 0 });
   });
 });
 

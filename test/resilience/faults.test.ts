@@ -98,8 +98,8 @@ describe.each(scenarios)('$name', ({ label, faults, absorbed, minSettingsMs }) =
     const second = await engine((opts) => stack.destroy(opts));
     expect(second.error).toBeUndefined();
     const inventory = await sandbox.emulator.admin.inventory(zoneId);
-    expect(inventory.counts).toMatchObject({ policies: 0, firewallRules: 0, filters: 0 });
+    expect(inventory.counts).toMatchObject({ cspPolicies: 0, firewallRules: 0, filters: 0 });
     // PageGuardSettings' delete puts back the settings the zone had before the stack took them over.
-    expect(inventory.settings).toMatchObject({ enabled: false, use_connection_url_path: false });
+    expect(inventory.pageGuard).toMatchObject({ enabled: false, use_connection_url_path: false });
   });
 });

@@ -142,7 +142,7 @@ test('the provider host killed while a create waits on the service: the run fail
   expect(run.resourceErrors.map((e) => e.message).join('\n')).toMatch(/error reading from server: EOF|transport is closing|connection/i);
   for (const host of killed) expect(isAlive(host.pid)).toBe(false);
   // The service never acted on the create whose caller died: nothing to duplicate.
-  expect((await sandbox.emulator.admin.inventory(zoneId)).counts.policies).toBe(0);
+  expect((await sandbox.emulator.admin.inventory(zoneId)).counts.cspPolicies).toBe(0);
   // Pulumi recorded the create as failed, not pending: nothing for the user to repair.
   expect((await stack.exportStack()).deployment.pending_operations ?? []).toEqual([]);
 
@@ -188,7 +188,7 @@ test('the provider host killed after the service created a CSP policy: zoneguard
 
   const { run } = await upInterrupted(stack, zoneId, { kind: 'CspPolicy', victim: 'provider', afterServiceActed: true });
   expect(run.ok).toBe(false);
-  const [made] = (await sandbox.emulator.admin.inventory(zoneId)).policies;
+  const [made] = (await sandbox.emulator.admin.inventory(zoneId)).cspPolicies;
   expect(made).toBeDefined();
   expect((await stack.exportStack()).deployment.pending_operations ?? []).toEqual([]);
 
@@ -201,7 +201,7 @@ test('the provider host killed after the service created a CSP policy: zoneguard
   await upOrThrow(stack);
   const inventory = await sandbox.emulator.admin.inventory(zoneId);
   expect(convergenceProblems(inventory, declared)).toEqual([]);
-  expect(inventory.policies.map((p) => p.id)).not.toContain(made!.id);
+  expect(inventory.cspPolicies.map((p) => p.id)).not.toContain(made!.id);
   await stack.preview({ expectNoChanges: true, color: 'never' });
 });
 

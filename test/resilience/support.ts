@@ -74,14 +74,14 @@ export function programOf(zoneId: string, declared: () => Declared): PulumiFn {
 export function convergenceProblems(inventory: ZoneInventory, declared: Declared): string[] {
   const problems: string[] = [];
   for (const policy of declared.policies) {
-    const found = inventory.policies.filter((p) => p.description === policy.description);
+    const found = inventory.cspPolicies.filter((p) => p.description === policy.description);
     if (found.length !== 1) problems.push(`policy "${policy.description}": ${found.length} on the zone (${found.map((p) => p.id).join(', ')})`);
     else if (found[0]!.expression !== policy.expression || found[0]!.value !== policy.value || found[0]!.action !== policy.action) {
       problems.push(`policy "${policy.description}" differs: ${JSON.stringify(found[0])}`);
     }
   }
-  if (inventory.policies.length !== declared.policies.length) {
-    problems.push(`${inventory.policies.length} policies on the zone, ${declared.policies.length} declared: ${inventory.policies.map((p) => p.description).join(' | ')}`);
+  if (inventory.cspPolicies.length !== declared.policies.length) {
+    problems.push(`${inventory.cspPolicies.length} policies on the zone, ${declared.policies.length} declared: ${inventory.cspPolicies.map((p) => p.description).join(' | ')}`);
   }
   for (const rule of declared.rules) {
     const found = inventory.firewallRules.filter((r) => r.filter.expression === rule.expression);
@@ -98,7 +98,7 @@ export function convergenceProblems(inventory: ZoneInventory, declared: Declared
   const duplicated = expressions.filter((expression, i) => expressions.indexOf(expression) !== i);
   if (duplicated.length > 0) problems.push(`filters with the same expression: ${duplicated.join(', ')}`);
   if (declared.settings) {
-    const settings = inventory.settings;
+    const settings = inventory.pageGuard;
     if (settings?.enabled !== declared.settings.enabled) problems.push(`page security enabled is ${String(settings?.enabled)}`);
     if (declared.settings.useConnectionUrlPath !== undefined && settings?.use_connection_url_path !== declared.settings.useConnectionUrlPath) {
       problems.push(`use_connection_url_path is ${String(settings?.use_connection_url_path)}`);

@@ -52,7 +52,7 @@ Examples:
       }
       const waf = snapshot.wafRules ? `, ${snapshot.wafRules.rules.length} WAF managed rules` : '';
       io.stdout.write(
-        `wrote ${options.output}: page security settings, ${snapshot.policies.length} CSP policies, ${snapshot.firewallRules.length} firewall rules${waf}\n`,
+        `wrote ${options.output}: page security settings, ${snapshot.cspPolicies.length} CSP policies, ${snapshot.firewallRules.length} firewall rules${waf}\n`,
       );
     }),
   );

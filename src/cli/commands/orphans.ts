@@ -68,8 +68,8 @@ held by a stack not passed in would be listed as an orphan. After a pulumi up wh
       if (heldNamed.length > 0) throw new UsageError(`--delete ${heldNamed.join(', ')}: held by a resource of the given stacks; nothing deleted`);
       const { client } = clientFrom(options, io.env);
       const zoneId = options.zone;
-      const [policies, firewallRules] = await Promise.all([client.policies.list({ zoneId }).toArray(), client.firewallRules.list({ zoneId }).toArray()]);
-      const orphans = findOrphans({ policies, firewallRules }, { held, pending });
+      const [cspPolicies, firewallRules] = await Promise.all([client.cspPolicies.list({ zoneId }).toArray(), client.firewallRules.list({ zoneId }).toArray()]);
+      const orphans = findOrphans({ cspPolicies, firewallRules }, { held, pending });
       const unknown = named.filter((id) => !orphans.some((o) => o.id === id));
       if (unknown.length > 0) throw new UsageError(`--delete ${unknown.join(', ')}: not an object of zone ${zoneId} that the given stacks leave unheld; nothing deleted`);
 
@@ -84,7 +84,7 @@ held by a stack not passed in would be listed as an orphan. After a pulumi up wh
       const doomed = [...plan.delete, ...orphans.filter((o) => named.includes(o.id) && !plan.delete.includes(o))];
       for (const orphan of doomed) {
         try {
-          if (orphan.kind === 'CspPolicy') await client.policies.delete({ zoneId, policyId: orphan.id });
+          if (orphan.kind === 'CspPolicy') await client.cspPolicies.delete({ zoneId, policyId: orphan.id });
           else await client.firewallRules.delete({ zoneId, ruleId: orphan.id, deleteFilterIfUnused: true });
         } catch (error) {
           // Gone meanwhile is what was asked.

@@ -7,16 +7,16 @@ import { okEnvelope } from '../errors';
 export function registerPageGuardRoutes(api: FastifyInstance, context: EmulatorContext): void {
   api.get('/zones/:zone_id/page_guard', async (request) => {
     const zone = zoneOf(context, request);
-    return okEnvelope(context.state.settings.get(zone.id));
+    return okEnvelope(context.state.pageGuard.get(zone.id));
   });
 
   api.put('/zones/:zone_id/page_guard', async (request) => {
     const zone = zoneOf(context, request);
     const update = parseBody(PageGuardSettingsUpdateSchema, request.body);
-    const current = context.state.settings.get(zone.id) ?? { enabled: false };
+    const current = context.state.pageGuard.get(zone.id) ?? { enabled: false };
     // updated_at carries fractional seconds, as the spec's examples do.
     const next = { ...current, ...update, updated_at: context.now().toISOString() };
-    context.state.settings.set(zone.id, next);
+    context.state.pageGuard.set(zone.id, next);
     // The spec shows enabled and updated_at; the two other writable fields come along so a caller sees them applied.
     return okEnvelope(next);
   });

@@ -18,16 +18,16 @@ function assertValidExpression(expression: string | undefined): void {
 }
 
 /** CRUD of /zones/{zone_id}/page_guard/policies: ids assigned here, PUT a partial update, DELETE 204. */
-export function registerPolicyRoutes(api: FastifyInstance, context: EmulatorContext): void {
+export function registerCspPolicyRoutes(api: FastifyInstance, context: EmulatorContext): void {
   const find = (zoneId: string, id: string): CspPolicy => {
-    const policy = context.state.collections.policies.get(zoneId, id);
+    const policy = context.state.collections.cspPolicies.get(zoneId, id);
     if (!policy) throw ServiceError.of(404, ErrorCode.notFound, Messages.notFound('policy', id));
     return policy;
   };
 
   api.get('/zones/:zone_id/page_guard/policies', async (request) => {
     const zone = zoneOf(context, request);
-    const policies = context.state.collections.policies.list(zone.id).map(toWire);
+    const policies = context.state.collections.cspPolicies.list(zone.id).map(toWire);
     // The list takes no paging parameters (none shown): one page holding every policy.
     return okEnvelope(policies, onePageInfo(policies.length));
   });
@@ -41,7 +41,7 @@ export function registerPolicyRoutes(api: FastifyInstance, context: EmulatorCont
     const zone = zoneOf(context, request);
     const body = parseBody(CspPolicyCreateSchema, request.body);
     assertValidExpression(body.expression);
-    const policy = context.state.collections.policies.set(zone.id, { id: newId(), ...body });
+    const policy = context.state.collections.cspPolicies.set(zone.id, { id: newId(), ...body });
     return okEnvelope(toWire(policy));
   });
 
@@ -53,14 +53,14 @@ export function registerPolicyRoutes(api: FastifyInstance, context: EmulatorCont
     if (bodyId !== undefined && bodyId !== current.id) throw ServiceError.of(400, ErrorCode.validation, Messages.idMismatch(bodyId, current.id));
     assertValidExpression(body.expression);
     const defined = Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
-    const policy = context.state.collections.policies.set(zone.id, { ...current, ...defined, id: current.id });
+    const policy = context.state.collections.cspPolicies.set(zone.id, { ...current, ...defined, id: current.id });
     return okEnvelope(toWire(policy));
   });
 
   api.delete('/zones/:zone_id/page_guard/policies/:policy_id', async (request, reply: FastifyReply) => {
     const zone = zoneOf(context, request);
     const policy = find(zone.id, params(request).policy_id ?? '');
-    context.state.collections.policies.delete(zone.id, policy.id);
+    context.state.collections.cspPolicies.delete(zone.id, policy.id);
     // The public API answers 204 with no body.
     return reply.code(204).send();
   });

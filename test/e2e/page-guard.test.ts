@@ -22,7 +22,7 @@ const desired = {
 };
 
 beforeAll(async () => {
-  sandbox = await openSandbox('page-security');
+  sandbox = await openSandbox('page-guard');
   zoneId = sandbox.emulator.zones.find((z) => z.plan === 'enterprise')!.id;
   otherZoneId = sandbox.emulator.zones.find((z) => z.plan === 'business')!.id;
   desired.zone = zoneId;
@@ -52,7 +52,7 @@ test('up creates both; a second preview shows no change', async () => {
   const up = await stack.up({ color: 'never' });
   expect(up.summary.resourceChanges).toMatchObject({ create: 3 });
   const policyId = up.outputs.policyId!.value as string;
-  expect(await client.policies.get({ zoneId, policyId })).toMatchObject({ action: 'log', description: 'observed shop scripts' });
+  expect(await client.cspPolicies.get({ zoneId, policyId })).toMatchObject({ action: 'log', description: 'observed shop scripts' });
   expect(up.outputs.previous!.value).toMatchObject({ enabled: original.enabled });
   await stack.preview({ expectNoChanges: true, color: 'never' });
 });
@@ -79,20 +79,20 @@ test('a changed field shows exactly that change, and up applies it', async () =>
   expect(text).not.toMatch(/~ (value|action|expression|enabled)/);
   await stack.up({ color: 'never' });
   const { policyId } = await stack.outputs();
-  expect(await client.policies.get({ zoneId, policyId: policyId!.value as string })).toMatchObject({ description: 'all shop scripts' });
+  expect(await client.cspPolicies.get({ zoneId, policyId: policyId!.value as string })).toMatchObject({ description: 'all shop scripts' });
   await stack.preview({ expectNoChanges: true, color: 'never' });
 });
 
 test('an out-of-band change is found by refresh and undone by up', async () => {
   const { policyId } = await stack.outputs();
-  await client.policies.update({ zoneId, policyId: policyId!.value as string, action: 'allow' });
+  await client.cspPolicies.update({ zoneId, policyId: policyId!.value as string, action: 'allow' });
   await client.pageGuard.update({ zoneId, enabled: false });
   await stack.refresh({ color: 'never' });
   const { summary, text } = await previewText();
   expect(summary).toMatchObject({ update: 2 });
   expect(text).toMatch(/~ action\s*:\s*"allow" => "log"/);
   await stack.up({ color: 'never' });
-  expect(await client.policies.get({ zoneId, policyId: policyId!.value as string })).toMatchObject({ action: 'log' });
+  expect(await client.cspPolicies.get({ zoneId, policyId: policyId!.value as string })).toMatchObject({ action: 'log' });
   expect((await client.pageGuard.get({ zoneId })).enabled).toBe(true);
   await stack.refresh({ color: 'never' });
   await stack.preview({ expectNoChanges: true, color: 'never' });
@@ -105,9 +105,9 @@ test('another zone replaces, and destroy restores the settings and removes the p
   expect(summary).toMatchObject({ replace: 2 });
   await stack.up({ color: 'never' });
   const { policyId } = await stack.outputs();
-  expect(await client.policies.get({ zoneId: otherZoneId, policyId: policyId!.value as string })).toMatchObject({ action: 'log' });
+  expect(await client.cspPolicies.get({ zoneId: otherZoneId, policyId: policyId!.value as string })).toMatchObject({ action: 'log' });
 
   await stack.destroy({ color: 'never' });
-  await expect(client.policies.get({ zoneId: otherZoneId, policyId: policyId!.value as string })).rejects.toThrow(/404/);
+  await expect(client.cspPolicies.get({ zoneId: otherZoneId, policyId: policyId!.value as string })).rejects.toThrow(/404/);
   expect((await client.pageGuard.get({ zoneId: otherZoneId })).enabled).toBe(before.enabled);
 });

@@ -63,7 +63,7 @@ describe('--state FILE', () => {
     running = undefined;
     const file = JSON.parse(readFileSync(statePath, 'utf8'));
     writeFileSync(statePath, JSON.stringify({ ...file, settings: file.pageGuard }));
-    await expect(startEmulator({ statePath })).rejects.toThrow(`state file ${statePath}: Unrecognized key: "settings"`);
+    await expect(startEmulator({ statePath })).rejects.toThrow(`state file ${statePath}: unknown key "settings"`);
   });
 
   test('a seed file whose zone names its CSP policies `policies` (the old name) still loads them', async () => {

@@ -115,7 +115,7 @@ const twoCall: ZoneSnapshot = {
 /** A zone that migrated: its entry point, as the service saves what WafMigration submitted (ids, versions). */
 const migrated: ZoneSnapshot = {
   ...snapshot,
-  policies: [],
+  cspPolicies: [],
   firewallRules: [],
   filters: [],
   wafRules: {

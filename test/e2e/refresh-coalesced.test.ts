@@ -60,8 +60,8 @@ async function drift(zoneId: string, state: Awaited<ReturnType<typeof stateOf>>)
   const onShared = state.get('on-shared-1')!;
   await client.firewallRules.update({ zoneId, ruleId: onShared.id, filter: { id: String(onShared.outputs.filterId) }, action: 'log', paused: false, priority: null, description: 'on shared 1', ref: '' });
   await client.filters.update({ zoneId, filterId: id('shared'), expression: 'http.request.uri.path contains "/admin"', paused: false, description: 'renamed by hand', ref: '' });
-  await client.policies.update({ zoneId, policyId: id('policy-1'), enabled: false });
-  await client.policies.delete({ zoneId, policyId: id('policy-3') });
+  await client.cspPolicies.update({ zoneId, policyId: id('policy-1'), enabled: false });
+  await client.cspPolicies.delete({ zoneId, policyId: id('policy-3') });
 }
 
 const EXPECTED_OPS: Record<string, string> = {

@@ -5,6 +5,5 @@ module.exports = {
   roots: ['<rootDir>/test', '<rootDir>/src'],
   testMatch: ['**/*.test.ts'],
   testTimeout: 30000,
-  setupFilesAfterEnv: ['<rootDir>/test/engine-retry.ts'],
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
 };

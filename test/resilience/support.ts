@@ -12,8 +12,7 @@ import type { StartedEmulator, ZoneInventory } from '../../src/emulator';
 let made = 0;
 
 /**
- * A name no earlier test or attempt used: the engine suites retry a failed test once (test/engine-retry.ts), and
- * the retry must start from a new zone and a new stack, not from what the first attempt left.
+ * A name no earlier test used: each test starts from a new zone and a new stack, not from what another one left.
  */
 export function unique(label: string): string {
   made += 1;

@@ -45,6 +45,28 @@ describe('GET /zones/{zone_id}/firewall/waf/packages', () => {
     expect((await h.call('GET', `/zones/${zone}/firewall/waf/packages/${MISSING_ID}`)).body).toEqual(failure([10013, `WAF package ${MISSING_ID} not found`]));
   });
 
+  test.each([
+    ['name, part of it in any case', '?name=owasp', ['OWASP ModSecurity Core Rule Set']],
+    ['name with match=any', '?name=cloud&match=any', ['CloudFlare']],
+    ['order=name desc', '?order=name&direction=desc', ['OWASP ModSecurity Core Rule Set', 'CloudFlare']],
+    ['order=name asc', '?order=name&direction=asc', ['CloudFlare', 'OWASP ModSecurity Core Rule Set']],
+    ['a name nothing has', '?name=nothing', []],
+  ])('the public filters apply: %s', async (_name, q, names) => {
+    const list = await h.call('GET', `/zones/${h.zoneOf('enterprise')}/firewall/waf/packages${q}`);
+    expect(list.body.result.map((p: { name: string }) => p.name)).toEqual(names);
+  });
+
+  test.each([
+    ['?order=status', 'order: must be "name"'],
+    ['?direction=up', 'direction: must be one of "asc", "desc"'],
+    ['?match=some', 'match: must be one of "any", "all"'],
+    ['?detection_mode=anomaly', 'unknown key "detection_mode"'],
+  ])('%s is refused, never ignored', async (q, message) => {
+    const answer = await h.call('GET', `/zones/${h.zoneOf('enterprise')}/firewall/waf/packages${q}`);
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual(failure([1004, message]));
+  });
+
   test('the free zone has no previous WAF packages', async () => {
     expect((await h.call('GET', `/zones/${h.zoneOf('free')}/firewall/waf/packages`)).body.result).toEqual([]);
   });

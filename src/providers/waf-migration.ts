@@ -112,7 +112,7 @@ export function transitionFailures(olds: Record<string, unknown>, news: Record<s
         `${RESOURCE}.adjustments: zone ${oldZone} migrated directly, so adjustments can no longer be submitted: the migration ` +
         `cannot be undone or repeated. Put back the adjustments it was migrated with, and manage the new WAF's ` +
         `http_request_firewall_managed entry point with a WafManagedRules resource (dependsOn this migration; ` +
-        `rulesFromRuleset(plan.ruleset) starts from what the migration submitted, docs/firewall-and-migration.md); ${HOW_TO_DROP}`,
+        `zoneguard export --zone ${oldZone} writes it with the rules the zone holds, docs/firewall-and-migration.md); ${HOW_TO_DROP}`,
     });
   }
   return failures;

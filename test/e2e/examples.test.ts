@@ -143,6 +143,48 @@ describe('examples/waf-migration-validation', () => {
   });
 });
 
+describe('examples/waf-migrate-then-manage', () => {
+  const context = withSandbox('example-waf-manage');
+  let stack: Stack;
+  let zoneId: string;
+  const entrypoint = '/rulesets/phases/http_request_firewall_managed/entrypoint';
+  const writes = async () =>
+    (await context.sandbox.emulator.admin.requests()).filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path.replace(/^.*\/zones\/[0-9a-f]+/, '')}`);
+
+  beforeAll(async () => {
+    zoneId = context.zone('pro');
+    stack = await projectStack(context.sandbox, path.join(examples, 'waf-migrate-then-manage'), 'dev', { zoneId });
+  });
+
+  test('up migrates the zone, and WafManagedRules takes the entry point over without a write; a second preview shows no change', async () => {
+    await context.sandbox.emulator.admin.clearRequests();
+    const up = await stack.up({ color: 'never' });
+    expect(up.summary.resourceChanges).toEqual({ create: 3 });
+    // The migration's submission is the only write.
+    expect(await writes()).toEqual([`PUT ${entrypoint}`]);
+    expect(await context.client.wafMigration.status({ zoneId })).toMatchObject({ migration_state: 'complete', new_waf_status: 'enabled' });
+    expect(up.outputs.migrationState!.value).toBe('complete');
+    expect(up.outputs.ruleOrder!.value).toEqual(['managed-ruleset', 'owasp-core-ruleset']);
+    await stack.preview({ expectNoChanges: true, color: 'never' });
+  });
+
+  test('an office network in the config adds one exception first: the preview names that rule, up writes once', async () => {
+    const before = (await valueOf(stack, 'ruleIds')) as Record<string, string>;
+    await stack.setConfig('waf-migrate-then-manage:officeNetwork', { value: '192.0.2.0/24' });
+    const { text, summary } = await previewDiff(stack);
+    expect(summary).toMatchObject({ update: 1 });
+    expect(text).toMatch(/\+ office\s*: \{\s*\+ description: "The office network skips the managed rules"\s*\+ enabled\s*: true\s*\+ expression : "ip.src in \{192.0.2.0\/24\}"/);
+    await context.sandbox.emulator.admin.clearRequests();
+    const up = await stack.up({ color: 'never' });
+    expect(await writes()).toEqual([`PUT ${entrypoint}`]);
+    expect(up.outputs.ruleOrder!.value).toEqual(['office', 'managed-ruleset', 'owasp-core-ruleset']);
+    expect(up.outputs.ruleIds!.value).toMatchObject(before);
+    const saved = await context.client.rulesets.getEntrypoint({ zoneId });
+    expect(saved.rules[0]).toMatchObject({ ref: 'office', action: 'skip', expression: 'ip.src in {192.0.2.0/24}', action_parameters: { ruleset: 'current' } });
+    await stack.preview({ expectNoChanges: true, color: 'never' });
+  });
+});
+
 describe('examples/ci-preview', () => {
   const context = withSandbox('example-ci');
   let stack: Stack;

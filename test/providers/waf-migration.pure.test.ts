@@ -384,6 +384,7 @@ describe('check refusals (transitionFailures)', () => {
     const [adjusted] = transitionFailures(olds, { ...olds, adjustments: withAdjustment });
     expect(adjusted?.reason).toMatch(/^WafMigration\.adjustments: zone a{32} migrated directly, so adjustments can no longer be submitted: the migration cannot be undone or repeated\./);
     expect(adjusted?.reason).toContain('manage the new WAF\'s http_request_firewall_managed entry point with a WafManagedRules resource (dependsOn this migration');
+    expect(adjusted?.reason).toContain(`zoneguard export --zone ${zoneId} writes it with the rules the zone holds`);
   });
 });
 

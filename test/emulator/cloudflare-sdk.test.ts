@@ -59,6 +59,17 @@ describe('the cloudflare SDK against the emulator', () => {
     expect(packages).toHaveLength(2);
   });
 
+  test('previous WAF: packages list with the public filters (name, order, direction, match)', async () => {
+    const zone_id = h.zoneOf('enterprise');
+    const names = async (params: { name?: string; order?: 'name'; direction?: 'asc' | 'desc'; match?: 'any' | 'all' }) => {
+      const found = [];
+      for await (const item of sdk().firewall.waf.packages.list({ zone_id, ...params })) found.push((item as { name: string }).name);
+      return found;
+    };
+    expect(await names({ name: 'OWASP', match: 'all' })).toEqual(['OWASP ModSecurity Core Rule Set']);
+    expect(await names({ order: 'name', direction: 'desc' })).toEqual(['OWASP ModSecurity Core Rule Set', 'CloudFlare']);
+  });
+
   test('page security: the SDK calls /page_shield, which this service names /page_guard, so it gets 404 code 7000', async () => {
     const error = await sdk().pageShield.get({ zone_id: h.zoneOf('pro') }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Cloudflare.NotFoundError);

@@ -73,7 +73,7 @@ export class PageIterator<T> implements AsyncIterable<T> {
 /**
  * Whether to ask for page `number + 1`. With `result_info`, while `total_pages` says so, or `total_count` and
  * `per_page` when total_pages is absent (the public API's firewall rules, filters and previous-WAF lists omit
- * it). Without `result_info` (the emulator's lists outside area A), while pages come back full: stopping after
+ * it). Without `result_info` (the emulator's lists outside page security, docs/service.md#envelope), while pages come back full: stopping after
  * the first page there is the bug of the generated SDKs. An empty page always ends the walk, so a list that
  * shrinks while it is walked cannot loop forever.
  */

@@ -14,8 +14,8 @@ const header = (headers: IncomingHttpHeaders, name: string): string | undefined 
 const denied = (message: string) => ServiceError.of(403, ErrorCode.authentication, message);
 
 /**
- * Reads the credentials of a request in either form of the spec: `Authorization: Bearer <token>`, or
- * `X-Auth-Email` with `X-Auth-Key`. Throws 403 code 10000 when they are missing or wrong.
+ * Reads the credentials of a request in either form (docs/service.md#authentication): `Authorization: Bearer
+ * <token>`, or `X-Auth-Email` with `X-Auth-Key`. Throws 403 code 10000 when they are missing or wrong.
  */
 export function authenticate(headers: IncomingHttpHeaders, state: EmulatorState): Principal {
   const authorization = header(headers, 'authorization');

@@ -189,7 +189,7 @@ export function booleanQuery(field: string, value: string | string[] | undefined
   throw ServiceError.of(400, ErrorCode.validation, Messages.booleanQuery(field));
 }
 
-/** Paging of the lists outside area A (firewall rules, filters, previous-WAF objects): per_page 5-100, the public API's bounds. */
+/** Paging of the lists outside page security (firewall rules, filters, previous-WAF objects; docs/service.md#envelope): per_page 5-100, the public API's bounds. */
 export function pageOf<T>(items: T[], q: Record<string, string | string[] | undefined>, defaults: { perPage: number }): T[] {
   const schema = z.object({
     page: queryIntSchema('page', 1, Number.MAX_SAFE_INTEGER).optional(),

@@ -8,7 +8,7 @@ interface ScriptSource {
   url: string;
   /** The host a first-party script was found on (its own); third-party ones spread over the zone's hosts. */
   host?: string;
-  /** Below 50 means malicious (spec). */
+  /** Below 50 means malicious (docs/service.md#malicious). */
   score?: number;
   domainCategories?: string[];
   urlCategories?: string[];

@@ -135,7 +135,7 @@ export function errorEnvelope(errors: ErrorItem[]) {
   return { success: false, errors, messages: [], result: null };
 }
 
-/** The success envelope; `result_info` only where given (area A lists); `messages` are the service's notes. */
+/** The success envelope; `result_info` only where given (page security lists, docs/service.md#envelope); `messages` are the service's notes. */
 export function okEnvelope(result: unknown, resultInfo?: unknown, messages: ErrorItem[] = []) {
   return resultInfo === undefined
     ? { success: true, errors: [], messages, result }

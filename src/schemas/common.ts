@@ -22,8 +22,9 @@ export const ErrorItemSchema = z.object({
 export type ErrorItem = z.infer<typeof ErrorItemSchema>;
 
 /**
- * Paging facts of a list response (docs/service.md#envelope). Area A lists carry all five; the public API's firewall rules, filters and
- * previous-WAF lists omit total_pages, so it is optional here, or the client would refuse their answers.
+ * Paging facts of a list response: the page security lists carry all five (docs/service.md#envelope); the public
+ * API's firewall rules, filters and previous-WAF lists omit total_pages, so it is optional here, or the client
+ * would refuse their answers.
  */
 export const ResultInfoSchema = z.object({
   page: z.number().int(),

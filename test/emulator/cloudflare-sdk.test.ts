@@ -76,7 +76,7 @@ describe('the cloudflare SDK against the emulator', () => {
     expect((error as Error).message).toContain('No route for that URI');
   });
 
-  test('firewall rule create: the SDK sends one object with an action object (its own departure from the spec, an array of rules with a string action), which is refused', async () => {
+  test('firewall rule create: the SDK sends one object with an action object (its own departure from this API, an array of rules with a string action: docs/service.md#two-flows), which is refused', async () => {
     const zone_id = h.zoneOf('pro');
     const error = await sdk()
       .firewall.rules.create({ zone_id, action: { mode: 'challenge' }, filter: { expression: 'ip.src eq 192.0.2.1' } })

@@ -144,7 +144,7 @@ describe('GET /zones/{zone_id}/waf_migration/config: the conversion tables', () 
     ['medium', [2, 3, 4], 25],
     ['low', [2, 3, 4], 40],
     ['default', [3, 4], 40],
-  ] as const)('sensitivity %s converts per the spec table', async (sensitivity, paranoiaOff, threshold) => {
+  ] as const)('sensitivity %s converts per the table of docs/service.md#sensitivity-conversion', async (sensitivity, paranoiaOff, threshold) => {
     const zone = await h.emulator.admin.seedZone({ name: `${sensitivity}.example`, plan: 'pro', previousWaf: { sensitivity, actionMode: 'simulate' } });
     const rules = (await config(zone.id)).body.result.rules;
     expect(rules[1].action_parameters.overrides).toEqual(owaspOverrides(paranoiaOff, 'log', threshold));

@@ -6,7 +6,7 @@ import { validateExpression } from '../expression';
 import { newId } from '../ids';
 import { onePageInfo } from '../listing';
 
-/** A policy on the wire: `enabled` in the text form the spec shows. */
+/** A policy on the wire: `enabled` in its text form (docs/service.md#policy-enabled). */
 function toWire(policy: CspPolicy) {
   return { ...policy, enabled: cspEnabledToWire(policy.enabled) };
 }

@@ -14,10 +14,11 @@ export function registerPageGuardRoutes(api: FastifyInstance, context: EmulatorC
     const zone = zoneOf(context, request);
     const update = parseBody(PageGuardSettingsUpdateSchema, request.body);
     const current = context.state.pageGuard.get(zone.id) ?? { enabled: false };
-    // updated_at carries fractional seconds, as the spec's examples do.
+    // updated_at carries fractional seconds, as the service's do (docs/service.md#envelope).
     const next = { ...current, ...update, updated_at: context.now().toISOString() };
     context.state.pageGuard.set(zone.id, next);
-    // The spec shows enabled and updated_at; the two other writable fields come along so a caller sees them applied.
+    // The answer holds at least enabled and updated_at (docs/service.md#page-guard-settings); the two other writable
+    // fields come along so a caller sees them applied.
     return okEnvelope(next);
   });
 }

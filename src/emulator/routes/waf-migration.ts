@@ -6,7 +6,7 @@ import type { WafRecord, ZoneRecord } from '../state';
 import { WAF_MIGRATION_LIMITS } from '../../schemas';
 import { convertPreviousWaf, effectiveMigrationState, migrationLimitProblem, wafStatus } from '../waf';
 
-/** Every migration call carries phase_two=1 (spec, Versioning). */
+/** Every migration call carries phase_two=1 (docs/service.md#migration-calls). */
 export function assertPhaseTwo(request: FastifyRequest): void {
   if (single(query(request).phase_two) !== '1') throw ServiceError.of(400, ErrorCode.validation, Messages.phaseTwoRequired);
 }

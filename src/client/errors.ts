@@ -21,7 +21,6 @@ export interface ZoneGuardErrorDetails extends CallSite {
  * one of the subclasses, and no credential or request header is copied into them.
  */
 export class ZoneGuardError extends Error {
-  override name = 'ZoneGuardError';
   readonly status: number | undefined;
   readonly errors: ErrorItem[];
   readonly method: string;
@@ -30,6 +29,8 @@ export class ZoneGuardError extends Error {
 
   constructor(message: string, details: ZoneGuardErrorDetails) {
     super(message);
+    // Each error's name is its class's (`BadRequestError`), what `error.name` and stack traces show.
+    this.name = new.target.name;
     this.status = details.status;
     this.errors = details.errors ?? [];
     this.method = details.method;
@@ -44,22 +45,16 @@ export class ZoneGuardError extends Error {
 }
 
 /** The service refused the request as invalid (400 and the other 4xx without a class of their own). */
-export class BadRequestError extends ZoneGuardError {
-  override name = 'BadRequestError';
-}
+export class BadRequestError extends ZoneGuardError {}
 
 /** The credentials were missing, wrong, or lack the permission (401, 403). */
-export class AuthenticationError extends ZoneGuardError {
-  override name = 'AuthenticationError';
-}
+export class AuthenticationError extends ZoneGuardError {}
 
 /**
  * The service's own answer that the zone or the object does not exist: 404 with code 10013 in its envelope. The only
  * 404 that means "gone": a provider may forget an object on this one, and on no other.
  */
-export class NotFoundError extends ZoneGuardError {
-  override name = 'NotFoundError';
-}
+export class NotFoundError extends ZoneGuardError {}
 
 /**
  * A 404 that is not the service saying an object is gone: no route for the method and path (code 7000), or an
@@ -67,27 +62,20 @@ export class NotFoundError extends ZoneGuardError {
  * (`…/client/v3`, the bare origin, an extra segment). Not a NotFoundError on purpose: nothing may be read as
  * deleted on it.
  */
-export class RouteNotFoundError extends ZoneGuardError {
-  override name = 'RouteNotFoundError';
-}
+export class RouteNotFoundError extends ZoneGuardError {}
 
 /** The request conflicts with the current state (409). */
-export class ConflictError extends ZoneGuardError {
-  override name = 'ConflictError';
-}
+export class ConflictError extends ZoneGuardError {}
 
 /**
  * The service no longer serves this API for the zone: 410 Gone, or code 10020 (maintenance mode: it no longer
  * accepts modifications). The public service retired the legacy firewall rules and filters API this way, and the
  * previous WAF's API answers 410 once a zone migrated. Retrying cannot help; the API's successor can.
  */
-export class RetiredApiError extends ZoneGuardError {
-  override name = 'RetiredApiError';
-}
+export class RetiredApiError extends ZoneGuardError {}
 
 /** The service's rate limit answered 429 and the retry policy gave up (attempts or deadline spent). */
 export class RateLimitedError extends ZoneGuardError {
-  override name = 'RateLimitedError';
   /** The service's `Retry-After`, in milliseconds, when it sent one. */
   readonly retryAfterMs: number | undefined;
 
@@ -98,13 +86,10 @@ export class RateLimitedError extends ZoneGuardError {
 }
 
 /** The service failed (5xx). */
-export class ServerError extends ZoneGuardError {
-  override name = 'ServerError';
-}
+export class ServerError extends ZoneGuardError {}
 
 /** No answer arrived: the connection was refused, reset or dropped. `code` is the system error code. */
 export class ConnectionError extends ZoneGuardError {
-  override name = 'ConnectionError';
   readonly code: string;
 
   constructor(message: string, details: ZoneGuardErrorDetails & { code: string }) {
@@ -115,7 +100,6 @@ export class ConnectionError extends ZoneGuardError {
 
 /** The answer was larger than the client's `maxResponseBytes`: reading it stopped there, and the call failed. */
 export class ResponseTooLargeError extends ZoneGuardError {
-  override name = 'ResponseTooLargeError';
   /** The limit that was passed, in bytes. */
   readonly limitBytes: number;
 
@@ -127,7 +111,6 @@ export class ResponseTooLargeError extends ZoneGuardError {
 
 /** No answer arrived within the client's timeout (or the service answered 408). */
 export class TimeoutError extends ZoneGuardError {
-  override name = 'TimeoutError';
   /** The per-attempt timeout that expired, when the client's own timer fired. */
   readonly timeoutMs: number | undefined;
 
@@ -139,7 +122,6 @@ export class TimeoutError extends ZoneGuardError {
 
 /** The service answered success, but not in the shape of its schema (or not JSON at all). */
 export class ResponseValidationError extends ZoneGuardError {
-  override name = 'ResponseValidationError';
   /** One line per problem: `path: message`. */
   readonly issues: string[];
 

@@ -438,20 +438,19 @@ describe('messages', () => {
       status,
       errors: [{ code, message }],
     });
-  test.each([
-    ['the plan refusal code', refusal(10033, 'waf_migration: validation mode is available to Enterprise zones only'), true],
-    ['a refusal naming Enterprise without the code (codes decide, not message text)', refusal(1004, 'validation requires an Enterprise plan'), false],
-    ['another refusal', refusal(10031, 'zone cannot migrate'), false],
-    ['a server error', new ServerError('HTTP 500 enterprise', { method: 'PUT', path: '/p', status: 500 }), false],
-    ['not a client error', new Error('enterprise'), false],
-  ])('validationRefusal: %s', (_name, error, clear) => {
-    const message = validationRefusal(zoneId, error);
-    if (!clear) {
-      expect(message).toBeUndefined();
-      return;
-    }
+  test('validationRefusal: the plan refusal code gets the clear message', () => {
+    const message = validationRefusal(zoneId, refusal(10033, 'waf_migration: validation mode is available to Enterprise zones only'));
     expect(message).toMatch(new RegExp(`^WafMigration of zone ${zoneId}: validation mode is available to Enterprise zones only, and the service refused it for this zone \\(`));
     expect(message).toContain("Nothing was changed. Pro and Business zones migrate directly: declare mode: 'direct'");
+  });
+
+  test.each([
+    ['a refusal naming Enterprise without the code (codes decide, not message text)', refusal(1004, 'validation requires an Enterprise plan')],
+    ['another refusal', refusal(10031, 'zone cannot migrate')],
+    ['a server error', new ServerError('HTTP 500 enterprise', { method: 'PUT', path: '/p', status: 500 })],
+    ['not a client error', new Error('enterprise')],
+  ])('validationRefusal: %s gets no message of its own', (_name, error) => {
+    expect(validationRefusal(zoneId, error)).toBeUndefined();
   });
 
   test('incompatibility names each URI-based override and the operation that deletes it', () => {

@@ -39,8 +39,8 @@ describe('POST /zones/{zone_id}/page_guard/policies', () => {
     expect(a.body.result.id).not.toBe(b.body.result.id);
   });
 
-  test('every missing or wrong field is named, and nothing is created', async () => {
-    const answer = await h.call('POST', path(), { body: { action: 'block', enabled: 'yes', expression: '' } });
+  test('every missing or wrong field and every unknown key is named, in one answer, and nothing is created', async () => {
+    const answer = await h.call('POST', path(), { body: { action: 'block', enabled: 'yes', expression: '', mode: 'strict' } });
     expect(answer.status).toBe(400);
     expect(answer.body).toEqual(
       failure(
@@ -49,6 +49,7 @@ describe('POST /zones/{zone_id}/page_guard/policies', () => {
         [1004, 'expression: must not be empty'],
         [1004, 'enabled: must be true or false (a JSON boolean or the text "true"/"false")'],
         [1004, 'value: is required'],
+        [1004, 'unknown key "mode"'],
       ),
     );
     expect((await h.call('GET', path())).body.result).toHaveLength(2);

@@ -20,13 +20,13 @@ const expression = 'http.host eq "www.acme-bank.example"';
 describe.each<[string, string, (ids: Ids) => string, (ids: Ids) => unknown, string]>([
   ['page security settings', 'PUT', (i) => `/zones/${i.zone}/page_guard`, () => ({ enabled: true, enabeld: false }), 'unknown key "enabeld"'],
   [
-    'a policy create',
+    'a CSP policy create',
     'POST',
     (i) => `/zones/${i.zone}/page_guard/policies`,
     () => ({ description: 'd', action: 'log', expression, enabled: true, value: "script-src 'self'", mode: 'strict' }),
     'unknown key "mode"',
   ],
-  ['a policy update', 'PUT', (i) => `/zones/${i.zone}/page_guard/policies/${i.policy}`, () => ({ description: 'changed', acton: 'allow' }), 'unknown key "acton"'],
+  ['a CSP policy update', 'PUT', (i) => `/zones/${i.zone}/page_guard/policies/${i.policy}`, () => ({ description: 'changed', acton: 'allow' }), 'unknown key "acton"'],
   ['a filter create', 'POST', (i) => `/zones/${i.zone}/filters`, () => [{ expression, colour: 'red', size: 1 }], '0: unknown keys "colour", "size"'],
   ['a filter update', 'PUT', (i) => `/zones/${i.zone}/filters/${i.filter}`, () => ({ expression, pasued: true }), 'unknown key "pasued"'],
   ['a rule create', 'POST', (i) => `/zones/${i.zone}/firewall/rules`, () => [{ action: 'block', filter: { expression }, prority: 1 }], '0: unknown key "prority"'],
@@ -58,22 +58,6 @@ describe.each<[string, string, (ids: Ids) => string, (ids: Ids) => unknown, stri
 });
 
 describe('request errors in our words: one error per problem, the field named once', () => {
-  test('a policy create with five problems answers five errors, none of zod\'s texts', async () => {
-    const zone = h.zoneOf('enterprise');
-    const answer = await h.call('POST', `/zones/${zone}/page_guard/policies`, { body: { description: 5, action: 'nope', enabled: 'maybe', value: '', extra: 1 } });
-    expect(answer.status).toBe(400);
-    expect(answer.body).toEqual(
-      failure(
-        [1004, 'description: must be text'],
-        [1004, 'action: must be one of "log", "allow", "add_reporting_directives"'],
-        [1004, 'expression: is required'],
-        [1004, 'enabled: must be true or false (a JSON boolean or the text "true"/"false")'],
-        [1004, 'value: must not be empty'],
-        [1004, 'unknown key "extra"'],
-      ),
-    );
-  });
-
   test.each([
     ['a negative priority', [{ action: 'block', filter: { expression }, priority: -1 }], '0.priority: must be at least 0'],
     ['a fractional priority', [{ action: 'block', filter: { expression }, priority: 1.5 }], '0.priority: must be a whole number'],

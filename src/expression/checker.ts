@@ -52,13 +52,13 @@ function isListName(name: string): boolean {
 }
 
 /** The result of checking a parsed expression. */
-export interface CheckResult {
+export interface AstCheckResult {
   readonly errors: ExpressionError[];
   readonly fields: string[];
 }
 
 /** Type-checks an AST against the field and function catalogs. */
-export function checkAst(ast: ExpressionNode, text: string): CheckResult {
+export function checkAst(ast: ExpressionNode, text: string): AstCheckResult {
   const checker = new Checker(text);
   checker.condition(ast, false);
   const errors = checker.errors.sort((a, b) => a.offset - b.offset).map(({ line, column, message }) => ({ line, column, message }));

@@ -250,7 +250,7 @@ export function ruleFromWire(rule: RulesetRule): ManagedRuleWithRef {
 }
 
 /** A declared rule as the service's entry point rule; `id` is the service's id of the rule it updates, empty for a new one. Pure. */
-export function ruleToWire(ref: string, rule: ManagedRule, id = ''): RulesetRule {
+export function managedRuleToWire(ref: string, rule: ManagedRule, id = ''): RulesetRule {
   const wire: RulesetRule = { id, action: rule.execute ? 'execute' : 'skip', expression: rule.expression, description: rule.description, ref, enabled: rule.enabled };
   if (rule.execute) {
     const { rulesetId, action, enabled, categories, rules } = rule.execute;
@@ -320,14 +320,14 @@ export function entrypointUpdate(current: Pick<EntrypointRuleset, 'name' | 'desc
   return {
     name: current?.name ?? 'default',
     ...(current?.description !== undefined ? { description: current.description } : {}),
-    rules: declared.order.map((ref) => ruleToWire(ref, normalizeRule(declared.rules[ref] as ManagedRule), ids.get(ref) ?? '')),
+    rules: declared.order.map((ref) => managedRuleToWire(ref, normalizeRule(declared.rules[ref] as ManagedRule), ids.get(ref) ?? '')),
   };
 }
 
 /** The rules create found, as delete puts them back: a ruleset without the service's ids, versions and times. */
 export function recordOf(saved: SavedRuleset): EntrypointRuleset {
   const { order, rules } = declaredOf(saved);
-  return { name: saved.name, ...(saved.description !== undefined ? { description: saved.description } : {}), rules: order.map((ref) => ruleToWire(ref, rules[ref] as ManagedRule)) };
+  return { name: saved.name, ...(saved.description !== undefined ? { description: saved.description } : {}), rules: order.map((ref) => managedRuleToWire(ref, rules[ref] as ManagedRule)) };
 }
 
 /** Outputs: the inputs as the service holds them, the service's ids by ref, its version, and what create found. */

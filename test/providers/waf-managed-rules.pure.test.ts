@@ -11,7 +11,7 @@ import {
   normalizeRule,
   orderFailures,
   ruleFromWire,
-  ruleToWire,
+  managedRuleToWire,
   rulesByRef,
   rulesFromRuleset,
   type ManagedRuleWithRef,
@@ -99,7 +99,7 @@ describe('wire mapping', () => {
     ['an execute with overrides', owasp],
     ['a skip of named rules', { ref: 'r', description: '', expression: 'true', enabled: false, skip: { rules: { [MANAGED_RULESET_ID]: [RULE] } } }],
   ])('%s goes to the wire and back unchanged (normalized)', (_name, { ref, ...rule }) => {
-    const wire = ruleToWire(ref, normalizeRule(rule), 'f'.repeat(32));
+    const wire = managedRuleToWire(ref, normalizeRule(rule), 'f'.repeat(32));
     expect(wire).toMatchObject({ id: 'f'.repeat(32), ref, action: rule.execute ? 'execute' : 'skip' });
     const { ref: back, ...again } = ruleFromWire(wire);
     expect(back).toBe(ref);
@@ -108,7 +108,7 @@ describe('wire mapping', () => {
 
   test('the execute rule carries its overrides in the service names', () => {
     const { ref, ...rule } = owasp;
-    expect(ruleToWire(ref, normalizeRule(rule)).action_parameters).toEqual({
+    expect(managedRuleToWire(ref, normalizeRule(rule)).action_parameters).toEqual({
       id: OWASP_RULESET_ID,
       overrides: {
         categories: [{ category: 'paranoia-level-3', enabled: false }, { category: 'paranoia-level-4', enabled: false }],
@@ -156,7 +156,7 @@ describe('diff by ref', () => {
       name: 'default',
       version,
       rules: [office, managed].map(({ ref, ...rule }, index) => ({
-        ...ruleToWire(ref, normalizeRule(rule), String(index).repeat(32)),
+        ...managedRuleToWire(ref, normalizeRule(rule), String(index).repeat(32)),
         version,
         last_updated: `2026-01-0${version}T00:00:00.000Z`,
       })),
@@ -170,8 +170,8 @@ describe('the update body', () => {
   const current: EntrypointRuleset = {
     name: 'default',
     rules: [
-      { ...ruleToWire('office', normalizeRule(office)), id: '1'.repeat(32) },
-      { ...ruleToWire('managed', normalizeRule(managed)), id: '2'.repeat(32) },
+      { ...managedRuleToWire('office', normalizeRule(office)), id: '1'.repeat(32) },
+      { ...managedRuleToWire('managed', normalizeRule(managed)), id: '2'.repeat(32) },
     ],
   };
   test('unchanged rules keep their id, a new ref is sent without one, a removed one is left out', () => {

@@ -6,7 +6,7 @@ import { diffFirewallRule, firewallRule, ruleCreateItem } from '../../src/provid
 import { firewallRuleWithFilter } from '../../src/providers/firewall-rule-with-filter';
 import { wafMigration } from '../../src/providers/waf-migration';
 import { UNKNOWN } from '../../src/providers/kit/check';
-import { providerFixture, type ProviderFixture } from './support';
+import { checkedBy, providerFixture, type ProviderFixture } from './support';
 
 let fx: ProviderFixture;
 beforeAll(async () => {
@@ -14,28 +14,14 @@ beforeAll(async () => {
 });
 afterAll(() => fx.close());
 
-let zoneCounter = 0;
-async function freshZone(overrides: Partial<ZoneSeed> = {}): Promise<string> {
-  zoneCounter += 1;
-  const zone = await fx.emulator.admin.seedZone({ name: `ff-${zoneCounter}.example`, plan: 'business', ...overrides });
-  return zone.id;
-}
-
+const freshZone = (seed: Partial<ZoneSeed> = {}) => fx.freshZone(seed);
 type Props = Record<string, unknown>;
 const EXPRESSION = 'http.request.uri.path contains "/admin"';
 const inventory = (zoneId: string) => fx.emulator.admin.inventory(zoneId);
-const apiCalls = async () => (await fx.requestsSince()).map((r) => `${r.method} ${r.path.replace(/^\/client\/v4\/zones\/[0-9a-f]+/, '')}`);
+const apiCalls = () => fx.apiCalls();
 
-async function checkedFilter(news: Props): Promise<Props> {
-  const result = await firewallFilter.check({}, news);
-  expect(result.failures).toEqual([]);
-  return result.inputs as Props;
-}
-async function checkedRule(news: Props): Promise<Props> {
-  const result = await firewallRule.check({}, news);
-  expect(result.failures).toEqual([]);
-  return result.inputs as Props;
-}
+const checkedFilter = (news: Props) => checkedBy(firewallFilter, news);
+const checkedRule = (news: Props) => checkedBy(firewallRule, news);
 const without = (outputs: Props, key: string): Props => Object.fromEntries(Object.entries(outputs).filter(([k]) => k !== key));
 
 describe('pure parts', () => {

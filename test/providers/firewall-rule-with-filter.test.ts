@@ -3,7 +3,7 @@ import { UNKNOWN } from '../../src/providers/kit/check';
 import { RETIRED_API_HINT, firewallRuleWithFilter as provider } from '../../src/providers/firewall-rule-with-filter';
 import { RetiredApiError } from '../../src/client';
 import type { ZoneSeed } from '../../src/emulator';
-import { providerFixture, type ProviderFixture } from './support';
+import { checkedBy, providerFixture, type ProviderFixture } from './support';
 
 let fx: ProviderFixture;
 beforeAll(async () => {
@@ -11,14 +11,7 @@ beforeAll(async () => {
 });
 afterAll(() => fx.close());
 
-let zoneCounter = 0;
-/** A fresh zone per test, so counts and request logs are the test's own. */
-async function freshZone(overrides: Partial<ZoneSeed> = {}): Promise<string> {
-  zoneCounter += 1;
-  const zone = await fx.emulator.admin.seedZone({ name: `fw-${zoneCounter}.example`, plan: 'business', ...overrides });
-  return zone.id;
-}
-
+const freshZone = (seed: Partial<ZoneSeed> = {}) => fx.freshZone(seed);
 type Props = Record<string, unknown>;
 const declared = (zoneId: string, overrides: Props = {}): Props => ({
   zoneId,
@@ -28,14 +21,10 @@ const declared = (zoneId: string, overrides: Props = {}): Props => ({
   ...overrides,
 });
 
-async function checked(news: Props, olds: Props = {}): Promise<Props> {
-  const result = await provider.check(olds, news);
-  expect(result.failures).toEqual([]);
-  return result.inputs as Props;
-}
+const checked = (news: Props, olds: Props = {}) => checkedBy(provider, news, olds);
 
 const inventory = (zoneId: string) => fx.emulator.admin.inventory(zoneId);
-const apiCalls = async () => (await fx.requestsSince()).map((r) => `${r.method} ${r.path.replace(/^\/client\/v4\/zones\/[0-9a-f]+/, '')}`);
+const apiCalls = () => fx.apiCalls();
 
 describe('check', () => {
   test('fills the defaults and lets unknown values through during preview', async () => {

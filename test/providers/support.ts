@@ -1,5 +1,5 @@
 import { ZoneGuardClient } from '../../src/client';
-import { startEmulator, type StartedEmulator } from '../../src/emulator';
+import { startEmulator, type StartedEmulator, type ZoneSeed } from '../../src/emulator';
 import { configure, resetContext } from '../../src/providers/kit/context';
 import { zoneOfPlan } from '../support/emulator';
 
@@ -9,8 +9,12 @@ export interface ProviderFixture {
   client: ZoneGuardClient;
   /** The id of the emulator's zone of that plan. */
   zone(plan: 'free' | 'pro' | 'business' | 'enterprise'): string;
+  /** A new zone (business plan unless `seed` says otherwise), so a test's counts and request log are its own. */
+  freshZone(seed?: Partial<ZoneSeed>): Promise<string>;
   /** Requests the emulator received since the last call (or since start). */
   requestsSince(): Promise<Array<{ method: string; path: string }>>;
+  /** The same, as `METHOD path` with the path below the zone: `POST /firewall/rules`. */
+  apiCalls(): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -32,19 +36,39 @@ export async function providerFixture(): Promise<ProviderFixture> {
   });
   const client = new ZoneGuardClient({ baseUrl: emulator.baseUrl, credentials: { apiToken: emulator.credentials.apiToken } });
   let seen = (await emulator.admin.requests()).length;
+  let zones = 0;
+  const requestsSince = async () => {
+    const all = await emulator.admin.requests();
+    const fresh = all.slice(seen);
+    seen = all.length;
+    return fresh;
+  };
   return {
     emulator,
     client,
     zone: (plan) => zoneOfPlan(emulator, plan),
-    async requestsSince() {
-      const all = await emulator.admin.requests();
-      const fresh = all.slice(seen);
-      seen = all.length;
-      return fresh;
+    async freshZone(seed = {}) {
+      zones += 1;
+      return (await emulator.admin.seedZone({ name: `fresh-${zones}.example`, plan: 'business', ...seed })).id;
+    },
+    requestsSince,
+    async apiCalls() {
+      return (await requestsSince()).map((r) => `${r.method} ${r.path.replace(/^\/client\/v4\/zones\/[0-9a-f]+/, '')}`);
     },
     async close() {
       resetContext();
       await emulator.close();
     },
   };
+}
+
+/** A provider's `check` of inputs that must pass: its checked inputs, after asserting it found no failure. */
+export async function checkedBy(
+  provider: { check(olds: Record<string, unknown>, news: Record<string, unknown>): Promise<{ inputs?: unknown; failures?: unknown[] }> },
+  news: Record<string, unknown>,
+  olds: Record<string, unknown> = {},
+): Promise<Record<string, unknown>> {
+  const result = await provider.check(olds, news);
+  expect(result.failures).toEqual([]);
+  return result.inputs as Record<string, unknown>;
 }

@@ -52,6 +52,29 @@ test('a plain destroy deletes the policy, then fails on the protected migration,
   expect(await inState(stack)).toEqual(['rule', 'waf']);
 });
 
+test("following the engine's advice (protect: false, up, destroy): the up creates again what the first destroy deleted, then the provider refuses the migration's delete, which ends the destroy", async () => {
+  const options: { protect?: boolean } = {};
+  const { zoneId, stack } = await deployed(options);
+  const first = await engine((opts) => stack.destroy(opts));
+  expect(first.resourceErrors.map((e) => e.message)).toEqual([expect.stringMatching(/cannot be deleted\s+because it is protected\.\s+To unprotect the resource/)]);
+  expect(await inState(stack)).toEqual(['rule', 'waf']);
+
+  options.protect = false;
+  const up = await stack.up({ color: 'never' });
+  expect(up.summary.resourceChanges).toEqual({ create: 1, same: 3 });
+  expect(await zoneHolds(zoneId)).toEqual({ policies: 1, firewallRules: 1, migration: 'complete' });
+
+  const second = await engine((opts) => stack.destroy(opts));
+  expect(second.ok).toBe(false);
+  expect(second.resourceErrors.map((e) => e.message)).toEqual([
+    expect.stringContaining(`WafMigration of zone ${zoneId} cannot be deleted: the migration to the new WAF managed rules cannot be undone`),
+  ]);
+  // The migration's delete came first in both runs of this test (CLI v3.259), and its refusal ended the destroy: the policy the up created
+  // again stays, on the zone and in the stack.
+  expect(await zoneHolds(zoneId)).toEqual({ policies: 1, firewallRules: 1, migration: 'complete' });
+  expect(await inState(stack)).toEqual(['policy', 'rule', 'waf']);
+});
+
 test('destroy --exclude-protected succeeds, keeping the migration and the rule of its zone it depends on', async () => {
   const { zoneId, stack } = await deployed({});
   const run = await engine((opts) => stack.destroy({ ...opts, excludeProtected: true }));

@@ -1,0 +1,95 @@
+// API calls of WafManagedRules through its lifecycle, counted by the emulator: create adopting a migrated entry point,
+// a preview of the unchanged stack, an update of one rule, a refresh and a destroy. The real Pulumi CLI and engine;
+// the program served inline (Automation API).
+//
+//   source scripts/env.sh && tsc -p tsconfig.build.json && source scripts/engine.sh && node bench/waf-managed-rules.bench.mts
+import { startEmulator } from 'pulumi-zoneguard/emulator';
+import type { RequestLogEntry } from 'pulumi-zoneguard/emulator';
+import { WafManagedRules, ZoneGuardClient, planWafMigration, rulesFromRuleset } from 'pulumi-zoneguard';
+import type { WafManagedRuleArgs } from 'pulumi-zoneguard';
+import type * as Lib from './lib.mjs';
+
+const lib: typeof Lib = await import(new URL('./lib.mts', import.meta.url).href);
+const { fmt, table } = lib;
+
+const COMMAND = 'node bench/waf-managed-rules.bench.mts';
+const OFFICE: WafManagedRuleArgs = { ref: 'office', expression: 'ip.src in {192.0.2.0/24}', skip: { ruleset: 'current' } };
+
+const emulator = await startEmulator({ port: 0 });
+const dir = lib.workDir('waf-managed-rules');
+try {
+  const zoneId = emulator.zones.find((zone) => zone.plan === 'pro')!.id;
+  const client = new ZoneGuardClient({ baseUrl: emulator.baseUrl, credentials: { apiToken: emulator.credentials.apiToken } });
+  // The zone migrated directly, as WafMigration does it: the converted configuration submitted as final.
+  const plan = await planWafMigration({ zoneId, client });
+  await client.wafMigration.updateEntrypoint({ zoneId, mode: 'pending', ruleset: plan.ruleset! });
+  const migrated = rulesFromRuleset(plan.ruleset!);
+
+  let rules = migrated;
+  const stack = await lib.engineStack(dir, {
+    project: 'zoneguard-bench-waf-rules',
+    stack: 'bench',
+    emulator,
+    program: async () => {
+      const managed = new WafManagedRules('waf-rules', { zoneId, rules });
+      return { order: managed.order };
+    },
+  });
+
+  const steps: Array<{ name: string; requests: RequestLogEntry[]; ms: number }> = [];
+  const run = async (name: string, command: () => Promise<unknown>) => {
+    const measured = await lib.measureRequests(emulator, command);
+    if (measured.counters.total !== measured.requests.length) {
+      throw new Error(`${name}: the request log (${measured.requests.length}) and the counters (${measured.counters.total}) disagree`);
+    }
+    steps.push({ name, requests: measured.requests, ms: measured.ms });
+    console.log(`${name}: ${measured.requests.length} requests in ${fmt.ms(measured.ms)}`);
+  };
+
+  await run('up (create, adopting the migrated entry point)', () => stack.up({ color: 'never' }));
+  await run('preview (unchanged)', () => stack.preview({ color: 'never', expectNoChanges: true }));
+  rules = [OFFICE, ...migrated];
+  await run('up (update: one exception added)', () => stack.up({ color: 'never' }));
+  await run('refresh', () => stack.refresh({ color: 'never' }));
+  await run('destroy (puts back what create found)', () => stack.destroy({ color: 'never' }));
+
+  const count = (name: string) => {
+    const step = steps.find((s) => s.name.startsWith(name))!;
+    const writes = step.requests.filter((entry) => entry.method !== 'GET').length;
+    return { calls: step.requests.length, reads: step.requests.length - writes, writes };
+  };
+  const create = count('up (create');
+  const preview = count('preview');
+  const update = count('up (update');
+  const refresh = count('refresh');
+  const callText = (c: { calls: number; reads: number; writes: number }) => `${c.calls} (${c.reads} read${c.reads === 1 ? '' : 's'}, ${c.writes} write${c.writes === 1 ? '' : 's'})`;
+  const figures: Lib.Figure[] = [
+    { what: 'WafManagedRules, create adopting the migrated entry point: API calls', value: callText(create), goal: '0 writes', met: create.writes === 0 },
+    { what: 'WafManagedRules, preview of the unchanged stack: API calls', value: String(preview.calls), goal: '0', met: preview.calls === 0 },
+    { what: 'WafManagedRules, update of one rule: API calls', value: callText(update), goal: '1 write', met: update.writes === 1 },
+    { what: 'WafManagedRules, refresh: API calls', value: callText(refresh), goal: '1 read', met: refresh.calls === 1 && refresh.writes === 0 },
+  ];
+
+  const section = [
+    "One WafManagedRules on the emulator's demo Pro zone, migrated directly first (the converted configuration submitted as " +
+      'WafMigration submits it), declaring the rules the migration submitted (`rulesFromRuleset(plan.ruleset)`), driven through ' +
+      'the real Pulumi CLI and engine (Automation API, inline program). Each step empties the request log first.',
+    '',
+    table(
+      ['step', 'wall time', 'API calls', 'calls by route'],
+      steps.map((step) => {
+        const routes = new Map<string, number>();
+        for (const entry of step.requests) routes.set(lib.routeOf(entry), (routes.get(lib.routeOf(entry)) ?? 0) + 1);
+        return [step.name, fmt.ms(step.ms), step.requests.length, [...routes.entries()].map(([route, n]) => `${n}× \`${route}\``).join('<br>') || '-'];
+      }),
+    ),
+    '',
+    'Create reads the migration status (it refuses a zone not migrated, or in validation) and the entry point, and writes nothing ' +
+      'when the entry point already holds the declared rules. An update reads the entry point for the ids of the rules it keeps, ' +
+      'then writes it once. Destroy reads it and puts back what create recorded: one write, since the exception added since differs.',
+  ].join('\n');
+
+  lib.emitResult({ bench: 'WafManagedRules: API calls per lifecycle', command: COMMAND, figures, section });
+} finally {
+  await emulator.close();
+}

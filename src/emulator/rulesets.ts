@@ -4,6 +4,7 @@ import {
   MANAGED_RULESET_NAMES,
   ManagedRuleIdSchema,
   OverrideActionSchema,
+  repeats,
   type ActionParameters,
   type EntrypointUpdate,
   type Overrides,
@@ -31,15 +32,7 @@ const EXECUTE_ONLY = ['id', 'overrides'] as const;
 
 /** `value` at `field` repeats the one at an earlier index: one problem per repeat, naming the first. */
 function duplicates(values: (string | undefined)[], field: (index: number) => string): string[] {
-  const first = new Map<string, number>();
-  const problems: string[] = [];
-  values.forEach((value, index) => {
-    if (value === undefined || value === '') return;
-    const earlier = first.get(value);
-    if (earlier === undefined) first.set(value, index);
-    else problems.push(Messages.duplicateValue(field(index), value, field(earlier)));
-  });
-  return problems;
+  return repeats(values).map(({ index, value, first }) => Messages.duplicateValue(field(index), value, field(first)));
 }
 
 function overrideProblems(overrides: Overrides, at: string): string[] {

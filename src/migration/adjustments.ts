@@ -7,6 +7,7 @@ import {
   MANAGED_RULESET_NAMES,
   ManagedRuleIdSchema,
   OverrideActionSchema,
+  repeats,
   type CategoryOverride,
   type EntrypointRuleset,
   type RuleOverride,
@@ -54,22 +55,14 @@ export const AdjustmentsSchema = z
   .strict()
   .superRefine((value, ctx) => {
     // Two overrides of the same rule would leave which one wins to the order of the list: refuse it.
-    const seen = new Map<string, number>();
-    value.rules.forEach((rule, index) => {
-      const key = `${rule.rulesetId}/${rule.ruleId}`;
-      const first = seen.get(key);
-      if (first !== undefined) {
-        ctx.addIssue({ code: 'custom', path: ['rules', index, 'ruleId'], message: `overrides rule ${rule.ruleId} again (already at rules[${first}]); merge the two` });
-      } else seen.set(key, index);
-    });
-    const seenCategories = new Map<string, number>();
-    value.categories.forEach((category, index) => {
-      const key = `${category.rulesetId}/${category.category}`;
-      const first = seenCategories.get(key);
-      if (first !== undefined) {
-        ctx.addIssue({ code: 'custom', path: ['categories', index, 'category'], message: `overrides category ${category.category} again (already at categories[${first}]); merge the two` });
-      } else seenCategories.set(key, index);
-    });
+    for (const { index, first } of repeats(value.rules.map((rule) => `${rule.rulesetId}/${rule.ruleId}`))) {
+      const ruleId = value.rules[index]!.ruleId;
+      ctx.addIssue({ code: 'custom', path: ['rules', index, 'ruleId'], message: `overrides rule ${ruleId} again (already at rules[${first}]); merge the two` });
+    }
+    for (const { index, first } of repeats(value.categories.map((category) => `${category.rulesetId}/${category.category}`))) {
+      const category = value.categories[index]!.category;
+      ctx.addIssue({ code: 'custom', path: ['categories', index, 'category'], message: `overrides category ${category} again (already at categories[${first}]); merge the two` });
+    }
   });
 export type Adjustments = z.output<typeof AdjustmentsSchema>;
 

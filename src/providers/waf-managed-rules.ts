@@ -7,6 +7,7 @@ import {
   MANAGED_RULESET_NAMES,
   OverrideActionSchema,
   ZoneIdSchema,
+  repeats,
   type EntrypointRuleset,
   type RulesetRule,
   type SavedRuleset,
@@ -52,13 +53,9 @@ export const CategoryOverrideInputSchema = z
 /** Repeats of `key` in a list: one issue per repeat, at the repeat, naming the first. */
 function uniqueBy<T>(key: (item: T) => string, what: string) {
   return (items: T[], ctx: z.RefinementCtx) => {
-    const first = new Map<string, number>();
-    items.forEach((item, index) => {
-      const value = key(item);
-      const earlier = first.get(value);
-      if (earlier === undefined) first.set(value, index);
-      else ctx.addIssue({ code: 'custom', path: [index], message: `${what} ${value} appears again (already at ${earlier}); merge the two` });
-    });
+    for (const { index, value, first } of repeats(items.map(key))) {
+      ctx.addIssue({ code: 'custom', path: [index], message: `${what} ${value} appears again (already at ${first}); merge the two` });
+    }
   };
 }
 
@@ -123,7 +120,15 @@ export const WafManagedRulesArgsSchema = z
   .object({
     zoneId: ZoneIdSchema,
     /** The refs, in the order the rules run. */
-    order: z.array(z.string().min(1, 'must not be empty (a rule needs a ref)')),
+    order: z.array(
+      z
+        .string()
+        .min(1, 'must not be empty (a rule needs a ref)')
+        // Failures name a rule's fields as rules.<ref>.<field>: with a dot in the ref, the path would not say where the ref ends.
+        .refine((ref) => !ref.includes('.'), {
+          error: (issue) => `ref ${JSON.stringify(issue.input)} must not contain a dot: failures name a rule as rules.<ref>.<field>, so a dot would make them ambiguous; use - or _ instead`,
+        }),
+    ),
     rules: z.record(z.string(), ManagedRuleSchema),
     /** Whether delete puts back the rules create found (the default) or leaves the rules in place. */
     restoreOnDelete: z.boolean({ error: 'must be a boolean' }).default(true),
@@ -154,12 +159,12 @@ export function orderFailures(inputs: { order?: unknown; rules?: unknown }): pul
   if (!Array.isArray(order) || containsUnknown(order) || rules === null || typeof rules !== 'object' || containsUnknown(rules)) return [];
   const byRef = rules as Record<string, ManagedRule>;
   const failures: pulumi.dynamic.CheckFailure[] = [];
+  for (const { index, value, first } of repeats(order as string[])) {
+    failures.push({ property: `order.${index}`, reason: `${RESOURCE}.order.${index}: ref "${value}" is declared twice (rules ${first} and ${index}); refs must be unique` });
+  }
   const seen = new Map<string, number>();
   order.forEach((ref: string, index) => {
-    const earlier = seen.get(ref);
-    if (earlier !== undefined) {
-      failures.push({ property: `order.${index}`, reason: `${RESOURCE}.order.${index}: ref "${ref}" is declared twice (rules ${earlier} and ${index}); refs must be unique` });
-    } else seen.set(ref, index);
+    if (!seen.has(ref)) seen.set(ref, index);
   });
   for (const ref of Object.keys(byRef)) {
     if (!seen.has(ref)) failures.push({ property: `rules.${ref}`, reason: `${RESOURCE}.rules.${ref}: the rule has no place in order; add "${ref}" to order` });

@@ -102,3 +102,19 @@ export function formatZodIssues(error: z.ZodError, prefix = ''): string[] {
     return path ? `${path}: ${issue.message}` : issue.message;
   });
 }
+
+/**
+ * Each value of a list that repeats an earlier one: its index, the value and the index of its first occurrence.
+ * Undefined and empty values are skipped. The one duplicate check of the project, for every message of its own. Pure.
+ */
+export function repeats(values: readonly (string | undefined)[]): Array<{ index: number; value: string; first: number }> {
+  const first = new Map<string, number>();
+  const found: Array<{ index: number; value: string; first: number }> = [];
+  values.forEach((value, index) => {
+    if (value === undefined || value === '') return;
+    const earlier = first.get(value);
+    if (earlier === undefined) first.set(value, index);
+    else found.push({ index, value, first: earlier });
+  });
+  return found;
+}

@@ -78,6 +78,11 @@ describe('check refuses what the service would refuse, one failure per field nam
     ['neither execute nor skip', [{ ref: 'm' }], ['WafManagedRules.rules.m: must set exactly one of execute, skip']],
     ['a skip of two kinds', [{ ref: 's', skip: { ruleset: 'current', rulesets: [MANAGED_RULESET_ID] } }, managed], ['WafManagedRules.rules.s.skip: must set exactly one of ruleset: "current", rulesets, rules']],
     ['an empty ref', [{ ...managed, ref: '' }], ['WafManagedRules.order.0: must not be empty (a rule needs a ref)']],
+    [
+      'a ref with a dot',
+      [{ ...managed, ref: 'eu.managed' }],
+      ['WafManagedRules.order.0: ref "eu.managed" must not contain a dot: failures name a rule as rules.<ref>.<field>, so a dot would make them ambiguous'],
+    ],
     ['the migrated configuration', [office, managed, owasp], []],
   ])('%s', (_name, list, expected) => {
     const reasons = check(list);

@@ -17,11 +17,16 @@ const BENCHES = [
   { name: 'detected-scripts', file: 'bench/detected-scripts.bench.mts', flags: ['--expose-gc'], engine: false },
   { name: 'provider-overhead', file: 'bench/provider-overhead.bench.mts', flags: [], engine: false },
   { name: 'expression', file: 'bench/expression.bench.ts', flags: [], engine: false },
+  { name: 'refresh-coalesced', file: 'bench/refresh-coalesced.bench.mts', flags: [], engine: true },
+  { name: 'fleet', file: 'bench/fleet.bench.mts', flags: [], engine: true },
 ];
 const SETUP = 'source scripts/env.sh && tsc -p tsconfig.build.json';
 const ENGINE = 'source scripts/engine.sh';
 
-const wanted = process.argv.slice(2);
+// `--write` with bench names: their rows and sections of BENCHMARKS.md are replaced (or added), the rest kept, so an
+// engine bench can run as its own piece (no hold of the engine lock over 10 minutes) and still land in the file.
+const merge = process.argv.includes('--write');
+const wanted = process.argv.slice(2).filter((arg) => arg !== '--write');
 const unknown = wanted.filter((name) => !BENCHES.some((bench) => bench.name === name));
 if (unknown.length > 0) {
   console.error(`unknown bench ${unknown.join(', ')}; known: ${BENCHES.map((bench) => bench.name).join(', ')}`);
@@ -89,8 +94,32 @@ const summary = results.flatMap((result) =>
 );
 for (const row of summary) console.log(`${row[0]}: ${row[1]}${row[2] === '-' ? '' : ` [goal ${row[2]}]`}`);
 
-if (wanted.length > 0) {
-  console.log('\n(bench names given: BENCHMARKS.md left as it is; run `npm run bench` alone to rewrite it)');
+if (wanted.length > 0 && merge) {
+  const file = path.join(lib.root, 'BENCHMARKS.md');
+  let document = fs.readFileSync(file, 'utf8');
+  for (const result of results) {
+    const command = `\`${result.command.split(' && ').pop()}\``;
+    const rows = summary.filter((row) => row[3] === command).map((row) => table(['', '', '', ''], [row]).split('\n')[2]!);
+    const lines = document.split('\n').filter((line) => !(line.startsWith('| ') && line.endsWith(`| ${command} |`)));
+    // The summary table ends at the last table row before the first section after '## Summary'.
+    const summaryAt = lines.indexOf('## Summary');
+    const nextSection = lines.findIndex((line, i) => i > summaryAt && line.startsWith('## '));
+    const lastRow = lines.slice(0, nextSection < 0 ? lines.length : nextSection).findLastIndex((line) => line.startsWith('| '));
+    lines.splice(lastRow + 1, 0, ...rows);
+    document = lines.join('\n');
+    const heading = `## ${result.bench}\n`;
+    const section = [heading, `Command: \`${result.command}\` (${fmt.ms(result.ms)}, run ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC at commit ${commit}${dirty > 0 ? ` with ${dirty} tracked files modified` : ''}; load average after it ${result.loadAfter.map((value) => value.toFixed(2)).join(', ')})`, '', result.section, ''].join('\n');
+    const at = document.indexOf(heading);
+    if (at < 0) document = `${document.trimEnd()}\n\n${section}`;
+    else {
+      const next = document.indexOf('\n## ', at + heading.length);
+      document = document.slice(0, at) + section + (next < 0 ? '' : document.slice(next + 1));
+    }
+  }
+  fs.writeFileSync(file, document.endsWith('\n') ? document : `${document}\n`);
+  console.log('\nBENCHMARKS.md: the rows and sections of these benches written, the rest kept');
+} else if (wanted.length > 0) {
+  console.log('\n(bench names given: BENCHMARKS.md left as it is; add --write to write their rows and sections, or run `npm run bench` alone to rewrite it)');
 } else {
   const load = (values: number[]) => values.map((value) => value.toFixed(2)).join(', ');
   const document = [

@@ -337,13 +337,10 @@ function queryOf(query: Record<string, QueryValue> | undefined): string {
 /**
  * The system code of a failed fetch (`ECONNREFUSED`, `ENOTFOUND`...), found on its cause. fetch wraps it as
  * TypeError('fetch failed') with the socket's error as cause, or undici's own error whose code is `UND_ERR_*`:
- * a socket closed by the other side (`UND_ERR_SOCKET`) is a reset, since the request may have left. fetch refuses
- * outright the ports the Fetch standard blocks (9, 25, 6000...): `EBADPORT`, which no retry changes.
+ * a socket closed by the other side (`UND_ERR_SOCKET`) is a reset, since the request may have left.
  */
 function systemCode(error: unknown): string {
-  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | null | undefined)?.cause;
-  if (cause?.message === 'bad port') return 'EBADPORT';
-  const code = cause?.code;
+  const code = (error as { cause?: { code?: unknown } } | null | undefined)?.cause?.code;
   return typeof code === 'string' && code !== '' && !code.startsWith('UND_ERR') ? code : 'ECONNRESET';
 }
 

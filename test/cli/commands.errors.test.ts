@@ -122,9 +122,8 @@ describe('no credential is ever printed', () => {
 });
 
 test('nothing listening: exit 1 with the connection error, after the client\'s retries', async () => {
-  // Port 8: nothing listens there, and fetch does not refuse it (it refuses 9, the Fetch standard's blocked ports).
   const c = capture({ ZONEGUARD_API_TOKEN: 'secret-token-1234' });
-  expect(await scripts(['--zone', BIG_ZONE, '-q', '--base-url', 'http://127.0.0.1:8/client/v4'], c.io)).toBe(1);
+  expect(await scripts(['--zone', BIG_ZONE, '-q', '--base-url', 'http://127.0.0.1:9/client/v4'], c.io)).toBe(1);
   expect(c.stderr()).toMatch(new RegExp(`^zoneguard scripts: error: GET /zones/${BIG_ZONE}/page_guard/scripts failed: connection error ECONNREFUSED[^\\n]*\\n$`));
 });
 

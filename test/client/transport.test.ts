@@ -253,22 +253,6 @@ describe('retries', () => {
     expect(events).toEqual(['POST 1 ECONNREFUSED', 'POST 2 ECONNREFUSED']);
   });
 
-  it('fails at once on a port fetch refuses (the Fetch standard blocks 9), naming it EBADPORT', async () => {
-    const events: string[] = [];
-    const blocked = new ZoneGuardClient({
-      baseUrl: 'http://127.0.0.1:9/client/v4',
-      credentials: { apiToken: TOKEN },
-      rateBudget: false,
-      retry: { baseDelayMs: 1 },
-      logger: { onRetry: (e) => events.push(e.reason) },
-    });
-    const error = (await blocked.pageGuard.get({ zoneId: ZONE }).catch((e: unknown) => e)) as ConnectionError;
-    expect(error).toBeInstanceOf(ConnectionError);
-    expect(error.message).toBe(`GET /zones/${ZONE}/page_guard failed: connection error EBADPORT, no answer from the service`);
-    expect(error.attempts).toBe(1);
-    expect(events).toEqual([]);
-  });
-
   it('times out an attempt that gets no answer, and retries a GET', async () => {
     stub.always(() => undefined); // never answers
     const error = (await client({ timeoutMs: 100, retry: { maxAttempts: 2, baseDelayMs: 1 } })

@@ -1,7 +1,6 @@
 // Imported first by every entry point of the package (the library, each subpath export, the providers the engine
 // loads, the CLI), so an unsupported Node fails at once with what to install, instead of loading and then failing
-// on the first Object.groupBy (Node 21+) or on chevrotain and commander, which are ESM-only and need require(esm)
-// (Node 22.12+).
+// on the first Object.groupBy (Node 21+) or on got, which is ESM-only and needs require(esm) (Node 22.12+).
 
 import { join } from 'node:path';
 

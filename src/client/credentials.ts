@@ -6,7 +6,7 @@ export type Credentials = { apiToken: string } | { apiEmail: string; apiKey: str
 /**
  * The first character a request header cannot carry, as a phrase for a message (`U+00E9 at position 5`), or
  * undefined. Credentials are printable ASCII without spaces (tokens and keys are base64-like, RFC 6750's
- * b64token); anything else would make Node refuse the header on every request, which fetch reports as a
+ * b64token); anything else would make Node refuse the header on every request, which got reports as a
  * connection error. The phrase names the position and code point, never the value.
  */
 export function headerUnsafeCharacter(value: string): string | undefined {

@@ -17,7 +17,7 @@ export interface ZoneGuardErrorDetails extends CallSite {
 }
 
 /**
- * Base of every error the client throws. Third-party errors (fetch's) never leave the client: they are turned into
+ * Base of every error the client throws. Third-party errors (got's) never leave the client: they are turned into
  * one of the subclasses, and no credential or request header is copied into them.
  */
 export class ZoneGuardError extends Error {

@@ -1,4 +1,4 @@
-// The typed API client of the service: Node's fetch + the shared zod schemas.
+// The typed API client of the service: got + the shared zod schemas.
 import '../node-version'; // first: an unsupported Node fails here, saying what to install
 export { ZoneGuardClient, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, DEFAULT_USER_AGENT, type ZoneGuardClientOptions } from './client';
 export type { Credentials } from './credentials';

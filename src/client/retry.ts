@@ -78,7 +78,7 @@ export function resolveRetryPolicy(override: Partial<RetryPolicy> | false | unde
 /** What went wrong with one attempt, as far as the retry decision cares. */
 export type AttemptFailure =
   | { kind: 'status'; status: number }
-  /** `code` is the system error code; the client's own per-attempt timer reports ETIMEDOUT. */
+  /** `code` is the system error code; got's own timer reports ETIMEDOUT. */
   | { kind: 'network'; code: string };
 
 /** Whether the policy allows another attempt after this failure (attempt count and deadline aside). */

@@ -1,3 +1,4 @@
+import got, { AbortError, RequestError, TimeoutError as GotTimeoutError, type Got, type Response } from 'got';
 import type { z } from 'zod';
 import { EnvelopeSchema, formatZodIssues, readableIssue, type Envelope, type ResultInfo } from '../schemas';
 import {
@@ -93,113 +94,88 @@ interface Answer {
   attempts: number;
 }
 
-/** What one HTTP exchange gave: the answer read in full, or why there is none. */
-type Exchange =
-  | { ok: true; status: number; text: string; retryAfter: string | undefined }
-  | { ok: false; failure: { kind: 'too-large'; status: number } | { kind: 'timeout' } | { kind: 'network'; code: string; cutOff: boolean } };
-
 /**
- * Builds the call loop of a client around Node's own `fetch`. The credentials live only inside this closure (in
- * the request headers it builds), never on an object a caller can reach or serialize.
+ * Builds the one got instance of a client and the call loop around it. The credentials live only inside this
+ * closure (in the got instance's default headers), never on an object a caller can reach or serialize.
  *
- * Retries are our own loop: each attempt must take a slot of the rate budget, a POST must be told apart by whether
- * the request left, the overall deadline spans attempts, and the logger must see each retry. `fetch` rather than
- * an HTTP library: a list walk makes a request per page, and per request fetch costs less CPU and heap than got
- * did (docs/client.md#list-walk-cost).
+ * Retries are done by our own loop, not by got: got's retry is disabled (`retry.limit: 0`) because each attempt
+ * must take a slot of the rate budget, a POST must be told apart by whether the request left (got retries by
+ * method and code only), the overall deadline spans attempts, and the logger must see each retry.
  */
 export function createTransport(config: TransportConfig): Transport {
-  const headers: Record<string, string> = { accept: 'application/json', 'user-agent': config.userAgent, ...config.authHeaders };
-  const jsonHeaders: Record<string, string> = { ...headers, 'content-type': 'application/json' };
-
-  /** One request and its answer, read into memory up to maxResponseBytes. Never throws for a network failure. */
-  async function exchangeOnce(spec: CallSpec<z.ZodType>): Promise<Exchange> {
-    // The answer is read into memory: past maxResponseBytes (announced by Content-Length or counted while
-    // reading) the request is aborted, so a hostile or broken answer cannot exhaust the process's memory.
-    const abort = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      abort.abort();
-    }, config.timeoutMs);
-    let answered = false;
-    try {
-      const response = await fetch(`${config.baseUrl}${spec.path}${queryOf(spec.query)}`, {
-        method: spec.method,
-        headers: spec.json === undefined ? headers : jsonHeaders,
-        ...(spec.json === undefined ? {} : { body: JSON.stringify(spec.json) }),
-        signal: abort.signal,
-        // The service does not redirect; following one could carry the key headers to another host.
-        redirect: 'manual',
-      });
-      answered = true;
-      const { status } = response;
-      const length = Number(response.headers.get('content-length') ?? 0);
-      if (length > config.maxResponseBytes) {
-        abort.abort();
-        return { ok: false, failure: { kind: 'too-large', status } };
-      }
-      // With its length announced and no encoding, the answer cannot grow past it: read it in one go. Otherwise
-      // (chunked, compressed) count the bytes as they come.
-      const encoded = (response.headers.get('content-encoding') ?? 'identity') !== 'identity';
-      const text = length > 0 && !encoded ? await response.text() : await readBounded(response, status);
-      if (typeof text !== 'string') {
-        abort.abort();
-        return { ok: false, failure: text };
-      }
-      return { ok: true, status, text, retryAfter: response.headers.get('retry-after') ?? undefined };
-    } catch (error) {
-      if (timedOut) return { ok: false, failure: { kind: 'timeout' } };
-      // An answer that started and then broke (a reset mid-body, fewer bytes than its Content-Length) is a reset
-      // for the retry decision: an idempotent call is repeated, a POST is not (the service acted).
-      return { ok: false, failure: { kind: 'network', code: answered ? 'ECONNRESET' : systemCode(error), cutOff: answered } };
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  /** The body of an answer counted while read: its text, or `too-large` once it passes maxResponseBytes. */
-  async function readBounded(response: Response, status: number): Promise<string | { kind: 'too-large'; status: number }> {
-    const chunks: Uint8Array[] = [];
-    let received = 0;
-    if (response.body) {
-      for await (const chunk of response.body) {
-        received += chunk.byteLength;
-        if (received > config.maxResponseBytes) return { kind: 'too-large', status };
-        chunks.push(chunk);
-      }
-    }
-    return Buffer.concat(chunks, received).toString('utf8');
-  }
-
+  const http: Got = got.extend({
+    prefixUrl: `${config.baseUrl}/`,
+    headers: {
+      accept: 'application/json',
+      'user-agent': config.userAgent,
+      ...config.authHeaders,
+    },
+    // The body is read as text and parsed in `unwrap`: a proxy's HTML error page or an empty 204 must become
+    // one of our errors with its status, not a got ParseError.
+    responseType: 'text',
+    throwHttpErrors: false,
+    retry: { limit: 0 },
+    timeout: { request: config.timeoutMs },
+    // The service does not redirect; following one could carry the key headers to another host.
+    followRedirect: false,
+    allowAbsoluteUrls: false,
+  });
   const { retry: policy, logger } = config;
   const redact = (text: string) => redactSecrets(text, config.secrets);
 
   async function attemptOnce<S extends z.ZodType>(spec: CallSpec<S>, site: CallSite, attempt: number): Promise<Attempt> {
     const began = Date.now();
     notify(() => logger?.onRequest?.({ ...site, attempt }));
-    const exchange = await exchangeOnce(spec);
-    if (!exchange.ok) {
-      const { failure } = exchange;
-      if (failure.kind === 'too-large') {
+    let response: Response<string>;
+    // The answer is read into memory: past maxResponseBytes (announced by Content-Length or counted while
+    // reading) the request is aborted, so a hostile or broken answer cannot exhaust the process's memory.
+    const abort = new AbortController();
+    let oversized: number | undefined;
+    let answered = 0;
+    try {
+      const request = http(spec.path.replace(/^\/+/, ''), {
+        method: spec.method,
+        searchParams: definedOnly(spec.query),
+        signal: abort.signal,
+        ...(spec.json === undefined ? {} : { json: spec.json }),
+      });
+      // The raw request's own event, ahead of got's listener: got emits `response` after the first progress event.
+      request.on('request', (raw) => raw.prependOnceListener('response', (started) => (answered = started.statusCode ?? 0)));
+      request.on('downloadProgress', ({ transferred, total }) => {
+        if (oversized === undefined && Math.max(transferred, total ?? 0) > config.maxResponseBytes) {
+          oversized = answered;
+          abort.abort();
+        }
+      });
+      response = await request;
+    } catch (error) {
+      if (oversized !== undefined && error instanceof AbortError) {
         return {
           ok: false,
           final: true,
-          failure: { kind: 'status', status: failure.status },
-          error: tooLargeError({ ...site, status: failure.status, limitBytes: config.maxResponseBytes, attempts: attempt }),
+          failure: { kind: 'status', status: oversized },
+          error: tooLargeError({ ...site, status: oversized, limitBytes: config.maxResponseBytes, attempts: attempt }),
         };
       }
-      if (failure.kind === 'timeout') {
+      if (error instanceof GotTimeoutError) {
         return {
           ok: false,
           failure: { kind: 'network', code: 'ETIMEDOUT' },
           error: timeoutError({ ...site, timeoutMs: config.timeoutMs, attempts: attempt }),
         };
       }
-      const { code, cutOff } = failure;
-      return { ok: false, failure: { kind: 'network', code }, error: connectionError({ ...site, code, cutOff, attempts: attempt }) };
+      if (error instanceof RequestError) {
+        // An answer that started and then broke (a reset mid-body, fewer bytes than its Content-Length) is a
+        // reset for the retry decision: an idempotent call is repeated, a POST is not (the service acted).
+        const cutOff = error.response !== undefined || error.code === 'ERR_HTTP_CONTENT_LENGTH_MISMATCH';
+        const code = cutOff ? 'ECONNRESET' : error.code || 'ECONNRESET';
+        return { ok: false, failure: { kind: 'network', code }, error: connectionError({ ...site, code, cutOff, attempts: attempt }) };
+      }
+      throw error;
     }
-    const { status, text, retryAfter } = exchange;
+    const status = response.statusCode;
     notify(() => logger?.onResponse?.({ ...site, attempt, status, durationMs: Date.now() - began }));
+    const text = response.body ?? '';
     const empty = text.trim() === '';
     const failed = status < 200 || status >= 300;
     let body: unknown;
@@ -219,7 +195,7 @@ export function createTransport(config: TransportConfig): Transport {
     const refused = failed || (isObject(body) && body['success'] === false);
     if (refused) {
       if (!failed) body = parseOrUndefined(redact(text));
-      const retryAfterMs = parseRetryAfter(retryAfter, Date.now());
+      const retryAfterMs = parseRetryAfter(response.headers['retry-after'], Date.now());
       return {
         ok: false,
         failure: { kind: 'status', status },
@@ -326,22 +302,10 @@ export function createTransport(config: TransportConfig): Transport {
   };
 }
 
-/** The query string of the defined parameters (`?a=1&b=x`), or nothing. */
-function queryOf(query: Record<string, QueryValue> | undefined): string {
-  const search = new URLSearchParams();
-  for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined) search.append(name, String(value));
-  const text = search.toString();
-  return text === '' ? '' : `?${text}`;
-}
-
-/**
- * The system code of a failed fetch (`ECONNREFUSED`, `ENOTFOUND`...), found on its cause. fetch wraps it as
- * TypeError('fetch failed') with the socket's error as cause, or undici's own error whose code is `UND_ERR_*`:
- * a socket closed by the other side (`UND_ERR_SOCKET`) is a reset, since the request may have left.
- */
-function systemCode(error: unknown): string {
-  const code = (error as { cause?: { code?: unknown } } | null | undefined)?.cause?.code;
-  return typeof code === 'string' && code !== '' && !code.startsWith('UND_ERR') ? code : 'ECONNRESET';
+function definedOnly(query: Record<string, QueryValue> | undefined): Record<string, string | number | boolean> | undefined {
+  if (!query) return undefined;
+  const entries = Object.entries(query).filter((entry): entry is [string, string | number | boolean] => entry[1] !== undefined);
+  return entries.length > 0 ? Object.fromEntries(entries) : undefined;
 }
 
 function parseOrUndefined(text: string): unknown {

@@ -1,7 +1,7 @@
 import type { EngineEvent, Stack } from '@pulumi/pulumi/automation';
 import { ZoneGuardClient } from '../../src/client';
-import { OWASP_ANOMALY_SCORE_RULE_ID, WafManagedRules, type WafManagedRuleArgs } from '../../src/resources/waf-managed-rules';
-import { MANAGED_RULESET_ID, OWASP_RULESET_ID, WafMigration } from '../../src/resources/waf-migration';
+import { WafManagedRules, rulesFromRuleset, type WafManagedRuleArgs } from '../../src/resources/waf-managed-rules';
+import { WafMigration, planWafMigration } from '../../src/resources/waf-migration';
 import { declaredOf } from '../../src/providers/waf-managed-rules';
 import { openSandbox, type EngineSandbox } from './harness';
 
@@ -17,36 +17,24 @@ const ENTRYPOINT = '/rulesets/phases/http_request_firewall_managed/entrypoint';
 // The emulator migrates at once (migrationDelayMs 0): a short poll keeps each run quick.
 const wait = { timeoutSeconds: 60, pollIntervalSeconds: 1 };
 
-/** What WafMigration's conversion submits for the demo Pro zone (docs/firewall-and-migration.md, "Then manage it"). */
-const MIGRATED: WafManagedRuleArgs[] = [
-  { ref: 'managed-ruleset', description: 'Cloudflare Managed Ruleset', execute: { rulesetId: MANAGED_RULESET_ID } },
-  {
-    ref: 'owasp-core-ruleset',
-    description: 'Cloudflare OWASP Core Ruleset',
-    execute: {
-      rulesetId: OWASP_RULESET_ID,
-      categories: [
-        { category: 'paranoia-level-2', enabled: false },
-        { category: 'paranoia-level-3', enabled: false },
-        { category: 'paranoia-level-4', enabled: false },
-      ],
-      rules: [{ id: OWASP_ANOMALY_SCORE_RULE_ID, action: 'log', scoreThreshold: 25 }],
-    },
-  },
-];
 const OFFICE: WafManagedRuleArgs = { ref: 'office', description: 'Office network', expression: 'ip.src in {192.0.2.0/24}', skip: { ruleset: 'current' } };
 
 let sandbox: EngineSandbox;
 let client: ZoneGuardClient;
 let stack: Stack;
 let zoneId: string;
+// What the migration submits, read before it: planWafMigration's converted ruleset as the starting rules.
+let MIGRATED: WafManagedRuleArgs[];
 // The program reads this, so each step declares a new desired state.
-let rules: WafManagedRuleArgs[] = MIGRATED;
+let rules: WafManagedRuleArgs[];
 
 beforeAll(async () => {
   sandbox = await openSandbox('waf-managed-rules');
   zoneId = sandbox.emulator.zones.find((z) => z.plan === 'pro')!.id;
   client = new ZoneGuardClient({ baseUrl: sandbox.emulator.baseUrl, credentials: { apiToken: sandbox.emulator.credentials.apiToken } });
+  // A JSON copy: the client parses outside jest's sandbox, and pulumi.output does not take an array of another realm
+  // for an array (test/providers/waf-managed-rules.test.ts has the same copy); a program has one realm.
+  rules = MIGRATED = JSON.parse(JSON.stringify(rulesFromRuleset((await planWafMigration({ zoneId, client })).ruleset!))) as WafManagedRuleArgs[];
   stack = await sandbox.stack('store', async () => {
     const migration = new WafMigration('store-waf', { zoneId, mode: 'direct', wait });
     const managed = new WafManagedRules('store-waf-rules', { zoneId, rules }, { dependsOn: [migration] });

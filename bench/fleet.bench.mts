@@ -39,7 +39,7 @@ const emulator = await startEmulator({ port: 0 });
 const redis = await startRedis();
 const dir = lib.workDir('fleet');
 try {
-  const rows: Array<{ how: string; ok: number; limited: number; ms: number; floor: number; maxInWindow: number }> = [];
+  const rows: Array<{ how: string; ok: number; limited: number; ms: number; floor: number; maxInWindow: number; failedUps: number }> = [];
   for (const [how, shared] of [
     ['with the shared store', true],
     ['each process its own budget', false],
@@ -68,7 +68,9 @@ try {
     }
     await emulator.admin.setFaults({ rateLimit: LIMIT });
     await new Promise((resolve) => setTimeout(resolve, LIMIT.windowMs));
-    const measured = await lib.measureRequests(emulator, () => Promise.all(stacks.map((stack) => stack.up({ color: 'never' }))));
+    // Without the store a create can run out of retries on 429 and fail its up: counted, not thrown.
+    const measured = await lib.measureRequests(emulator, () => Promise.allSettled(stacks.map((stack) => stack.up({ color: 'never' }))));
+    const failedUps = measured.result.filter((up) => up.status === 'rejected').length;
     await emulator.admin.clearFaults();
     const ok = measured.requests.filter((entry) => entry.status >= 200 && entry.status < 300).length;
     const limited = measured.requests.filter((entry) => entry.status === 429).length;
@@ -78,8 +80,8 @@ try {
       while (arrivals[i]! - arrivals[j]! >= LIMIT.windowMs) j++;
       maxInWindow = Math.max(maxInWindow, i - j + 1);
     }
-    rows.push({ how, ok, limited, ms: measured.ms, floor: floorMs(ok), maxInWindow });
-    console.log(`${how}: ${ok} calls + ${limited} × 429 in ${fmt.ms(measured.ms)} (floor ${fmt.ms(floorMs(ok))})`);
+    rows.push({ how, ok, limited, ms: measured.ms, floor: floorMs(ok), maxInWindow, failedUps });
+    console.log(`${how}: ${failedUps} of ${STACKS} ups failed, ${ok} calls + ${limited} × 429 in ${fmt.ms(measured.ms)} (floor ${fmt.ms(floorMs(ok))})`);
   }
   const [withStore, without] = rows as [(typeof rows)[0], (typeof rows)[0]];
   // The store's windows for this budget, as storeWindows (src/client/rate-budget-store.ts) computes them: not exported by the package.
@@ -93,13 +95,13 @@ try {
     figures: [
       {
         what: `${STACKS} stacks × ${PER_STACK} creates at once, budget = limit (${LIMIT.requests} per ${LIMIT.windowMs / 1000} s), with the shared store`,
-        value: `${withStore.limited} × 429, ${fmt.ms(withStore.ms)} = ${(withStore.ms / withStore.floor).toFixed(2)} × the floor (${fmt.ms(withStore.floor)})`,
+        value: `${withStore.failedUps} of ${STACKS} ups failed, ${withStore.limited} × 429, ${fmt.ms(withStore.ms)} = ${(withStore.ms / withStore.floor).toFixed(2)} × the floor (${fmt.ms(withStore.floor)})`,
         goal: '0 × 429 and ≤ 1.15 × floor',
-        met: withStore.limited === 0 && withStore.ms <= 1.15 * withStore.floor,
+        met: withStore.failedUps === 0 && withStore.limited === 0 && withStore.ms <= 1.15 * withStore.floor,
       },
       {
         what: `The same without the store (each process its own budget)`,
-        value: `${without.limited} × 429, ${fmt.ms(without.ms)} = ${(without.ms / without.floor).toFixed(2)} × the floor (${fmt.ms(without.floor)})`,
+        value: `${without.failedUps} of ${STACKS} ups failed, ${without.limited} × 429, ${fmt.ms(without.ms)} = ${(without.ms / without.floor).toFixed(2)} × the floor (${fmt.ms(without.floor)})`,
       },
     ],
     section: [
@@ -110,8 +112,8 @@ try {
         `so the fleet's pace is at most ${((store.points / store.durationSec) * (LIMIT.windowMs / 1000) / LIMIT.requests).toFixed(2)} of the limit at this scale; at the real limit (1200 per 300 s) the same rule gives 10/12 of it.`,
       '',
       table(
-        ['budgets', 'calls 2xx', '429 answers', 'wall time (all four ups)', 'floor', 'wall / floor', 'most requests in any 2 s'],
-        rows.map((row) => [row.how, row.ok, row.limited, fmt.ms(row.ms), fmt.ms(row.floor), (row.ms / row.floor).toFixed(2), row.maxInWindow]),
+        ['budgets', 'ups failed', 'calls 2xx', '429 answers', 'wall time (all four ups)', 'floor', 'wall / floor', 'most requests in any 2 s'],
+        rows.map((row) => [row.how, `${row.failedUps} of ${STACKS}`, row.ok, row.limited, fmt.ms(row.ms), fmt.ms(row.floor), (row.ms / row.floor).toFixed(2), row.maxInWindow]),
       ),
     ].join('\n'),
   });

@@ -89,7 +89,7 @@ test('after a rotation: plain refresh and destroy are refused with the hint; ref
   // Rotated once more: destroy --run-program deletes everything with the newest token.
   await rotate(stack, third);
   expect(await succeeds((opts) => stack.destroy({ ...opts, runProgram: true }))).toEqual([]);
-  expect((await sandbox.emulator.admin.inventory(zoneId)).counts).toMatchObject({ policies: 0, firewallRules: 0, filters: 0 });
+  expect((await sandbox.emulator.admin.inventory(zoneId)).counts).toMatchObject({ cspPolicies: 0, firewallRules: 0, filters: 0 });
 });
 
 test('the reverse: an up that failed with a wrong token recorded it; after the right one is set back, plain refresh is refused and refresh --run-program works', async () => {
@@ -113,5 +113,5 @@ test('the reverse: an up that failed with a wrong token recorded it; after the r
 
   expect(await succeeds((opts) => stack.refresh({ ...opts, runProgram: true }))).toEqual([]);
   expect(await succeeds((opts) => stack.destroy(opts))).toEqual([]);
-  expect((await sandbox.emulator.admin.inventory(zoneId)).counts).toMatchObject({ policies: 0, firewallRules: 0, filters: 0 });
+  expect((await sandbox.emulator.admin.inventory(zoneId)).counts).toMatchObject({ cspPolicies: 0, firewallRules: 0, filters: 0 });
 });

@@ -48,5 +48,5 @@ export function implementation(kind: ResourceKind): Implementation {
 }
 
 export { NAME_KEY, providerFor, RESOURCE_KINDS, TYPE_MODULE, type ResourceKind } from './kit/closure';
-// Pure: `zoneguard export` declares a migrated zone's entry point with them.
-export { migrationRefusal, rulesFromRuleset, type ManagedRuleWithRef } from './waf-managed-rules';
+// Pure: `zoneguard export` declares a migrated zone's entry point with them; the resource class shapes its rules.
+export { migrationRefusal, rulesByRef, rulesFromRuleset, type ManagedRule, type ManagedRuleWithRef } from './waf-managed-rules';

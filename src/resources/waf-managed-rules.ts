@@ -1,6 +1,6 @@
 import * as pulumi from '@pulumi/pulumi';
 import { ZoneGuardResource } from './kit';
-import { rulesByRef, rulesFromRuleset, type ManagedRule, type ManagedRuleWithRef } from '../providers/waf-managed-rules';
+import { rulesByRef, rulesFromRuleset, type ManagedRule, type ManagedRuleWithRef } from '../providers';
 import type { EntrypointRuleset } from '../schemas';
 
 /**

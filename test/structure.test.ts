@@ -1,0 +1,44 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { MANAGED_RULESET_ID, OWASP_RULESET_ID } from '../src/schemas/service';
+
+// The layering docs/CONTRACTS.md describes, held by a test: the resource classes, the CLI and the package entry
+// reach the providers only through their public entry (src/providers/index.ts), and a fact of the service such as
+// a managed ruleset id is written once under src/.
+
+const src = path.join(__dirname, '..', 'src');
+
+function filesUnder(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return filesUnder(full);
+    return entry.name.endsWith('.ts') ? [full] : [];
+  });
+}
+
+function importsOf(file: string): string[] {
+  const text = fs.readFileSync(file, 'utf8');
+  return [...text.matchAll(/from\s+'([^']+)'/g)].map((match) => match[1]);
+}
+
+const outsideProviders = [...filesUnder(path.join(src, 'resources')), ...filesUnder(path.join(src, 'cli')), path.join(src, 'index.ts')];
+
+describe('structure', () => {
+  test.each(outsideProviders.map((file) => [path.relative(src, file), file]))(
+    '%s imports the providers only through their public entry',
+    (_name, file) => {
+      const internal = importsOf(file).filter((specifier) => /(^|\/)providers\/.+/.test(specifier));
+      expect(internal).toEqual([]);
+    },
+  );
+
+  test.each([
+    ['MANAGED_RULESET_ID', MANAGED_RULESET_ID],
+    ['OWASP_RULESET_ID', OWASP_RULESET_ID],
+  ])('%s is written in one file under src/', (_name, id) => {
+    const holders = filesUnder(src)
+      .filter((file) => fs.readFileSync(file, 'utf8').includes(id))
+      .map((file) => path.relative(src, file));
+    expect(holders).toEqual([path.join('schemas', 'service.ts')]);
+  });
+});

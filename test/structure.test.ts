@@ -18,7 +18,7 @@ function filesUnder(dir: string): string[] {
 
 function importsOf(file: string): string[] {
   const text = fs.readFileSync(file, 'utf8');
-  return [...text.matchAll(/from\s+'([^']+)'/g)].map((match) => match[1]);
+  return [...text.matchAll(/from\s+'([^']+)'/g)].map((match) => match[1] ?? '');
 }
 
 const outsideProviders = [...filesUnder(path.join(src, 'resources')), ...filesUnder(path.join(src, 'cli')), path.join(src, 'index.ts')];

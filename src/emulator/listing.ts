@@ -4,6 +4,7 @@ import {
   PAGING,
   isMalicious,
   type Cookie,
+  type DetectedKind,
   type ResultInfo,
   type ScriptDetail,
 } from '../schemas';
@@ -18,7 +19,6 @@ import { ErrorCode, Messages, ServiceError } from './errors';
 export type ListedItem = Pick<Cookie, 'id' | 'host'> & Partial<ScriptDetail & Cookie>;
 
 /** The three detected-item lists. */
-export type DetectedKind = 'scripts' | 'connections' | 'cookies';
 
 /** Fields the lists may be ordered by. */
 const ORDER_FIELDS = ['first_seen_at', 'last_seen_at'] as const;

@@ -1,9 +1,8 @@
 import type { DetectedListArgs, Page, PageIterator, ZoneGuardClient } from '../client';
-import { DetectedStatusSchema, type Connection, type Cookie, type DetectedStatus, type Script } from '../schemas';
+import { DetectedStatusSchema, type Connection, type Cookie, type DetectedKind, type DetectedStatus, type Script } from '../schemas';
 import { classify, type Classification } from './classification';
 
 /** The three kinds of detected items, named after their API paths. */
-export type DetectedKind = 'scripts' | 'connections' | 'cookies';
 
 /** Every status the service knows; `status: 'all'` asks for these. */
 export const ALL_STATUSES: readonly DetectedStatus[] = DetectedStatusSchema.options;

@@ -23,7 +23,6 @@ export {
   walkPages,
   type Classified,
   type ClassifiedQuery,
-  type DetectedKind,
   type DetectedQuery,
   type LoadProgress,
 } from './detected';
@@ -39,3 +38,4 @@ export {
   type ObservedCspOptions,
 } from './csp';
 export { exportZoneProgram, readZoneSnapshot, renderPulumiProgram, slug, standaloneFilterIds, tsLiteral, tsString, type RenderOptions, type ZoneSnapshot } from './export';
+export type { DetectedKind } from '../schemas';

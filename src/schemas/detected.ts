@@ -21,6 +21,9 @@ export const DetectedItemSchema = z.object({
 });
 export type DetectedItem = z.infer<typeof DetectedItemSchema>;
 
+/** The three kinds of detected item, as the service names their lists (docs/service.md#detected-items). */
+export type DetectedKind = 'scripts' | 'connections' | 'cookies';
+
 /** The classification threshold: a js_integrity_score below it means malicious (docs/service.md#malicious). */
 export const MALICIOUS_SCORE_THRESHOLD = 50;
 

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { params, zoneOf, type EmulatorContext } from '../context';
 import { ErrorCode, Messages, ServiceError, okEnvelope } from '../errors';
-import { listDetected, type ListedItem, type DetectedKind } from '../listing';
+import type { DetectedKind } from '../../schemas';
+import { listDetected, type ListedItem } from '../listing';
 import type { Collection } from '../state';
 
 /** What differs between the three detected-item lists: the id parameter, the noun of messages, the list view. */

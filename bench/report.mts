@@ -19,6 +19,7 @@ const BENCHES = [
   { name: 'expression', file: 'bench/expression.bench.ts', flags: [], engine: false },
   { name: 'refresh-coalesced', file: 'bench/refresh-coalesced.bench.mts', flags: [], engine: true },
   { name: 'fleet', file: 'bench/fleet.bench.mts', flags: [], engine: true },
+  { name: 'growth', file: 'bench/growth.bench.mts', flags: [], engine: true },
 ];
 const SETUP = 'source scripts/env.sh && tsc -p tsconfig.build.json';
 const ENGINE = 'source scripts/engine.sh';

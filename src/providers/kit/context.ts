@@ -1,11 +1,13 @@
 import type * as pulumi from '@pulumi/pulumi';
 import { ZoneGuardClient } from '../../client';
-import { resolveSettings } from '../../client/settings';
+import { resolveSettings, type ClientSettings } from '../../client/settings';
 
 // State of the provider process: the stack config handed to `configure`, and one client built from it. The
 // implementation modules live once per process, so every resource of every type shares the client and thus the
 // client's rate budget.
 let lookup: (key: string) => string | undefined = () => undefined;
+/** The settings resolved from `lookup`, once per `configure`: every API call asks for the client. */
+let settings: ClientSettings | undefined;
 let client: ZoneGuardClient | undefined;
 /** The settings `client` was built from, as JSON: a `configure` with the same ones keeps it. */
 let clientSettings: string | undefined;
@@ -17,16 +19,21 @@ let clientSettings: string | undefined;
  */
 export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
   lookup = (key) => req.config.get(key);
+  settings = undefined;
 }
 
 /** Throws SettingsError, naming the keys to set, when no credential is configured. */
 export function assertConfigured(): void {
-  resolveSettings(lookup, process.env);
+  getClient();
 }
 
-/** The process's client, built on first use from the config, or the environment when the config is silent. */
+/**
+ * The process's client, built on first use from the config, or the environment when the config is silent; the
+ * settings are resolved again only after a `configure`.
+ */
 export function getClient(): ZoneGuardClient {
-  const settings = resolveSettings(lookup, process.env);
+  if (client && settings) return client;
+  settings = resolveSettings(lookup, process.env);
   const key = JSON.stringify(settings);
   if (!client || key !== clientSettings) {
     client = new ZoneGuardClient({ ...settings, userAgent: 'pulumi-zoneguard-provider' });
@@ -38,6 +45,7 @@ export function getClient(): ZoneGuardClient {
 /** For tests: forget the configured client so the next call reads the config or environment again. */
 export function resetContext(): void {
   lookup = () => undefined;
+  settings = undefined;
   client = undefined;
   clientSettings = undefined;
 }

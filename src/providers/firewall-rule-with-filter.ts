@@ -21,7 +21,7 @@ import {
   isDuplicateFilterError,
   isQuotaError,
   normalizeField,
-  productsFailures as productsFailuresOf,
+  productsFailures,
   ruleFields,
   ruleFieldsFromWire,
   ruleReads,
@@ -51,11 +51,6 @@ export type FirewallRuleWithFilterOutputs = FirewallRuleWithFilterInputs & { rul
 /** The fields a diff compares. A new zone or expression is another rule: the filter of a single-call rule is locked. */
 export const MANAGED = ['zoneId', 'expression', ...RULE_FIELDS, 'products'] as const;
 export const REPLACING = ['zoneId', 'expression'] as const;
-
-/** `products` goes with `action` (kit/firewall.ts), named for this resource. */
-export function productsFailures(news: Record<string, unknown>) {
-  return productsFailuresOf(RESOURCE, news);
-}
 
 /** The single-call create item: the filter by expression, so the service creates it with the rule. */
 export function singleCallItem(inputs: FirewallRuleWithFilterInputs): FirewallRuleCreateItem {
@@ -97,7 +92,7 @@ const normalize = (field: (typeof MANAGED)[number], value: unknown) => normalize
  * in place; a new zone or expression replaces the rule, the new one created before the old one is deleted (the
  * engine's default order), so the zone is never unprotected.
  */
-export function diffFirewallRule(olds: Record<string, unknown>, news: Record<string, unknown>) {
+export function diffFirewallRuleWithFilter(olds: Record<string, unknown>, news: Record<string, unknown>) {
   return diffFields(olds, news, { fields: MANAGED, replace: REPLACING }, normalize);
 }
 
@@ -226,13 +221,13 @@ export const firewallRuleWithFilter: Implementation = {
   async check(_olds, news) {
     assertConfigured();
     const result = checkWithSchema(FirewallRuleWithFilterArgsSchema, news, RESOURCE, { multiline: ['expression'] });
-    const products = productsFailures(news);
+    const products = productsFailures(RESOURCE, news);
     if (products.length === 0) return result;
     return { inputs: news, failures: [...result.failures, ...products] };
   },
 
   async diff(_id, olds, news) {
-    return diffFirewallRule(olds, news);
+    return diffFirewallRuleWithFilter(olds, news);
   },
 
   async create(raw) {

@@ -1,15 +1,15 @@
 // Pure decisions of FirewallRuleWithFilter: payloads, outputs, diff, cross-field validation, orphan filters, messages.
 import { BadRequestError, ConflictError } from '../../src/client/errors';
 import { UNKNOWN } from '../../src/providers/kit/check';
+import { productsFailures } from '../../src/providers/kit/firewall';
 import {
-  diffFirewallRule,
+  diffFirewallRuleWithFilter,
   inputsFromOutputs,
   isDuplicateFilterError,
   isQuotaError,
   onFilterItem,
   orphanFilter,
   outputsFromRule,
-  productsFailures,
   quotaMessage,
   ruleUpdateBody,
   rulesUsingExpression,
@@ -100,7 +100,7 @@ describe('outputsFromRule', () => {
   });
 });
 
-describe('diffFirewallRule', () => {
+describe('diffFirewallRuleWithFilter', () => {
   const olds = { ...inputs({ action: 'bypass', products: ['waf', 'bic'] }), ruleId, filterId };
   const news = (overrides: Record<string, unknown>) => ({ ...inputs({ action: 'bypass', products: ['waf', 'bic'] }), ...overrides });
   test.each([
@@ -118,7 +118,7 @@ describe('diffFirewallRule', () => {
     ['an unknown expression is a replacing change', { expression: UNKNOWN }, ['expression'], ['expression']],
     ['adoptRuleId is read only at create', { adoptRuleId: ruleId }, [], []],
   ])('%s', (_name, overrides, changed, replaces) => {
-    const diff = diffFirewallRule(olds, news(overrides));
+    const diff = diffFirewallRuleWithFilter(olds, news(overrides));
     expect(diff.changed).toEqual(changed);
     expect(diff.replaces).toEqual(replaces);
     expect(diff.changes).toBe(changed.length > 0);
@@ -128,18 +128,17 @@ describe('diffFirewallRule', () => {
 });
 
 describe('productsFailures', () => {
+  const failure = (reason: string) => [{ property: 'products', reason: expect.stringContaining(reason) }];
   test.each([
-    ['bypass with products', { action: 'bypass', products: ['waf'] }, undefined],
-    ['block without products', { action: 'block' }, undefined],
-    ['an unknown action defers the check', { action: UNKNOWN, products: ['waf'] }, undefined],
-    ['unknown products defer the check', { action: 'bypass', products: UNKNOWN }, undefined],
-    ['bypass without products', { action: 'bypass' }, 'FirewallRuleWithFilter.products: required when action is bypass'],
-    ['bypass with an empty list', { action: 'bypass', products: [] }, 'FirewallRuleWithFilter.products: required when action is bypass'],
-    ['products with block', { action: 'block', products: ['waf'] }, 'FirewallRuleWithFilter.products: allowed only when action is bypass (action is block)'],
-  ])('%s', (_name, news, reason) => {
-    const failures = productsFailures(news);
-    if (reason === undefined) expect(failures).toEqual([]);
-    else expect(failures).toEqual([{ property: 'products', reason: expect.stringContaining(reason) }]);
+    ['bypass with products', { action: 'bypass', products: ['waf'] }, []],
+    ['block without products', { action: 'block' }, []],
+    ['an unknown action defers the check', { action: UNKNOWN, products: ['waf'] }, []],
+    ['unknown products defer the check', { action: 'bypass', products: UNKNOWN }, []],
+    ['bypass without products', { action: 'bypass' }, failure('FirewallRuleWithFilter.products: required when action is bypass')],
+    ['bypass with an empty list', { action: 'bypass', products: [] }, failure('FirewallRuleWithFilter.products: required when action is bypass')],
+    ['products with block', { action: 'block', products: ['waf'] }, failure('FirewallRuleWithFilter.products: allowed only when action is bypass (action is block)')],
+  ])('%s', (_name, news, failures) => {
+    expect(productsFailures('FirewallRuleWithFilter', news)).toEqual(failures);
   });
 });
 

@@ -1,39 +1,38 @@
 import { Redis } from 'ioredis';
-import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { RedisSlidingWindowRateLimiter, type RedisSlidingWindowRateLimiterOptions } from 'sliding-window-rate-limiter';
 import { budgetKey, sharedRateBudget, systemClock, type Budget, type BudgetKeyParts, type Clock, type RateBudget, type RateBudgetLimits, type Release } from './rate-budget';
 
 /**
  * A budget shared by every process that uses the same credentials, through a Redis server (`zoneguard:rateBudgetStore`).
  *
- * The counting is rate-limiter-flexible's RateLimiterRedis: one atomic Lua script per request increments a counter
- * that expires with its window, so any number of processes on any number of machines count together. Its windows
- * are fixed and whole seconds, while the service counts any 5 minutes (docs/service.md#rate-limit): two fixed
- * windows of N side by side would let 2N through in one sliding window. So the store counts in short windows
- * (`storeWindows`) with a share of the budget small enough that any span of `windowMs` holds no more than
- * `requests`, even counting one more window for a request counted at the end of one and received in the next.
+ * The counting is sliding-window-rate-limiter's RedisSlidingWindowRateLimiter: one atomic Lua script per request
+ * keeps the times of the requests of the last interval in a sorted set, on the Redis server's clock (`TIME`), so any
+ * number of processes on any number of machines, their clocks skewed or not, count together, to the microsecond.
+ * It is an exact sliding window, as the service counts (docs/service.md#rate-limit): no interval holds more than
+ * `requests` reservations, and a refused reservation says how long until a slot frees (`reset`), which is how long
+ * a waiter sleeps.
  *
- * The process's own budget (RateBudget) still applies on top: it keeps this process within the limit when the
- * store cannot be reached. `Retry-After` is honoured by the transport's retry loop, as without a store.
+ * The service counts a request when it receives it, the store when we reserve; the interval is the budget's window
+ * plus a margin for the time between the two (storeIntervalMs). The process's own budget (RateBudget) is taken
+ * first: it bounds the process's requests in flight, keeps the process within the limit when the store cannot be
+ * reached, and may wait; the reservation comes after it, right before the request leaves. `Retry-After` is
+ * honoured by the transport's retry loop, as without a store.
  */
 
 /** How long the first connection to the store may take before the process gives up on it and keeps its own budget. */
 export const STORE_CONNECT_TIMEOUT_MS = 2_000;
 /** How long one counting command may take: past it the request is counted by the process's own budget. */
 export const STORE_COMMAND_TIMEOUT_MS = 1_000;
-/** The store's windows per window of the budget: more gives a smoother pace, fewer a larger share of the budget. */
-export const STORE_WINDOWS_PER_BUDGET = 10;
 
 /**
- * The store's fixed windows for a budget: `durationSec` long (RateLimiterRedis counts whole seconds) with `points`
- * requests each. Any span of `windowMs` overlaps at most `ceil(windowMs / duration) + 1` windows, plus one for a
- * request counted at the end of a window and received by the service in the next, so `points` is the budget over
- * that many windows. Pure.
+ * The store's interval for a budget: its window plus a margin of 5% of it, at most 1 s (100 ms at 20 per 2 s,
+ * 1 s at the service's 1200 per 5 minutes). Requests the service receives in any window were reserved within the
+ * window plus the delay between reservation and arrival; that delay is the event loop and the request's transit
+ * (the reservation is the last step before sending), milliseconds on a working network, so a margin that covers it
+ * costs the fleet 5% of the pace at small windows and 0.3% at the service's. Pure.
  */
-export function storeWindows(limits: RateBudgetLimits): { durationSec: number; points: number } {
-  const durationSec = Math.max(1, Math.ceil(limits.windowMs / STORE_WINDOWS_PER_BUDGET / 1000));
-  const spanned = Math.ceil(limits.windowMs / (durationSec * 1000)) + 2;
-  // Below `spanned` requests a window the store still lets one through per window; each process's own budget holds.
-  return { durationSec, points: Math.max(1, Math.floor(limits.requests / spanned)) };
+export function storeIntervalMs(limits: RateBudgetLimits): number {
+  return limits.windowMs + Math.min(1_000, Math.ceil(limits.windowMs * 0.05));
 }
 
 /** The store key of a budget: a SHA-256 of base URL, credentials and limits (budgetKey), never a credential. */
@@ -62,6 +61,7 @@ export class StoreConnection {
   #ready: Promise<Redis | undefined> | undefined;
   #warned = false;
   readonly #warn: StoreWarning;
+  readonly #limiters = new Map<number, RedisSlidingWindowRateLimiter>();
 
   constructor(url: string, warn: StoreWarning) {
     this.url = url;
@@ -72,6 +72,19 @@ export class StoreConnection {
   ready(): Promise<Redis | undefined> {
     this.#ready ??= this.#connect();
     return this.#ready;
+  }
+
+  /** The limiter counting intervals of `intervalMs` on this connection: one per interval, its scripts defined once. */
+  limiter(redis: Redis, intervalMs: number): RedisSlidingWindowRateLimiter {
+    let limiter = this.#limiters.get(intervalMs);
+    if (!limiter) {
+      // The library types its `redis` option as its own ioredis 5 with the scripts it defines on it; ours is ioredis
+      // 6, whose `defineCommand` and `evalsha` it uses alike (README, "Runtime dependencies"). Its own timeout stays
+      // off: the connection's command timeout (STORE_COMMAND_TIMEOUT_MS) bounds every count.
+      limiter = new RedisSlidingWindowRateLimiter({ redis: redis as unknown as RedisSlidingWindowRateLimiterOptions['redis'], interval: intervalMs });
+      this.#limiters.set(intervalMs, limiter);
+    }
+    return limiter;
   }
 
   /** Says once that the store is not used, and why. */
@@ -120,14 +133,19 @@ function describe(error: unknown): string {
   return text.replace(/redis(s)?:\/\/[^\s]*/g, (url) => storeUrlForMessages(url));
 }
 
-/** A budget counted in a Redis store shared by processes, with the process's own budget under it. */
+/**
+ * A budget counted in a Redis store shared by processes, over the process's own budget. One per store and key in
+ * the process (storeRateBudget): its callers reserve one at a time, in the order their own slots were given, so a
+ * process has one waiter at the store, which sleeps until the slot the store names frees.
+ */
 export class StoreRateBudget implements Budget {
   readonly #connection: StoreConnection;
   readonly #local: RateBudget;
   readonly #key: string;
   readonly #limits: RateBudgetLimits;
   readonly #clock: Clock;
-  #limiter: RateLimiterRedis | undefined;
+  /** The previous caller's reservation: each reservation queues behind it (FIFO). */
+  #tail: Promise<unknown> = Promise.resolve();
 
   constructor(connection: StoreConnection, local: RateBudget, key: string, clock: Clock = systemClock) {
     this.#connection = connection;
@@ -138,40 +156,57 @@ export class StoreRateBudget implements Budget {
   }
 
   async acquire(onWait?: (waitMs: number) => void): Promise<Release> {
-    await this.#takeShared(onWait);
-    return this.#local.acquire(onWait);
+    let told = false;
+    const tellOnce = (waitMs: number) => {
+      if (told || !onWait) return;
+      told = true;
+      onWait(waitMs);
+    };
+    const release = await this.#local.acquire(tellOnce);
+    const turn = this.#tail.then(() => this.#reserve(tellOnce));
+    this.#tail = turn.catch(() => undefined);
+    try {
+      await turn;
+    } catch (error) {
+      release();
+      throw error;
+    }
+    return release;
   }
 
-  async #takeShared(onWait?: (waitMs: number) => void): Promise<void> {
+  /** Reserves one request in the store, sleeping as long as it says a slot takes to free; never throws. */
+  async #reserve(onWait: (waitMs: number) => void): Promise<void> {
     const redis = await this.#connection.ready();
     if (!redis) return;
-    const { durationSec, points } = storeWindows(this.#limits);
-    this.#limiter ??= new RateLimiterRedis({ storeClient: redis, keyPrefix: 'zoneguard', points, duration: durationSec });
-    let told = false;
+    const limiter = this.#connection.limiter(redis, storeIntervalMs(this.#limits));
     for (;;) {
+      let reserved: { token?: number; reset?: number };
       try {
-        await this.#limiter.consume(this.#key, 1);
+        reserved = await limiter.reserve(this.#key, this.#limits.requests);
+      } catch (error) {
+        this.#connection.unusable(describe(error));
         return;
-      } catch (outcome) {
-        if (!(outcome instanceof RateLimiterRes)) {
-          this.#connection.unusable(describe(outcome));
-          return;
-        }
-        if (!told && onWait) {
-          onWait(outcome.msBeforeNext);
-          told = true;
-        }
-        await this.#clock.sleep(Math.max(1, outcome.msBeforeNext));
       }
+      if (reserved.token !== undefined) return;
+      const waitMs = Math.max(1, reserved.reset ?? 1);
+      onWait(waitMs);
+      await this.#clock.sleep(waitMs);
     }
   }
 }
 
-const REGISTRY = Symbol.for('pulumi-zoneguard.rate-budget-stores');
+// `.v2`: the registry holds budgets too now; a copy of an older version in the same process keeps its own Map.
+const REGISTRY = Symbol.for('pulumi-zoneguard.rate-budget-stores.v2');
 
-function connections(): Map<string, StoreConnection> {
-  const holder = globalThis as { [REGISTRY]?: Map<string, StoreConnection> };
-  holder[REGISTRY] ??= new Map();
+/** The process's store connections by URL and budgets by store and key, shared by copies of this package as in rate-budget.ts. */
+interface StoreRegistry {
+  connections: Map<string, StoreConnection>;
+  budgets: Map<string, StoreRateBudget>;
+}
+
+function registry(): StoreRegistry {
+  const holder = globalThis as { [REGISTRY]?: StoreRegistry };
+  holder[REGISTRY] ??= { connections: new Map(), budgets: new Map() };
   return holder[REGISTRY];
 }
 
@@ -180,11 +215,18 @@ function connections(): Map<string, StoreConnection> {
  * over the process-wide budget of sharedRateBudget.
  */
 export function storeRateBudget(parts: BudgetKeyParts, storeUrl: string, warn: StoreWarning = defaultWarning): StoreRateBudget {
-  const stores = connections();
-  let connection = stores.get(storeUrl);
+  const { connections, budgets } = registry();
+  let connection = connections.get(storeUrl);
   if (!connection) {
     connection = new StoreConnection(storeUrl, warn);
-    stores.set(storeUrl, connection);
+    connections.set(storeUrl, connection);
   }
-  return new StoreRateBudget(connection, sharedRateBudget(parts), storeKeyOf(parts));
+  const key = storeKeyOf(parts);
+  const id = JSON.stringify([storeUrl, key]);
+  let budget = budgets.get(id);
+  if (!budget) {
+    budget = new StoreRateBudget(connection, sharedRateBudget(parts), key);
+    budgets.set(id, budget);
+  }
+  return budget;
 }

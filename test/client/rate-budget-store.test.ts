@@ -1,9 +1,12 @@
 import { execFile, spawn } from 'node:child_process';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { secretsOf } from '../../src/client/credentials';
-import { storeKeyOf, storeWindows, storeUrlForMessages } from '../../src/client/rate-budget-store';
+import { RateBudget, systemClock, type Release } from '../../src/client/rate-budget';
+import { StoreConnection, StoreRateBudget, storeIntervalMs, storeKeyOf, storeUrlForMessages } from '../../src/client/rate-budget-store';
 import { ZONE, useClientZones } from './harness';
 import { freePort, useRedisServer } from './redis-server';
 
@@ -74,18 +77,130 @@ async function statuses(): Promise<number[]> {
   return (await emulator().admin.requests()).map((r) => r.status);
 }
 
-describe('storeWindows: short fixed windows whose budget no span of windowMs can exceed', () => {
+describe('storeIntervalMs: the window plus 5% of it, at most 1 s, for the time between reservation and arrival', () => {
   describe.each([
-    // requests, windowMs, durationSec, points
-    [1200, 300_000, 30, 100],
-    [20, 2_000, 1, 5],
-    [5, 1_200, 1, 1],
-    [1, 1_000, 1, 1],
-    [100_000, 60_000, 6, 8_333],
-  ])('%i per %i ms', (requests, windowMs, durationSec, points) => {
-    it(`counts ${points} per ${durationSec} s`, () => {
-      expect(storeWindows({ requests, windowMs })).toEqual({ durationSec, points });
+    // requests, windowMs, intervalMs
+    [1200, 300_000, 301_000],
+    [20, 2_000, 2_100],
+    [5, 1_200, 1_260],
+    [1, 1, 2],
+    [10, 20_000, 21_000],
+    [10, 19_999, 20_999],
+  ])('%i per %i ms', (requests, windowMs, intervalMs) => {
+    it(`counts intervals of ${intervalMs} ms`, () => {
+      expect(storeIntervalMs({ requests, windowMs })).toBe(intervalMs);
     });
+  });
+});
+
+/** The most arrivals in any span of `windowMs` (arrivals sorted). Pure. */
+function mostInAnyWindow(arrivals: readonly number[], windowMs: number): number {
+  let most = 0;
+  for (let i = 0, j = 0; i < arrivals.length; i++) {
+    while (arrivals[i]! - arrivals[j]! >= windowMs) j++;
+    most = Math.max(most, i - j + 1);
+  }
+  return most;
+}
+
+describe('mostInAnyWindow', () => {
+  it.each([
+    [[], 0],
+    [[0, 1999, 2000, 2001], 3],
+    [[0, 1, 2, 5000], 3],
+  ])('%j', (arrivals, most) => {
+    expect(mostInAnyWindow(arrivals, 2_000)).toBe(most);
+  });
+});
+
+/** The calls of the store's reservation script since the last CONFIG RESETSTAT (ioredis sends EVALSHA, EVAL on NOSCRIPT). */
+async function scriptCalls(store: Redis): Promise<number> {
+  const stats = await store.info('commandstats');
+  return [...stats.matchAll(/^cmdstat_(?:evalsha|eval):calls=(\d+)/gm)].reduce((sum, match) => sum + Number(match[1]), 0);
+}
+
+describe('clients with their own connections to the store', () => {
+  /** A tiny HTTP server that records when each request arrives, on its own clock, as the service counts. */
+  let server: http.Server;
+  let arrivals: number[];
+  let url: string;
+  beforeAll(async () => {
+    server = http.createServer((request, response) => {
+      arrivals.push(performance.now());
+      response.end('{}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  });
+  afterAll(() => new Promise((resolve) => server.close(resolve)));
+  beforeEach(() => {
+    arrivals = [];
+  });
+
+  const key = storeKeyOf({ baseUrl: 'https://api.example.com/client/v4', secrets: ['shared-token'], limits: LIMIT });
+  const noWarnings: string[] = [];
+  const opened: StoreConnection[] = [];
+  const connect = () => {
+    const connection = new StoreConnection(redis().url, (message) => noWarnings.push(message));
+    opened.push(connection);
+    return connection;
+  };
+  afterEach(async () => {
+    for (const connection of opened.splice(0)) (await connection.ready())?.disconnect();
+  });
+  /** One process of a fleet: its own connection to the store and its own budget. */
+  const fleetMember = () => new StoreRateBudget(connect(), new RateBudget(LIMIT), key);
+
+  /** Takes a slot, sends one request, gives the slot back when the answer is in: as the transport does. */
+  async function send(budget: StoreRateBudget): Promise<void> {
+    const release: Release = await budget.acquire();
+    try {
+      await (await fetch(url)).text();
+    } finally {
+      release();
+    }
+  }
+
+  it('never let the server receive more than the limit in any window, and let through all of it', async () => {
+    const clients = 4;
+    const each = 15;
+    const fleet = Array.from({ length: clients }, fleetMember);
+    const probe = new Redis(redis().url);
+    await probe.config('RESETSTAT');
+    await Promise.all(fleet.flatMap((budget) => Array.from({ length: each }, () => send(budget))));
+    const calls = await scriptCalls(probe);
+    probe.disconnect();
+    expect(arrivals).toHaveLength(clients * each);
+    arrivals.sort((a, b) => a - b);
+    // The whole budget in the first window (fixed windows of a share would let through far fewer), never more.
+    expect(mostInAnyWindow(arrivals, LIMIT.windowMs)).toBe(LIMIT.requests);
+    // 60 requests at 20 per 2.1 s of the store: the last two windows' worth waited at least two intervals.
+    expect(arrivals.at(-1)! - arrivals[0]!).toBeGreaterThanOrEqual(2 * storeIntervalMs(LIMIT) - 50);
+    // Waiters sleep until the slot the store names frees, one per client at a time: a few reservations per request,
+    // where polling would make hundreds.
+    expect(calls).toBeLessThanOrEqual((clients + 1) * clients * each);
+    expect(noWarnings).toEqual([]);
+  });
+
+  it('wait as long as the store says a slot takes to free, once', async () => {
+    const first = fleetMember();
+    await Promise.all(Array.from({ length: LIMIT.requests }, () => send(first)));
+    const sleeps: number[] = [];
+    const told: number[] = [];
+    const sleepy = new StoreRateBudget(connect(), new RateBudget(LIMIT), key, {
+      now: systemClock.now, sleep: (ms) => (sleeps.push(ms), systemClock.sleep(ms)),
+    });
+    const started = performance.now();
+    const release = await sleepy.acquire((waitMs) => told.push(waitMs));
+    const waited = performance.now() - started;
+    release();
+    expect(sleeps).toHaveLength(1);
+    expect(told).toEqual(sleeps);
+    // The first 20 were reserved a moment ago: the 21st frees one interval after the first of them.
+    expect(sleeps[0]).toBeGreaterThan(storeIntervalMs(LIMIT) - 1_000);
+    expect(sleeps[0]).toBeLessThanOrEqual(storeIntervalMs(LIMIT));
+    expect(waited).toBeGreaterThanOrEqual(sleeps[0]! - 1);
+    expect(noWarnings).toEqual([]);
   });
 });
 

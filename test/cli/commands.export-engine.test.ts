@@ -7,6 +7,7 @@ import * as ts from 'typescript';
 import { run } from '../../src/cli/commands/export';
 import { openSandbox, type EngineSandbox } from '../e2e/harness';
 import { capture } from '../insights/helpers';
+import { zoneOfPlan } from '../support/emulator';
 
 // The issue's promise, checked with the real engine: the program `zoneguard export` prints takes the zone's
 // settings, CSP policies and firewall rules over on the first `pulumi up` without a single write to the service.
@@ -30,7 +31,7 @@ beforeAll(async () => {
   process.env.PATH = stdout;
   await exec(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.build.json')], { cwd: root });
   sandbox = await openSandbox('export');
-  zoneId = sandbox.emulator.zones.find((z) => z.plan === 'enterprise')!.id;
+  zoneId = zoneOfPlan(sandbox.emulator, 'enterprise');
   const c = capture();
   // The program imports the package root from the sources, as the other end-to-end tests do.
   const argv = ['--zone', zoneId, '--package', path.join(root, 'src'), '--base-url', sandbox.emulator.baseUrl, '--api-token', sandbox.emulator.credentials.apiToken];

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { ZoneGuardClient } from '../../src/client';
 import { engineFailure, openSandbox, previewDiff, projectStack, type EngineSandbox } from './harness';
 import type { Stack } from '@pulumi/pulumi/automation';
+import { testClient, zoneOfPlan } from '../support/emulator';
 
 // Each example under examples/ run as its Pulumi project would be (its Pulumi.yaml's name, its config, its index.ts
 // importing 'pulumi-zoneguard') through the real engine against the emulator: up, then a clean second preview, and
@@ -20,8 +21,8 @@ function withSandbox(label: string) {
   beforeAll(async () => {
     context.sandbox = await openSandbox(label);
     const { emulator } = context.sandbox;
-    context.client = new ZoneGuardClient({ baseUrl: emulator.baseUrl, credentials: { apiToken: emulator.credentials.apiToken } });
-    context.zone = (plan) => emulator.zones.find((z) => z.plan === plan)!.id;
+    context.client = testClient(emulator);
+    context.zone = (plan) => zoneOfPlan(emulator, plan);
   });
   afterAll(() => context.sandbox?.close());
   return context;

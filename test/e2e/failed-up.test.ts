@@ -1,6 +1,7 @@
 import { CspPolicy } from '../../src/resources/csp-policy';
 import { WafMigration } from '../../src/resources/waf-migration';
 import { engineFailure, openSandbox, type EngineSandbox } from './harness';
+import { zoneOfPlan } from '../support/emulator';
 
 // A failed up, then at once the next operation on the same stack, in the same jest process, several times: the next
 // preview must see the whole program (an incomplete one would show the deployed policy as a delete). The engine
@@ -17,7 +18,7 @@ afterAll(() => sandbox?.close());
 const ROUNDS = Number(process.env.ZONEGUARD_FAILED_UP_ROUNDS ?? 4);
 
 test(`after a failed up, the next preview sees the whole program (${ROUNDS} rounds)`, async () => {
-  const zoneId = sandbox.emulator.zones.find((zone) => zone.plan === 'pro')!.id;
+  const zoneId = zoneOfPlan(sandbox.emulator, 'pro');
   let failing = false;
   const stack = await sandbox.stack('overlap', async () => {
     new CspPolicy('keep', { zoneId, description: 'kept', expression: 'http.host eq "keep.example"', value: "script-src 'self'", action: 'log' });

@@ -3,6 +3,7 @@ import { FirewallFilter } from '../../src/resources/firewall-filter';
 import { FirewallRule } from '../../src/resources/firewall-rule';
 import { engineFailure, openSandbox, previewDiff, type EngineSandbox } from './harness';
 import type { Stack } from '@pulumi/pulumi/automation';
+import { testClient, zoneOfPlan } from '../support/emulator';
 
 // The real engine against the emulator: the recommended two-call flow, one FirewallFilter shared by several
 // FirewallRules (filterId: filter.id), through up, preview --diff, refresh and destroy.
@@ -33,8 +34,8 @@ async function program() {
 
 beforeAll(async () => {
   sandbox = await openSandbox('firewall-filter-and-rule');
-  zoneId = sandbox.emulator.zones.find((z) => z.plan === 'pro')!.id;
-  client = new ZoneGuardClient({ baseUrl: sandbox.emulator.baseUrl, credentials: { apiToken: sandbox.emulator.credentials.apiToken } });
+  zoneId = zoneOfPlan(sandbox.emulator, 'pro');
+  client = testClient(sandbox.emulator);
   seeded = (await sandbox.emulator.admin.inventory(zoneId)).counts;
   stack = await sandbox.stack('dev', program);
 });

@@ -2,6 +2,7 @@ import { ZoneGuardClient } from '../../src/client';
 import { FirewallRuleWithFilter } from '../../src/resources/firewall-rule-with-filter';
 import { engineFailure, openSandbox, previewDiff, type EngineSandbox } from './harness';
 import type { Stack } from '@pulumi/pulumi/automation';
+import { testClient, zoneOfPlan } from '../support/emulator';
 
 // The real engine against the emulator: pulumi up, preview --diff, refresh and destroy of FirewallRuleWithFilter,
 // driven through the Automation API. The zone is the demo's Pro zone, which holds two rules of its own.
@@ -30,8 +31,8 @@ const MANAGED = ['expression', 'action', 'paused', 'priority', 'description', 'r
 
 beforeAll(async () => {
   sandbox = await openSandbox('firewall-rule');
-  zoneId = sandbox.emulator.zones.find((z) => z.plan === 'pro')!.id;
-  client = new ZoneGuardClient({ baseUrl: sandbox.emulator.baseUrl, credentials: { apiToken: sandbox.emulator.credentials.apiToken } });
+  zoneId = zoneOfPlan(sandbox.emulator, 'pro');
+  client = testClient(sandbox.emulator);
   seeded = (await sandbox.emulator.admin.inventory(zoneId)).counts;
   stack = await sandbox.stack('dev', async () => {
     const rule = new FirewallRuleWithFilter('admin-outside-office', { zoneId, ...desired });

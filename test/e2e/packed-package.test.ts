@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { ZoneGuardClient } from '../../src/client';
 import { startEmulator, type StartedEmulator } from '../../src/emulator';
 import { assertEngineOnPath } from './harness';
+import { zoneOfPlan } from '../support/emulator';
 
 // A consumer's project: the package from `npm pack` installed in a folder outside this repo, a program that imports
 // 'pulumi-zoneguard', and the Automation API of that project's own node_modules driving the real engine there (a
@@ -118,7 +119,7 @@ beforeAll(async () => {
     throw new Error('dist/ is missing: build first (tsc -p tsconfig.build.json, or npm test, which builds)');
   }
   emulator = await startEmulator({ port: 0 });
-  zoneId = emulator.zones.find((zone) => zone.plan === 'pro')!.id;
+  zoneId = zoneOfPlan(emulator, 'pro');
   client = new ZoneGuardClient({ baseUrl: emulator.baseUrl, credentials: { apiToken: emulator.credentials.apiToken } });
   seeded = (await emulator.admin.inventory(zoneId)).counts;
 

@@ -3,6 +3,7 @@ import { CspPolicy } from '../../src/resources/csp-policy';
 import { PageGuardSettings } from '../../src/resources/page-guard-settings';
 import { openSandbox, type EngineSandbox } from './harness';
 import type { Stack } from '@pulumi/pulumi/automation';
+import { testClient, zoneOfPlan } from '../support/emulator';
 
 // The real engine against the emulator: pulumi up, preview --diff, refresh and destroy of PageGuardSettings and
 // CspPolicy, driven through the Automation API.
@@ -23,10 +24,10 @@ const desired = {
 
 beforeAll(async () => {
   sandbox = await openSandbox('page-guard');
-  zoneId = sandbox.emulator.zones.find((z) => z.plan === 'enterprise')!.id;
-  otherZoneId = sandbox.emulator.zones.find((z) => z.plan === 'business')!.id;
+  zoneId = zoneOfPlan(sandbox.emulator, 'enterprise');
+  otherZoneId = zoneOfPlan(sandbox.emulator, 'business');
   desired.zone = zoneId;
-  client = new ZoneGuardClient({ baseUrl: sandbox.emulator.baseUrl, credentials: { apiToken: sandbox.emulator.credentials.apiToken } });
+  client = testClient(sandbox.emulator);
   stack = await sandbox.stack('dev', async () => {
     const settings = new PageGuardSettings('settings', { zoneId: desired.zone, enabled: desired.enabled });
     const policy = new CspPolicy('shop', {

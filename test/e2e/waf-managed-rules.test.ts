@@ -4,6 +4,7 @@ import { WafManagedRules, rulesFromRuleset, type WafManagedRuleArgs } from '../.
 import { WafMigration, planWafMigration } from '../../src/resources/waf-migration';
 import { declaredOf } from '../../src/providers/waf-managed-rules';
 import { openSandbox, type EngineSandbox } from './harness';
+import { testClient, zoneOfPlan } from '../support/emulator';
 
 // The real engine against the emulator: a Pro zone migrated directly by WafMigration, then WafManagedRules in the
 // same program (dependsOn the migration) taking the migrated entry point over with zero writes; then one change at a
@@ -30,8 +31,8 @@ let rules: WafManagedRuleArgs[];
 
 beforeAll(async () => {
   sandbox = await openSandbox('waf-managed-rules');
-  zoneId = sandbox.emulator.zones.find((z) => z.plan === 'pro')!.id;
-  client = new ZoneGuardClient({ baseUrl: sandbox.emulator.baseUrl, credentials: { apiToken: sandbox.emulator.credentials.apiToken } });
+  zoneId = zoneOfPlan(sandbox.emulator, 'pro');
+  client = testClient(sandbox.emulator);
   // A JSON copy: the client parses outside jest's sandbox, and pulumi.output does not take an array of another realm
   // for an array (test/providers/waf-managed-rules.test.ts has the same copy); a program has one realm.
   rules = MIGRATED = JSON.parse(JSON.stringify(rulesFromRuleset((await planWafMigration({ zoneId, client })).ruleset!))) as WafManagedRuleArgs[];

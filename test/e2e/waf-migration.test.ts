@@ -2,6 +2,7 @@ import { ZoneGuardClient } from '../../src/client';
 import { OWASP_RULESET_ID, WafMigration, type WafMigrationAdjustments } from '../../src/resources/waf-migration';
 import { engineFailure, openSandbox, previewDiff, type EngineSandbox } from './harness';
 import type { Stack } from '@pulumi/pulumi/automation';
+import { testClient } from '../support/emulator';
 
 // The real engine against the emulator's demo zones: the WAF migration on a Pro zone (direct), on the Enterprise zone
 // (validation, then finalized), on the Business zone (incompatible until its URI-based override is deleted), and
@@ -38,7 +39,7 @@ beforeAll(async () => {
   sandbox = await openSandbox('waf-migration');
   for (const zone of sandbox.emulator.zones) zones[zone.plan] = zone.id;
   store.zoneId = zones.pro;
-  client = new ZoneGuardClient({ baseUrl: sandbox.emulator.baseUrl, credentials: { apiToken: sandbox.emulator.credentials.apiToken } });
+  client = testClient(sandbox.emulator);
   const outputsOf = (migration: WafMigration) => ({
     migrationState: migration.migrationState,
     previousWafStatus: migration.previousWafStatus,

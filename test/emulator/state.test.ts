@@ -5,6 +5,7 @@ import { readSeedFile } from '../../src/cli';
 import { startEmulator, type StartedEmulator } from '../../src/emulator';
 import { renameLegacyFields } from '../../src/emulator/state';
 import { send } from './helpers';
+import { zoneOfPlan } from '../support/emulator';
 
 let dir: string;
 let running: StartedEmulator | undefined;
@@ -19,7 +20,6 @@ afterEach(async () => {
 
 const call = (emulator: StartedEmulator, method: string, path: string, body?: unknown) =>
   send(emulator.baseUrl, emulator.credentials.apiToken, method, path, body === undefined ? {} : { body });
-const zoneOf = (emulator: StartedEmulator, plan: string) => emulator.zones.find((z) => z.plan === plan)!.id;
 
 describe('renameLegacyFields: the old field names of state and seed files', () => {
   test.each([
@@ -37,7 +37,7 @@ describe('--state FILE', () => {
   test('a state file with the old field names (settings, policies) loads, and is written back with the new ones', async () => {
     const statePath = join(dir, 'state.json');
     running = await startEmulator({ statePath });
-    const zone = zoneOf(running, 'enterprise');
+    const zone = zoneOfPlan(running, 'enterprise');
     const policy = (await call(running, 'POST', `/zones/${zone}/page_guard/policies`, { description: 'old file', action: 'log', expression: 'true', enabled: true, value: "script-src 'self'" })).body.result;
     await call(running, 'PUT', `/zones/${zone}/page_guard`, { enabled: false });
     await running.close();
@@ -83,8 +83,8 @@ describe('--state FILE', () => {
     const first = running;
     expect(JSON.parse(readFileSync(statePath, 'utf8')).zones).toHaveLength(4);
 
-    const enterprise = zoneOf(first, 'enterprise');
-    const pro = zoneOf(first, 'pro');
+    const enterprise = zoneOfPlan(first, 'enterprise');
+    const pro = zoneOfPlan(first, 'pro');
     const policy = (await call(first, 'POST', `/zones/${enterprise}/page_guard/policies`, { description: 'kept', action: 'log', expression: 'true', enabled: true, value: "script-src 'self'" })).body.result;
     await call(first, 'PUT', `/zones/${pro}/page_guard`, { enabled: false });
     const rule = (await call(first, 'POST', `/zones/${pro}/firewall/rules`, [{ filter: { expression: 'ip.src eq 192.0.2.77' }, action: 'block' }])).body.result[0];
@@ -109,7 +109,7 @@ describe('--state FILE', () => {
   test('writes are atomic: no temporary file is left beside the state file', async () => {
     const statePath = join(dir, 'state.json');
     running = await startEmulator({ statePath });
-    const zone = zoneOf(running, 'pro');
+    const zone = zoneOfPlan(running, 'pro');
     await Promise.all(Array.from({ length: 20 }, (_, i) => call(running!, 'POST', `/zones/${zone}/filters`, [{ expression: `ip.src eq 10.3.0.${i}` }])));
     expect(readdirSync(dir)).toEqual(['state.json']);
     expect(JSON.parse(readFileSync(statePath, 'utf8')).filters[zone]).toHaveLength(22);
@@ -119,14 +119,14 @@ describe('--state FILE', () => {
     const statePath = join(dir, 'state.json');
     running = await startEmulator({ statePath });
     writeFileSync(statePath, readFileSync(statePath, 'utf8') + ' ');
-    await call(running, 'GET', `/zones/${zoneOf(running, 'pro')}/page_guard`);
+    await call(running, 'GET', `/zones/${zoneOfPlan(running, 'pro')}/page_guard`);
     expect(readFileSync(statePath, 'utf8').endsWith(' ')).toBe(true);
   });
 
   test('admin reset goes back to the seed and writes it', async () => {
     const statePath = join(dir, 'state.json');
     running = await startEmulator({ statePath });
-    const zone = zoneOf(running, 'pro');
+    const zone = zoneOfPlan(running, 'pro');
     await call(running, 'PUT', `/zones/${zone}/page_guard`, { enabled: false });
     await running.admin.reset();
     expect(JSON.parse(readFileSync(statePath, 'utf8')).pageGuard[zone].enabled).toBe(true);
@@ -167,7 +167,7 @@ describe('--state FILE', () => {
   test('a state file that cannot be written: the change fails in the envelope, is not applied, and the emulator keeps serving', async () => {
     const statePath = join(dir, 'sub', 'state.json');
     running = await startEmulator({ statePath });
-    const zone = zoneOf(running, 'pro');
+    const zone = zoneOfPlan(running, 'pro');
     // Root ignores permissions, so the directory becomes a file: the write fails for everyone.
     rmSync(join(dir, 'sub'), { recursive: true });
     writeFileSync(join(dir, 'sub'), 'not a directory');

@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { startEmulator, type StartedEmulator } from '../../src/emulator';
+import { zoneOfPlan } from '../support/emulator';
 
 // Does what the engine does with a provider, the way a consumer gets it: the package from `npm pack` installed in
 // a project outside this repo, the provider serialized there, its text loaded in a fresh process and driven
@@ -65,7 +66,7 @@ test.each(KINDS)('the serialized %s provider is small, loads its code by specifi
 });
 
 test('the text loaded in a fresh process runs create, read, update and delete against the emulator', async () => {
-  const zoneId = emulator.zones.find((zone) => zone.plan === 'pro')!.id;
+  const zoneId = zoneOfPlan(emulator, 'pro');
   fs.writeFileSync(path.join(project, 'text.js'), texts.CspPolicy!);
   fs.writeFileSync(
     path.join(project, 'run.js'),

@@ -238,6 +238,10 @@ const withField = (base: Record<string, unknown>, field: string, value: unknown)
   return value === MISSING ? rest : { ...rest, [field]: value };
 };
 
+/** How a failure's reason names the field: an unknown input as such, any other as `Kind.field`. */
+const namingOf = (kind: ResourceKind, field: string) =>
+  NOT_INPUTS.has(field) && !Object.hasOwn(BASES[kind], field) ? `${kind}: unknown input "${field}"` : `${kind}.${field}`;
+
 /** Every failure names the field: as the engine's property path, and in the reason the user reads. */
 function expectFailuresNaming(kind: ResourceKind, field: string, failures: pulumi.dynamic.CheckFailure[] | undefined): void {
   expect(failures?.length).toBeGreaterThan(0);
@@ -245,8 +249,7 @@ function expectFailuresNaming(kind: ResourceKind, field: string, failures: pulum
     expect(failure.property === field || failure.property.startsWith(`${field}.`)).toBe(true);
     // A key that is no input at all is named as such; any other failure names the resource and the field, nested
     // keys included (a misspelt key inside adjustments is a problem of adjustments, not an unknown input).
-    if (NOT_INPUTS.has(field) && !Object.hasOwn(BASES[kind], field)) expect(failure.reason).toContain(`${kind}: unknown input "${field}"`);
-    else expect(failure.reason).toContain(`${kind}.${field}`);
+    expect(failure.reason).toContain(namingOf(kind, field));
     // A huge value comes back as an excerpt (check.ts MAX_REASON_LENGTH): a reason stays short whatever the input.
     expect(failure.reason.length).toBeLessThanOrEqual(2 * MAX_REASON_LENGTH);
     // Our words, never zod's defaults ("Too small: expected number to be >=0").

@@ -7,8 +7,8 @@ export interface Page<T> {
 }
 
 /**
- * Every item of a list, page after page, fetched lazily as the loop asks for more:
- * `for await (const script of client.scripts.list({ zoneId }))`. `pages()` walks whole pages, `toArray()` collects.
+ * Every item of a list, page after page, fetched as the loop asks for more (past the first page, one page ahead:
+ * see `pages()`): `for await (const script of client.scripts.list({ zoneId }))`. `pages()` walks whole pages, `toArray()` collects.
  * `perPage` is the page size the walk asks for, or undefined for a list the service answers in one page.
  */
 export class PageIterator<T> implements AsyncIterable<T> {
@@ -20,24 +20,62 @@ export class PageIterator<T> implements AsyncIterable<T> {
     this.#perPage = perPage;
   }
 
-  /** Pages from the first until there is no next one (see `hasNextPage`). */
+  /**
+   * Pages from the first until there is no next one (see `hasNextPage`). From the second page on, the walk reads one
+   * page ahead where the paging facts received so far say that page exists (`pageExists`): the page after the one
+   * handed out is asked for as soon as that one has arrived, or as soon as the loop asks for a page already asked for
+   * ahead, so the service prepares it while this process reads the current one (docs/client.md#list-walk-cost).
+   * At most two requests are in flight, the page the loop waits for and the one after it; each goes through the rate
+   * budget and the retries as any call. A loop that stops early has cost that one request more, and the walk ends
+   * only once it has settled, so no request outlives the walk. The first page is never read past: a loop that wants
+   * one page (or part of it) makes one request.
+   */
   async *pages(): AsyncGenerator<Page<T>, void, undefined> {
     let previousFirst: string | undefined;
-    for (let number = 1; ; number += 1) {
-      const page = await this.#fetchPage(number);
-      // A service that ignores `page` would answer the first page forever: a page starting like the previous one ends the walk.
-      const first = page.items.length > 0 ? JSON.stringify(page.items[0]) : undefined;
-      if (number > 1 && first !== undefined && first === previousFirst) return;
-      previousFirst = first;
-      yield page;
-      if (!hasNextPage(page, number, this.#perPage)) return;
+    /** The page asked for ahead of the loop, not yet handed out. */
+    let ahead: { number: number; page: Promise<Page<T>> } | undefined;
+    /** The last page received and its number: the facts that say whether a later page exists. */
+    let known: { page: Page<T>; number: number } | undefined;
+    const readAhead = (number: number) =>
+      known && pageExists(known.page, known.number, number) ? { number, page: this.#fetch(number) } : undefined;
+    try {
+      for (let number = 1; ; number += 1) {
+        let current: Promise<Page<T>>;
+        if (ahead?.number === number) {
+          // This page was asked for while the previous one was read: the next one can be asked for now.
+          current = ahead.page;
+          ahead = readAhead(number + 1);
+        } else {
+          current = this.#fetch(number);
+          ahead = undefined;
+        }
+        const page = await current;
+        // A service that ignores `page` would answer the first page forever: a page starting like the previous one ends the walk.
+        const first = page.items.length > 0 ? JSON.stringify(page.items[0]) : undefined;
+        if (number > 1 && first !== undefined && first === previousFirst) return;
+        previousFirst = first;
+        known = { page, number };
+        if (!ahead && number > 1) ahead = readAhead(number + 1);
+        yield page;
+        if (!hasNextPage(page, number, this.#perPage)) return;
+      }
+    } finally {
+      // A page asked for ahead and not handed out: its answer (or failure) is dropped once it has arrived.
+      if (ahead) await ahead.page.catch(() => undefined);
     }
+  }
+
+  /** One page; a failure stays unobserved until the walk awaits it (a page read ahead may never be). */
+  #fetch(number: number): Promise<Page<T>> {
+    const page = this.#fetchPage(number);
+    page.catch(() => undefined);
+    return page;
   }
 
   /**
    * Items one by one. Written as a plain iterator rather than `yield*` in an async generator: that resumes a generator
-   * and settles extra promises per item, a cost that shows when a walk has 10,000 of them (BENCHMARKS.md). The next
-   * page is still asked for only when the loop wants an item past the current one; `break` (return) ends the walk.
+   * and settles extra promises per item, a cost that shows when a walk has 10,000 of them (BENCHMARKS.md). Pages are
+   * asked for as `pages()` does; `break` (return) ends the walk.
    */
   [Symbol.asyncIterator](): AsyncIterator<T, void, undefined> {
     const pages = this.pages();
@@ -83,4 +121,17 @@ export function hasNextPage(page: Page<unknown>, number: number, perPage: number
   if (info?.total_pages !== undefined) return number < info.total_pages;
   if (info && info.per_page > 0) return number * info.per_page < info.total_count;
   return perPage !== undefined && page.items.length === perPage;
+}
+
+/**
+ * Whether page `number` exists by the paging facts of an earlier page: only a list whose `result_info` counts its
+ * pages or items says so ahead of time. Without it, a full page does not tell whether the next one has items, so the
+ * walk reads no page ahead.
+ */
+export function pageExists(page: Page<unknown>, pageNumber: number, number: number): boolean {
+  if (page.items.length === 0 || number <= pageNumber) return false;
+  const info = page.resultInfo;
+  if (info?.total_pages !== undefined) return number <= info.total_pages;
+  if (info && info.per_page > 0) return (number - 1) * info.per_page < info.total_count;
+  return false;
 }

@@ -11,9 +11,11 @@
 //
 //   source scripts/env.sh && tsc -p tsconfig.build.json && source scripts/engine.sh && node bench/growth.bench.mts [SIZES]
 //
-// SIZES: comma-separated resource counts (default 100,400,1600).
+// SIZES: comma-separated resource counts (default 100,400,1600, or ZONEGUARD_GROWTH_SIZES); ZONEGUARD_GROWTH_KEEP=1
+// adds earlier runs' rows of the other sizes (see SAVED_ROWS).
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { CspPolicy, FirewallRuleWithFilter } from 'pulumi-zoneguard';
 import { startEmulator } from 'pulumi-zoneguard/emulator';
@@ -24,7 +26,16 @@ const { fmt, table } = lib;
 
 const COMMAND = 'node bench/growth.bench.mts';
 const PER_ZONE = 400;
-const sizes = (process.argv[2] ?? '100,400,1600').split(',').map(Number);
+// The argument, else ZONEGUARD_GROWTH_SIZES (the way through `npm run bench -- growth`), else all three sizes.
+const measuredSizes = (process.argv[2] ?? process.env.ZONEGUARD_GROWTH_SIZES ?? '100,400,1600').split(',').map(Number);
+/**
+ * Every run's rows, by size. With ZONEGUARD_GROWTH_KEEP=1 a run reports, beside its own sizes, the rows of the other
+ * sizes from earlier runs, each row naming its run: so the bench can run as pieces that each hold the engine lock
+ * under 10 minutes (`node bench/growth.bench.mts 1600`, then `ZONEGUARD_GROWTH_SIZES=100,400 ZONEGUARD_GROWTH_KEEP=1
+ * npm run bench -- growth --write`). Both series of one size always come from one run.
+ */
+const SAVED_ROWS = path.join(lib.root, '.zoneguard', 'bench', 'growth-rows.json');
+const RUN = `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC at ${execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: lib.root, encoding: 'utf8' }).trim()}`;
 
 /** What the processes of one step cost, read from /proc: the dynamic provider host and the engine (the `pulumi` CLI). */
 interface ProcessCost {
@@ -93,7 +104,7 @@ async function withProcessCost<T>(step: () => Promise<T>): Promise<{ result: T; 
         if (ours.has(stat.key)) continue;
         const parent = alive.get(String(stat.ppid));
         if (stat.ppid !== process.pid && !(parent && ours.has(parent.key))) continue;
-        ours.set(stat.key, { role: stat.name === 'pulumi' ? 'engine' : 'other', cpuTicks: 0, rss: 0, written: 0 });
+        ours.set(stat.key, { role: 'other', cpuTicks: 0, rss: 0, written: 0 });
         grew = true;
       }
     }
@@ -103,8 +114,9 @@ async function withProcessCost<T>(step: () => Promise<T>): Promise<{ result: T; 
       if (!known) continue;
       try {
         known.cpuTicks = stat.cpuTicks;
-        // A shell starts the host and execs node (the same pid): its command line is read until it is the host's.
-        if (known.role === 'other' && isProviderHost(pid)) known.role = 'provider';
+        // A process seen between fork and exec is classified again once it runs its program: the engine, or the
+        // provider host (a shell starts it and execs node, the same pid).
+        if (known.role === 'other') known.role = stat.name === 'pulumi' ? 'engine' : isProviderHost(pid) ? 'provider' : 'other';
         if (known.role === 'provider') {
           const rss = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
           if (rss) known.rss = Math.max(known.rss, Number(rss[1]) * 1024);
@@ -170,12 +182,16 @@ interface Row extends ProcessCost {
   benchCpuMs: number;
   /** The stack's state file after the step. */
   stateBytes: number;
+  /** When and at which commit the row was measured. */
+  run: string;
+  /** The load average (1, 5, 15 min) after its size's steps. */
+  loadAfter: string;
 }
-const rows: Row[] = [];
+const measuredRows: Row[] = [];
 
 const emulator = await startEmulator({ port: 0 });
 try {
-  for (const size of sizes) {
+  for (const size of measuredSizes) {
     const zoneCount = Math.ceil(size / PER_ZONE);
     // One stack as shipped, one with checkpoints skipped: each its own zones (a zone holds PER_ZONE rules at most).
     const stackOf = async (name: string, env: Record<string, string>) => {
@@ -221,17 +237,28 @@ try {
         ...cost,
         benchCpuMs: (cpu.user + cpu.system) / 1000,
         stateBytes: fs.statSync(target.stateFile).size,
+        run: RUN,
+        loadAfter: '',
       };
-      rows.push(row);
+      measuredRows.push(row);
       console.log(
         `${size} resources, ${step}: ${fmt.ms(row.ms)}, ${row.calls} calls, provider host peak RSS ${fmt.bytes(row.providerPeakRss)}, ` +
           `CPU provider host ${fmt.ms(row.providerCpuMs)} / engine ${fmt.ms(row.engineCpuMs)} / program and emulator ${fmt.ms(row.benchCpuMs)}, engine wrote ${fmt.bytes(row.engineWrittenBytes)}, state ${fmt.bytes(row.stateBytes)}`,
       );
     }
+    const load = os.loadavg().map((value) => value.toFixed(2)).join(', ');
+    for (const row of measuredRows) if (row.size === size) row.loadAfter = load;
   }
 } finally {
   await emulator.close();
 }
+
+const saved: Row[] = fs.existsSync(SAVED_ROWS) ? (JSON.parse(fs.readFileSync(SAVED_ROWS, 'utf8')) as Row[]) : [];
+const allRows = [...saved.filter((row) => !measuredSizes.includes(row.size)), ...measuredRows].sort((a, b) => a.size - b.size || STEPS.indexOf(a.step) - STEPS.indexOf(b.step));
+fs.writeFileSync(SAVED_ROWS, JSON.stringify(allRows, null, 2));
+const rows = process.env.ZONEGUARD_GROWTH_KEEP === '1' ? allRows : measuredRows;
+const sizes = [...new Set(rows.map((row) => row.size))];
+const runs = [...new Set(rows.map((row) => row.run))];
 
 type Measure = 'ms' | 'calls' | 'providerPeakRss' | 'providerCpuMs' | 'engineCpuMs' | 'benchCpuMs' | 'engineWrittenBytes' | 'stateBytes';
 const MEASURES = ['ms', 'calls', 'providerPeakRss', 'providerCpuMs', 'engineCpuMs', 'benchCpuMs', 'engineWrittenBytes'] as const;
@@ -301,13 +328,17 @@ function findings(): string[] {
       `Its start is most of it in a small stack: a no-op preview, which creates nothing, took ${fmt.ms(rowsOf('no-op preview')[0]!.providerCpuMs)} of host CPU at ${rowsOf('no-op preview')[0]!.size} resources.`,
     `- **The program and the emulator** (this process's CPU time, which serves both) in \`up\`, per added resource: ${added('up', 'benchCpuMs')}.`,
     `- **So**: ${
-      !flat(up.marginal.ms) && flat(skip.marginal.ms)
+      !Number.isFinite(up.marginal.ms) || !Number.isFinite(skip.marginal.ms)
+        ? 'the wall times are too noisy here to tell (a cost per added resource came out at or below zero: the load changed between sizes)'
+        : !flat(up.marginal.ms) && flat(skip.marginal.ms)
         ? `without per-step checkpoints the wall time per added resource is flat (exponent ${exp(skip.marginal.ms)}), as shipped it grows (${exp(up.marginal.ms)}): the engine's checkpointing, the whole state file serialised and rewritten after every step, sets the slope`
         : flat(up.marginal.ms)
           ? `the wall time per added resource of \`up\` is flat as shipped (exponent ${exp(up.marginal.ms)}) at these sizes`
           : `the wall time per added resource grows without per-step checkpoints too (exponent ${exp(skip.marginal.ms)} against ${exp(up.marginal.ms)} as shipped): checkpoints are not the whole slope`
     }; the engine's CPU per added resource grows with exponent ${exp(up.marginal.engineCpuMs)} as shipped and ${exp(skip.marginal.engineCpuMs)} without checkpoints; ${
-      flat(up.marginal.providerCpuMs)
+      !Number.isFinite(up.marginal.providerCpuMs)
+        ? "the provider host's CPU per added resource is too noisy here to tell"
+        : flat(up.marginal.providerCpuMs)
         ? `the provider host's CPU per added resource is flat (${exp(up.marginal.providerCpuMs)}): the provider's cost per create does not grow with the stack`
         : `the provider host's CPU per added resource grows (${exp(up.marginal.providerCpuMs)}): the provider's cost per create grows with the stack`
     }. ${lastSkip.ms < last.ms ? `At ${last.size} resources skipping checkpoints saves ${fmt.ms(last.ms - lastSkip.ms)} of ${fmt.ms(last.ms)}; ` : ''}` +
@@ -317,7 +348,7 @@ function findings(): string[] {
 
 lib.emitResult({
   bench: 'How cost grows with the size of a stack',
-  command: `${COMMAND} ${sizes.join(',')}`,
+  command: `${COMMAND} ${measuredSizes.join(',')}`,
   figures: [
     ...exponents.map((e) => ({
       what: `${e.step} of ${sizes.join(' / ')} resources: growth exponents (1 = linear) of wall time, API calls, provider host peak RSS`,
@@ -343,6 +374,17 @@ lib.emitResult({
       'which serves the inline program and the emulator. The state file\'s size is read after each step. ' +
       'A no-op preview makes no API call: its time is the engine\'s (state load, the program\'s registrations, one check and one diff per resource).',
     '',
+    ...(runs.length > 1
+      ? [
+          `Measured in ${runs.length} runs (ZONEGUARD_GROWTH_KEEP=1), each size's rows in one: ` +
+            sizes
+              .map((size) => rows.find((row) => row.size === size)!)
+              .map((row) => `${row.size} resources ${row.run}, load average after it ${row.loadAfter}`)
+              .join('; ') +
+            '. Compare the two series of one size; the exponents across sizes carry the difference of the runs\' load.',
+          '',
+        ]
+      : []),
     ...findings(),
     '',
     table(

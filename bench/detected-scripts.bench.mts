@@ -3,18 +3,16 @@
 //
 //   source scripts/env.sh && tsc -p tsconfig.build.json && node --expose-gc bench/detected-scripts.bench.mts
 //
-// The emulator runs in a child process (`zoneguard emulator --seed FILE`), so this process's memory is the lister's
-// alone. The zone is seeded from a file: 10,000 scripts are about 6 MB of JSON, past the admin API's 1 MiB body limit.
-import { spawn } from 'node:child_process';
-import * as fs from 'node:fs';
+// The zone and the emulator process: bench/detected-scripts-fixture.mts. bench/list-walk-parts.mts splits the
+// client's walk into its parts (got alone, page by page, reading ahead) for profiling.
 import * as path from 'node:path';
-import { createInterface } from 'node:readline';
 import { ZoneGuardClient } from 'pulumi-zoneguard';
-import { EmulatorAdmin } from 'pulumi-zoneguard/emulator';
+import type * as Fixture from './detected-scripts-fixture.mjs';
 import type * as Lib from './lib.mjs';
 
 const lib: typeof Lib = await import(new URL('./lib.mts', import.meta.url).href);
 const { fmt, table } = lib;
+const fixture: typeof Fixture = await import(new URL('./detected-scripts-fixture.mts', import.meta.url).href);
 
 const COMMAND = 'node --expose-gc bench/detected-scripts.bench.mts';
 const SCRIPTS = 10_000;
@@ -33,58 +31,12 @@ const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with node --expose-gc: the memory figures need a collection before each walk');
 
 const dir = lib.workDir('detected-scripts');
-const zoneId = '5c1e0000000000000000000000010000';
-const hex = (seed: number, length: number) => {
-  let text = '';
-  let x = seed * 2654435761;
-  while (text.length < length) {
-    x = (x ^ (x >>> 13)) * 1274126177;
-    text += (x >>> 0).toString(16).padStart(8, '0');
-  }
-  return text.slice(0, length);
-};
-const at = (hours: number) => new Date(Date.UTC(2026, 0, 1) + hours * 3_600_000).toISOString();
-const hosts = ['www.big-shop.example', 'shop.big-shop.example', 'checkout.big-shop.example', 'blog.big-shop.example'];
-const scripts = Array.from({ length: SCRIPTS }, (_, i) => {
-  const host = hosts[i % hosts.length]!;
-  const thirdParty = i % 3 === 0;
-  const url = thirdParty ? `https://cdn${i % 97}.vendor-${i % 31}.example/lib/${hex(i, 8)}/widget.min.js` : `https://${host}/assets/js/chunk-${hex(i, 12)}.js`;
-  return {
-    url,
-    host,
-    added_at: at(i),
-    first_seen_at: at(i),
-    last_seen_at: at(i + 500),
-    first_page_url: `https://${host}/products/${i % 500}`,
-    status: 'active',
-    url_contains_cdn_cgi_path: false,
-    domain_reported_malicious: false,
-    url_reported_malicious: false,
-    hash: hex(i + 1, 64),
-    js_integrity_score: 60 + (i % 40),
-    obfuscation_score: 70 + (i % 29),
-    dataflow_score: 65 + (i % 34),
-    fetched_at: at(i + 150),
-    page_urls: [`https://${host}/products/${i % 500}`],
-  };
-});
+const zoneId = fixture.ZONE_ID;
 const seedFile = path.join(dir, 'seed.json');
-fs.writeFileSync(seedFile, JSON.stringify({ zones: [{ id: zoneId, name: 'big-shop.example', plan: 'enterprise', hosts, scripts }] }));
-const seedBytes = fs.statSync(seedFile).size;
+const seedBytes = fixture.writeSeed(seedFile, SCRIPTS);
 
 // The emulator in its own process: only the lister is in this one.
-const child = spawn(process.execPath, [path.join(lib.root, 'dist/cli/index.js'), 'emulator', '--port', '0', '--seed', seedFile], {
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
-const urls: Record<string, string> = {};
-for await (const line of createInterface({ input: child.stdout! })) {
-  const found = /^\s*(base|admin) URL\s+(\S+)/.exec(line);
-  if (found) urls[found[1]!] = found[2]!;
-  if (urls.base && urls.admin) break;
-}
-if (!urls.base || !urls.admin) throw new Error('the emulator did not print its URLs');
-const baseUrl = urls.base;
-const admin = new EmulatorAdmin(urls.admin);
+const { child, baseUrl, admin } = await fixture.startEmulatorProcess(lib.root, seedFile);
 
 try {
   const { credentials } = await admin.info();

@@ -50,9 +50,6 @@ interface ProcessCost {
 }
 
 const CLOCK_TICKS_PER_S = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
-/** Processes (pid:start time, as pids wrap) found to be no descendant of this one: a process never becomes ours later. */
-const foreign = new Set<string>();
-
 interface ProcessStat {
   /** pid and start time: a pid alone is reused once the machine's pids wrap. */
   key: string;
@@ -74,56 +71,42 @@ function readStat(pid: string): ProcessStat {
   };
 }
 
-/** Whether a process runs @pulumi/pulumi's dynamic provider host as its script (not `node -e` resolving its path). */
+/**
+ * Whether a process is this checkout's dynamic provider host: node running @pulumi/pulumi's host script from this
+ * checkout's node_modules (another checkout's engine runs on the same machine are not ours; `node -e` resolving the
+ * script's path is not the host).
+ */
 function isProviderHost(pid: string): boolean {
-  return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[1]?.includes('dynamic-provider') ?? false;
+  const script = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[1] ?? '';
+  return script.startsWith(lib.root) && script.includes('dynamic-provider');
 }
 
 /**
- * Runs `step`, sampling this process's descendants every 100 ms: the provider host's RSS and CPU time, the engine's
- * CPU time and bytes written. A process's figures are those of its last sample, so each process may lose up to one
- * interval of CPU time before it exits (tens of ms against seconds). Throws when no provider host or engine was seen.
+ * Runs `step`, sampling every 100 ms the engine (the `pulumi` process this process starts) and the provider host: the
+ * host's RSS and CPU time, the engine's CPU time and bytes written. A process's figures are those of its last sample,
+ * so each may lose up to one interval of CPU time before it exits (tens of ms against seconds). Throws when no
+ * provider host or engine was seen.
  */
 async function withProcessCost<T>(step: () => Promise<T>): Promise<{ result: T; cost: ProcessCost }> {
-  const ours = new Map<string, { role: 'provider' | 'engine' | 'other'; cpuTicks: number; rss: number; written: number }>();
+  const ours = new Map<string, { role: 'provider' | 'engine'; cpuTicks: number; rss: number; written: number }>();
   const sample = () => {
-    const alive = new Map<string, ProcessStat>();
     for (const pid of fs.readdirSync('/proc')) {
       if (!/^\d+$/.test(pid)) continue;
       try {
-        alive.set(pid, readStat(pid));
-      } catch {
-        // The process ended between the listing and the read.
-      }
-    }
-    // New processes are ours when their parent is this process or one of ours; a parent may be new too, so repeat.
-    const fresh = [...alive].filter(([, stat]) => !ours.has(stat.key) && !foreign.has(stat.key));
-    for (let grew = true; grew; ) {
-      grew = false;
-      for (const [, stat] of fresh) {
-        if (ours.has(stat.key)) continue;
-        const parent = alive.get(String(stat.ppid));
-        if (stat.ppid !== process.pid && !(parent && ours.has(parent.key))) continue;
-        ours.set(stat.key, { role: 'other', cpuTicks: 0, rss: 0, written: 0 });
-        grew = true;
-      }
-    }
-    for (const [, stat] of fresh) if (!ours.has(stat.key)) foreign.add(stat.key);
-    for (const [pid, stat] of alive) {
-      const known = ours.get(stat.key);
-      if (!known) continue;
-      try {
+        const stat = readStat(pid);
+        const role = stat.ppid === process.pid && stat.name === 'pulumi' ? 'engine' : isProviderHost(pid) ? 'provider' : undefined;
+        if (!role) continue;
+        const known = ours.get(stat.key) ?? { role, cpuTicks: 0, rss: 0, written: 0 };
+        ours.set(stat.key, known);
         known.cpuTicks = stat.cpuTicks;
-        // A process seen between fork and exec is classified again once it runs its program: the engine, or the
-        // provider host (a shell starts it and execs node, the same pid).
-        if (known.role === 'other') known.role = stat.name === 'pulumi' ? 'engine' : isProviderHost(pid) ? 'provider' : 'other';
-        if (known.role === 'provider') {
+        if (role === 'provider') {
           const rss = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
           if (rss) known.rss = Math.max(known.rss, Number(rss[1]) * 1024);
+        } else {
+          known.written = Number(/^wchar: (\d+)$/m.exec(fs.readFileSync(`/proc/${pid}/io`, 'utf8'))?.[1] ?? known.written);
         }
-        if (known.role === 'engine') known.written = Number(/^wchar: (\d+)$/m.exec(fs.readFileSync(`/proc/${pid}/io`, 'utf8'))?.[1] ?? known.written);
       } catch {
-        // The process ended since its stat was read.
+        // The process ended between the listing and the reads.
       }
     }
   };

@@ -219,7 +219,7 @@ describe('storeKeyOf', () => {
 describe('two processes with the same credentials', () => {
   it('share one budget through the store: no 429', async () => {
     const store = { ZONEGUARD_RATE_BUDGET_STORE: redis().url };
-    // Every command the store receives, watched while the two processes run (its counters expire with their window).
+    // Every command the store receives, watched while the two processes run (reservations leave the sorted set as the window slides).
     const probe = new Redis(redis().url);
     const monitor = await probe.monitor();
     const commands: string[] = [];

@@ -35,8 +35,12 @@ export class CspPolicy extends ZoneGuardResource {
   constructor(name: string, args: CspPolicyArgs, opts?: pulumi.CustomResourceOptions) {
     super('CspPolicy', name, args, ['policyId', 'description', 'enabled'], opts);
     // A warning, not a failure: a site may need these sources. It runs in the program, so the engine shows it under
-    // this resource at preview (a provider's check has no channel for warnings; see docs/inputs.md).
-    pulumi.all([args.action, args.value]).apply(([action, value]) => {
+    // this resource at preview (a provider's check has no channel for warnings; see docs/inputs.md). Only once the
+    // policy is registered (its URN): @pulumi/pulumi sends all log messages of the process in one queue, each after
+    // the URN of the resource it names, so a message about a policy that never registers (an up that failed before
+    // it) would hold up every later message, and every later run of the program in the process would never end
+    // (test/e2e/failed-up.test.ts).
+    pulumi.all([args.action, args.value, this.urn]).apply(([action, value]) => {
       for (const warning of allowPolicyWarnings(action, value)) void pulumi.log.warn(warning, this);
     });
   }

@@ -35,11 +35,14 @@ describe('PageIterator', () => {
     });
     expect(asked).toEqual([]);
     const seen: number[] = [];
+    // The pages asked for when each item was handed out: the first page is never read past.
+    const askedAt: number[][] = [];
     for await (const item of iterator) {
       seen.push(item);
-      if (item === 2) expect(asked).toEqual([1]);
+      askedAt.push([...asked]);
     }
     expect(seen).toEqual([1, 2, 3, 4, 5]);
+    expect(askedAt.slice(0, 2)).toEqual([[1], [1]]);
     expect(asked).toEqual([1, 2, 3]);
   });
 

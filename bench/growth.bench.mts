@@ -295,6 +295,22 @@ function findings(): string[] {
       .map((m) => `${fmt.ms(m.perResource)} (${m.from}→${m.to})`)
       .join(', ')}, exponent ${exp(byStep(step).marginal[measure as (typeof MEASURES)[number]])}`;
   const flat = (value: number) => value <= FLAT;
+  const share = (shipped: number, skipped: number) => `${Math.round((100 * (shipped - skipped)) / shipped)}%`;
+  // Whether the checkpoints are most of the engine's CPU at the largest size; whether the engine's and the provider's
+  // CPU per added resource grow (undefined: a cost per added resource came out at or below zero, too noisy to tell).
+  const checkpointsMatter = last.engineCpuMs - lastSkip.engineCpuMs > last.engineCpuMs / 2;
+  const grows = (exponent: number) => (Number.isFinite(exponent) ? !flat(exponent) : undefined);
+  const engineGrows = grows(up.marginal.engineCpuMs);
+  const providerGrows = grows(up.marginal.providerCpuMs);
+  const verdict = !checkpointsMatter
+    ? "The engine's checkpoints are not most of the cost at these sizes."
+    : engineGrows !== true
+      ? "The engine's checkpoints are most of its CPU time, but its cost per added resource does not grow measurably here."
+      : providerGrows === false
+        ? "The slope is the engine's: it serialises and rewrites the whole state file after every step, so its cost per added resource grows with the stack, and the provider's does not."
+        : providerGrows === true
+          ? "The engine's checkpoints set most of the slope, but the provider's cost per added resource grows too (see its line above)."
+          : "The engine's checkpoints set most of the slope; the provider's cost per added resource is too noisy here to tell."
   return [
     'Read the cost of each resource added between two sizes ("per added resource", with the growth exponent of that cost: 0 when the total is linear, 1 when it grows as n²): ' +
       "the totals' exponents also carry the processes' start, the same at every size, which makes small stacks look sublinear.",
@@ -310,22 +326,11 @@ function findings(): string[] {
       `per added resource ${added('up', 'providerCpuMs')} (${added('up, checkpoints skipped', 'providerCpuMs')} in the series without checkpoints). ` +
       `Its start is most of it in a small stack: a no-op preview, which creates nothing, took ${fmt.ms(rowsOf('no-op preview')[0]!.providerCpuMs)} of host CPU at ${rowsOf('no-op preview')[0]!.size} resources.`,
     `- **The program and the emulator** (this process's CPU time, which serves both) in \`up\`, per added resource: ${added('up', 'benchCpuMs')}.`,
-    `- **So**: ${
-      !Number.isFinite(up.marginal.ms) || !Number.isFinite(skip.marginal.ms)
-        ? 'the wall times are too noisy here to tell (a cost per added resource came out at or below zero: the load changed between sizes)'
-        : !flat(up.marginal.ms) && flat(skip.marginal.ms)
-        ? `without per-step checkpoints the wall time per added resource is flat (exponent ${exp(skip.marginal.ms)}), as shipped it grows (${exp(up.marginal.ms)}): the engine's checkpointing, the whole state file serialised and rewritten after every step, sets the slope`
-        : flat(up.marginal.ms)
-          ? `the wall time per added resource of \`up\` is flat as shipped (exponent ${exp(up.marginal.ms)}) at these sizes`
-          : `the wall time per added resource grows without per-step checkpoints too (exponent ${exp(skip.marginal.ms)} against ${exp(up.marginal.ms)} as shipped): checkpoints are not the whole slope`
-    }; the engine's CPU per added resource grows with exponent ${exp(up.marginal.engineCpuMs)} as shipped and ${exp(skip.marginal.engineCpuMs)} without checkpoints; ${
-      !Number.isFinite(up.marginal.providerCpuMs)
-        ? "the provider host's CPU per added resource is too noisy here to tell"
-        : flat(up.marginal.providerCpuMs)
-        ? `the provider host's CPU per added resource is flat (${exp(up.marginal.providerCpuMs)}): the provider's cost per create does not grow with the stack`
-        : `the provider host's CPU per added resource grows (${exp(up.marginal.providerCpuMs)}): the provider's cost per create grows with the stack`
-    }. ${lastSkip.ms < last.ms ? `At ${last.size} resources skipping checkpoints saves ${fmt.ms(last.ms - lastSkip.ms)} of ${fmt.ms(last.ms)}; ` : ''}` +
-      'the price is that an interrupted `up` leaves the state of its start, so the engine no longer knows what it created: zoneguard does not set it for its users.',
+    // CPU time, unlike wall time, hardly moves with the machine's load: the verdict rests on it, the wall time beside it.
+    `- **So**: at ${last.size} resources the engine's per-step checkpoints are ${share(last.engineCpuMs, lastSkip.engineCpuMs)} of its CPU time in \`up\` ` +
+      `(${fmt.ms(last.engineCpuMs)} as shipped, ${fmt.ms(lastSkip.engineCpuMs)} without) and ${share(last.ms, lastSkip.ms)} of the wall time (${fmt.ms(last.ms)} against ${fmt.ms(lastSkip.ms)}); ` +
+      `the provider host used ${fmt.ms(last.providerCpuMs)} of CPU in that \`up\`, ${perResource(last.providerCpuMs, last)} a create with its start. ${verdict} ` +
+      'Skipping checkpoints is no fix for users: an interrupted `up` then leaves the state of its start, and the engine no longer knows what it created; zoneguard does not set it.',
   ];
 }
 

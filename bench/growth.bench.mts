@@ -268,7 +268,11 @@ const exponents = STEPS.map((step) => ({
   >),
   /** Growth exponent of the cost per added resource (0: the total is linear; 1: it grows as n²). */
   marginal: Object.fromEntries(
-    MEASURES.map((measure) => [measure, growthExponent(marginals(step, measure).map((m) => [m.middle, m.perResource] as const))]),
+    // A cost per added resource at or below zero (the load changed between sizes) leaves the exponent undefined.
+    MEASURES.map((measure) => {
+      const points = marginals(step, measure).map((m) => [m.middle, m.perResource] as const);
+      return [measure, points.every(([, perResource]) => perResource > 0) ? growthExponent(points) : Number.NaN];
+    }),
   ) as Record<(typeof MEASURES)[number], number>,
 }));
 const exp = (value: number) => (Number.isFinite(value) ? value.toFixed(2) : '-');

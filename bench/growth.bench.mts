@@ -29,10 +29,10 @@ const PER_ZONE = 400;
 // The argument, else ZONEGUARD_GROWTH_SIZES (the way through `npm run bench -- growth`), else all three sizes.
 const measuredSizes = (process.argv[2] ?? process.env.ZONEGUARD_GROWTH_SIZES ?? '100,400,1600').split(',').map(Number);
 /**
- * Every run's rows, by size. With ZONEGUARD_GROWTH_KEEP=1 a run reports, beside its own sizes, the rows of the other
- * sizes from earlier runs, each row naming its run: so the bench can run as pieces that each hold the engine lock
- * under 10 minutes (`node bench/growth.bench.mts 1600`, then `ZONEGUARD_GROWTH_SIZES=100,400 ZONEGUARD_GROWTH_KEEP=1
- * npm run bench -- growth --write`). Both series of one size always come from one run.
+ * The rows of the last run; with ZONEGUARD_GROWTH_KEEP=1 a run reports, beside its own sizes, the rows of the other
+ * sizes from the runs before it, each row naming its run: so the bench can run as pieces that each hold the engine
+ * lock under 10 minutes (`node bench/growth.bench.mts 1600`, then `ZONEGUARD_GROWTH_SIZES=100,400
+ * ZONEGUARD_GROWTH_KEEP=1 npm run bench -- growth --write`). Both series of one size always come from one run.
  */
 const SAVED_ROWS = path.join(lib.root, '.zoneguard', 'bench', 'growth-rows.json');
 const RUN = `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC at ${execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: lib.root, encoding: 'utf8' }).trim()}`;
@@ -236,10 +236,10 @@ try {
   await emulator.close();
 }
 
-const saved: Row[] = fs.existsSync(SAVED_ROWS) ? (JSON.parse(fs.readFileSync(SAVED_ROWS, 'utf8')) as Row[]) : [];
-const allRows = [...saved.filter((row) => !measuredSizes.includes(row.size)), ...measuredRows].sort((a, b) => a.size - b.size || STEPS.indexOf(a.step) - STEPS.indexOf(b.step));
-fs.writeFileSync(SAVED_ROWS, JSON.stringify(allRows, null, 2));
-const rows = process.env.ZONEGUARD_GROWTH_KEEP === '1' ? allRows : measuredRows;
+// Without ZONEGUARD_GROWTH_KEEP a run starts the saved rows afresh, so a later piece adds to this run's rows only.
+const saved: Row[] = process.env.ZONEGUARD_GROWTH_KEEP === '1' && fs.existsSync(SAVED_ROWS) ? (JSON.parse(fs.readFileSync(SAVED_ROWS, 'utf8')) as Row[]) : [];
+const rows = [...saved.filter((row) => !measuredSizes.includes(row.size)), ...measuredRows].sort((a, b) => a.size - b.size || STEPS.indexOf(a.step) - STEPS.indexOf(b.step));
+fs.writeFileSync(SAVED_ROWS, JSON.stringify(rows, null, 2));
 const sizes = [...new Set(rows.map((row) => row.size))];
 const runs = [...new Set(rows.map((row) => row.run))];
 

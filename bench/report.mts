@@ -114,7 +114,7 @@ if (wanted.length > 0 && merge) {
     if (at < 0) document = `${document.trimEnd()}\n\n${section}`;
     else {
       const next = document.indexOf('\n## ', at + heading.length);
-      document = document.slice(0, at) + section + (next < 0 ? '' : document.slice(next + 1));
+      document = document.slice(0, at) + section + (next < 0 ? '' : document.slice(next));
     }
   }
   fs.writeFileSync(file, document.endsWith('\n') ? document : `${document}\n`);

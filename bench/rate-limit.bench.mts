@@ -45,7 +45,7 @@ const program = async () => {
   return {};
 };
 
-/** The least time `calls` requests can take under a fixed window: the last batch starts when its window opens. */
+/** The least time `calls` requests can take under the limit: a batch of `requests` per window, the last when its window opens. */
 const floorMs = (calls: number) => (Math.ceil(calls / LIMIT.requests) - 1) * LIMIT.windowMs;
 
 interface Run {
@@ -185,12 +185,12 @@ try {
   const section = [
     `One enterprise zone seeded empty, a program declaring ${RESOURCES / 2} CspPolicy and ${RESOURCES / 2} FirewallRuleWithFilter, ` +
       `the real engine at ${parallel}. The emulator enforces \`rateLimit: { requests: ${LIMIT.requests}, windowMs: ${LIMIT.windowMs} }\` ` +
-      'on every API request (a fixed window; over it, 429 code 971 with `Retry-After` until the window ends; refused requests count in the window too). ' +
+      'on every API request (over any window, as the service counts; over it, 429 code 971 with `Retry-After` until the oldest admitted request leaves the window; refused requests are not counted). ' +
       `The service allows 1200 requests per 300 s; the scaled limit is ${LIMIT.requests / (LIMIT.windowMs / 1000)} requests/s. ` +
       `The up made ${upCalls} successful calls (the table counts each run's), which span ${windows} windows here, as ${fmt.int(windows * 1200)} calls would at the real limit. ` +
       'The emulator does not model the real service\'s 5-minute block of an over-limit caller: under it, every 429 of the first run would cost 5 minutes.',
     '',
-    `**Floor**: the least time the successful calls can take under a fixed window of ${LIMIT.requests} per ${LIMIT.windowMs} ms, (⌈calls / ${LIMIT.requests}⌉ − 1) × ${LIMIT.windowMs} ms. ` +
+    `**Floor**: the least time the successful calls can take under a limit of ${LIMIT.requests} per ${LIMIT.windowMs} ms, (⌈calls / ${LIMIT.requests}⌉ − 1) × ${LIMIT.windowMs} ms. ` +
       '**Span**: first to last request arrival at the emulator. **Wall time**: the whole engine command (program, plan, provider start-up included). ' +
       '*No limit* is the same stack without any limit: the time the engine itself needs, below which no limit handling can go.',
     '',

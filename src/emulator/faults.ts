@@ -29,7 +29,7 @@ export const FaultSpecSchema = z.strictObject({
    * a proxy's 502 page (not the service's envelope) arrives instead. The client cannot tell it from a 502 before.
    */
   loseAnswers: z.number().int().min(0).optional(),
-  /** The service's own limit: at most `requests` per fixed window of `windowMs`, then 429 code 971 until it ends. */
+  /** The service's own limit: at most `requests` in any window of `windowMs`, then 429 code 971 until a slot frees. */
   rateLimit: z.strictObject({ requests: z.number().int().min(1), windowMs: z.number().int().min(1).max(86_400_000) }).optional(),
   match: FaultMatchSchema.optional(),
 });
@@ -56,8 +56,8 @@ interface ActiveFault {
   tooManyLeft: number;
   resetsLeft: number;
   losesLeft: number;
-  windowStart: number;
-  windowCount: number;
+  /** Arrival times of the requests `rateLimit` let through in its last window, oldest first. */
+  admitted: number[];
 }
 
 const RANDOM_STATUSES = [500, 502, 503] as const;
@@ -73,8 +73,7 @@ export class FaultEngine {
       tooManyLeft: spec.tooManyRequests?.count ?? 0,
       resetsLeft: spec.resetConnections ?? 0,
       losesLeft: spec.loseAnswers ?? 0,
-      windowStart: 0,
-      windowCount: 0,
+      admitted: [],
     }));
   }
 
@@ -101,7 +100,7 @@ export class FaultEngine {
       if (prefix !== undefined && !apiPath.startsWith(prefix) && !fullPath.startsWith(prefix)) continue;
       latencyMs = Math.max(latencyMs, spec.latencyMs ?? 0);
       if (outcome) continue;
-      // Every matching request counts in the rate-limit window, whatever else happens to it.
+      // A request the rate limit admits counts in its window, whatever else happens to it.
       const retryAfterSeconds = spec.rateLimit ? this.countInWindow(fault, spec.rateLimit, now) : undefined;
       if (fault.resetsLeft > 0) {
         fault.resetsLeft--;
@@ -133,14 +132,18 @@ export class FaultEngine {
     return outcome ? { latencyMs, outcome } : { latencyMs };
   }
 
-  /** Counts the request in its fixed window; answers the seconds until the window ends when over the limit. */
+  /**
+   * The service's limit counts any window (docs/service.md#rate-limit): a request is refused while the last
+   * `windowMs` already hold `requests` admitted ones, with `Retry-After` until the oldest of them leaves the window.
+   * Refused requests are not counted. Returns the seconds to wait, or undefined when the request is admitted.
+   */
   private countInWindow(fault: ActiveFault, limit: { requests: number; windowMs: number }, now: number): number | undefined {
-    if (now - fault.windowStart >= limit.windowMs) {
-      fault.windowStart = now;
-      fault.windowCount = 0;
+    const { admitted } = fault;
+    while (admitted.length > 0 && now - admitted[0]! >= limit.windowMs) admitted.shift();
+    if (admitted.length < limit.requests) {
+      admitted.push(now);
+      return undefined;
     }
-    fault.windowCount++;
-    if (fault.windowCount <= limit.requests) return undefined;
-    return Math.max(1, Math.ceil((fault.windowStart + limit.windowMs - now) / 1000));
+    return Math.max(1, Math.ceil((admitted[0]! + limit.windowMs - now) / 1000));
   }
 }

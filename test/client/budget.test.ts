@@ -1,7 +1,7 @@
 import { RateLimitedError } from '../../src/client';
 import { ZONE, clientOf, useClientZones } from './harness';
 
-// The client-side rate budget against the emulator's own limit (a fixed window that answers 429 code 971).
+// The client-side rate budget against the emulator's own limit (over any window, answering 429 code 971).
 
 const emulator = useClientZones();
 const WINDOW_MS = 1200;

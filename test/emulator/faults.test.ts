@@ -1,4 +1,5 @@
 import { failure, useEmulator } from './helpers';
+import { FaultEngine } from '../../src/emulator/faults';
 
 const h = useEmulator();
 beforeEach(() => h.emulator.admin.reset());
@@ -86,6 +87,18 @@ describe('injected faults', () => {
     const retryAfter = Number(limited.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThan(50);
     expect(retryAfter).toBeLessThanOrEqual(60);
+  });
+
+  test('rateLimit counts any window, as the service does: requests a fixed window restarted at the third would admit are refused', () => {
+    const engine = new FaultEngine();
+    engine.set({ rateLimit: { requests: 2, windowMs: 1000 } });
+    const retryAfter = (now: number) => {
+      const { outcome } = engine.decide('GET', '/zones', '/client/v4/zones', now);
+      return outcome?.kind === 'answer' ? `429, Retry-After ${outcome.retryAfterSeconds}` : 'admitted';
+    };
+    // 2 per 1000 ms: the 4th, at 1120, finds 600 and 1110 admitted within the last 1000 ms; the 5th, at 1600, finds
+    // 600 gone; the 6th, at 1700, finds 1110 and 1600; refused requests are not counted.
+    expect([0, 600, 1110, 1120, 1600, 1700].map(retryAfter)).toEqual(['admitted', 'admitted', 'admitted', '429, Retry-After 1', 'admitted', '429, Retry-After 1']);
   });
 
   test('rateLimit: a new window lets requests through again', async () => {

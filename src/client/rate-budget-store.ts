@@ -12,8 +12,10 @@ import { budgetKey, sharedRateBudget, systemClock, type Budget, type BudgetKeyPa
  * `requests` reservations, and a refused reservation says how long until a slot frees (`reset`), which is how long
  * a waiter sleeps.
  *
- * The service counts a request when it receives it, the store when we reserve; the interval is the budget's window
- * plus a margin for the time between the two (storeIntervalMs). The process's own budget (RateBudget) is taken
+ * The service counts a request when it receives it, somewhere between our reservation and the answer. So a
+ * reservation is moved to the moment its request ended when the slot is given back (StoreConnection.end), as the
+ * process's own budget counts from a request's end, and the interval is the budget's window plus a margin for a
+ * request still in flight (storeIntervalMs). The process's own budget (RateBudget) is taken
  * first: it bounds the process's requests in flight, keeps the process within the limit when the store cannot be
  * reached, and may wait; the reservation comes after it, right before the request leaves. `Retry-After` is
  * honoured by the transport's retry loop, as without a store.
@@ -57,6 +59,16 @@ export type StoreWarning = (message: string) => void;
 
 const defaultWarning: StoreWarning = (message) => process.emitWarning(message, { code: 'ZONEGUARD_RATE_BUDGET_STORE' });
 
+const END_COMMAND = 'zoneguardRateBudgetEnd';
+/** KEYS[1]: the budget's sorted set; ARGV[1]: the reservation (its member). Replaces it by the server's time now. */
+const END_SCRIPT = `
+local t = redis.call('TIME')
+local ended = t[1] * 1000000 + t[2]
+redis.call('ZREM', KEYS[1], ARGV[1])
+redis.call('ZADD', KEYS[1], 'NX', ended, ended)
+return 1
+`;
+
 /** One Redis connection per store URL in the process, opened on first use, never holding the process open. */
 export class StoreConnection {
   readonly url: string;
@@ -64,6 +76,7 @@ export class StoreConnection {
   #warned = false;
   readonly #warn: StoreWarning;
   readonly #limiters = new Map<number, RedisSlidingWindowRateLimiter>();
+  #endDefined = false;
 
   constructor(url: string, warn: StoreWarning) {
     this.url = url;
@@ -87,6 +100,25 @@ export class StoreConnection {
       this.#limiters.set(intervalMs, limiter);
     }
     return limiter;
+  }
+
+  /**
+   * Moves a reservation to the moment its request ended, on the server's clock: from then on it counts for a window
+   * after the end, as the process's own budget counts, so a request that reached the service late (a stalled event
+   * loop, a slow network) is still counted over every window the service counted it in. Member and score stay one
+   * value, the microsecond, as the library keeps them (it reads a member as its time). A failure leaves the
+   * reservation at its start, where the margin covers the usual delay: nothing to tell.
+   */
+  async end(redis: Redis, key: string, token: number): Promise<void> {
+    if (!this.#endDefined) {
+      redis.defineCommand(END_COMMAND, { numberOfKeys: 1, lua: END_SCRIPT });
+      this.#endDefined = true;
+    }
+    try {
+      await (redis as unknown as Record<typeof END_COMMAND, (key: string, member: string) => Promise<unknown>>)[END_COMMAND](key, String(token));
+    } catch {
+      // The reservation stays where it was made.
+    }
   }
 
   /** Says once that the store is not used, and why. */
@@ -135,6 +167,12 @@ function describe(error: unknown): string {
   return text.replace(/redis(s)?:\/\/[^\s]*/g, (url) => storeUrlForMessages(url));
 }
 
+/** A request counted in the store: its member there, the server's microsecond when it was reserved. */
+interface Reservation {
+  redis: Redis;
+  token: number;
+}
+
 /**
  * A budget counted in a Redis store shared by processes, over the process's own budget. One per store and key in
  * the process (storeRateBudget): its callers reserve one at a time, in the order their own slots were given, so a
@@ -167,19 +205,25 @@ export class StoreRateBudget implements Budget {
     const release = await this.#local.acquire(tellOnce);
     const turn = this.#tail.then(() => this.#reserve(tellOnce));
     this.#tail = turn.catch(() => undefined);
+    let reservation: Reservation | undefined;
     try {
-      await turn;
+      reservation = await turn;
     } catch (error) {
       release();
       throw error;
     }
-    return release;
+    if (!reservation) return release;
+    const { redis, token } = reservation;
+    return () => {
+      release();
+      void this.#connection.end(redis, this.#key, token);
+    };
   }
 
   /** Reserves one request in the store, sleeping as long as it says a slot takes to free; never throws. */
-  async #reserve(onWait: (waitMs: number) => void): Promise<void> {
+  async #reserve(onWait: (waitMs: number) => void): Promise<Reservation | undefined> {
     const redis = await this.#connection.ready();
-    if (!redis) return;
+    if (!redis) return undefined;
     const limiter = this.#connection.limiter(redis, storeIntervalMs(this.#limits));
     for (;;) {
       let reserved: { token?: number; reset?: number };
@@ -187,9 +231,9 @@ export class StoreRateBudget implements Budget {
         reserved = await limiter.reserve(this.#key, this.#limits.requests);
       } catch (error) {
         this.#connection.unusable(describe(error));
-        return;
+        return undefined;
       }
-      if (reserved.token !== undefined) return;
+      if (reserved.token !== undefined) return { redis, token: reserved.token };
       const waitMs = Math.max(1, reserved.reset ?? 1);
       onWait(waitMs);
       await this.#clock.sleep(waitMs);

@@ -124,11 +124,13 @@ describe('clients with their own connections to the store', () => {
   /** A tiny HTTP server that records when each request arrives, on its own clock, as the service counts. */
   let server: http.Server;
   let arrivals: number[];
+  /** How long the server takes to answer. */
+  let answerMs: number;
   let url: string;
   beforeAll(async () => {
     server = http.createServer((request, response) => {
       arrivals.push(performance.now());
-      response.end('{}');
+      setTimeout(() => response.end('{}'), answerMs);
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
@@ -136,6 +138,7 @@ describe('clients with their own connections to the store', () => {
   afterAll(() => new Promise((resolve) => server.close(resolve)));
   beforeEach(() => {
     arrivals = [];
+    answerMs = 0;
   });
 
   const key = storeKeyOf({ baseUrl: 'https://api.example.com/client/v4', secrets: ['shared-token'], limits: LIMIT });
@@ -161,6 +164,33 @@ describe('clients with their own connections to the store', () => {
       release();
     }
   }
+
+  it('counts a request from when it ended: its reservation is moved to the end, once, on the server clock', async () => {
+    const probe = new Redis(redis().url);
+    const micros = async () => {
+      const [seconds, micro] = await probe.time();
+      return Number(seconds) * 1e6 + Number(micro);
+    };
+    const budget = fleetMember();
+    answerMs = 300;
+    const before = await micros();
+    await Promise.all([send(budget), send(budget), send(budget)]);
+    const after = await micros();
+    // The move is sent when the slot is given back; it has run once every member is past the answers' 300 ms.
+    const members = async () => (await probe.zrange(key, '0', '-1', 'WITHSCORES')).map(Number);
+    const deadline = Date.now() + 2_000;
+    while (Date.now() < deadline && (await members()).some((value, i) => i % 2 === 1 && value < before + 300_000)) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const entries = await members();
+    probe.disconnect();
+    const scores = entries.filter((_, i) => i % 2 === 1);
+    // Three requests, three entries (the start of each replaced, not added to), each its own member and score.
+    expect(entries.filter((_, i) => i % 2 === 0)).toEqual(scores);
+    expect(scores).toHaveLength(3);
+    for (const score of scores) expect(score).toBeGreaterThanOrEqual(before + 300_000);
+    for (const score of scores) expect(score).toBeLessThanOrEqual(after + 1_000_000);
+  });
 
   it('never let the server receive more than the limit in any window, and let through all of it', async () => {
     const clients = 4;

@@ -24,9 +24,8 @@ const LIMIT = { requests: 20, windowMs: 2000 };
 
 const emulator = await startEmulator({ port: 0 });
 const dir = lib.workDir('rate-limit');
-const zone = await emulator.admin.seedZone({ name: 'bench-250.example', plan: 'enterprise', ruleQuota: 1000, hosts: ['bench-250.example'] });
-
-const program = async () => {
+/** The program, on a zone of its own per scenario: what one scenario leaves behind never meets the next. */
+const programOn = (zone: { id: string }) => async () => {
   for (let i = 0; i < RESOURCES / 2; i++) {
     new CspPolicy(`policy-${i}`, {
       zoneId: zone.id,
@@ -137,7 +136,8 @@ try {
   for (const scenario of scenarios) {
     if (scenario.limited) await emulator.admin.setFaults({ rateLimit: LIMIT });
     else await emulator.admin.clearFaults();
-    const stack = await lib.engineStack(dir, { project: 'zoneguard-bench-250', stack: scenario.stack, program, emulator, env: scenario.env });
+    const zone = await emulator.admin.seedZone({ name: `bench-250-${scenario.stack}.example`, plan: 'enterprise', ruleQuota: 1000, hosts: ['bench-250.example'] });
+    const stack = await lib.engineStack(dir, { project: 'zoneguard-bench-250', stack: scenario.stack, program: programOn(zone), emulator, env: scenario.env });
     // Let the window the previous run used close, so each run starts on a fresh one.
     await new Promise((resolve) => setTimeout(resolve, LIMIT.windowMs));
     await measure(scenario.name, 'up (250 creates)', scenario.limited, (onEvent) => stack.up({ color: 'never', onEvent }));
@@ -183,7 +183,7 @@ try {
   const upCalls = budget.find((run) => run.step.startsWith('up'))?.succeeded ?? RESOURCES;
   const windows = Math.ceil(upCalls / LIMIT.requests);
   const section = [
-    `One enterprise zone seeded empty, a program declaring ${RESOURCES / 2} CspPolicy and ${RESOURCES / 2} FirewallRuleWithFilter, ` +
+    `An enterprise zone seeded empty for each scenario, a program declaring ${RESOURCES / 2} CspPolicy and ${RESOURCES / 2} FirewallRuleWithFilter, ` +
       `the real engine at ${parallel}. The emulator enforces \`rateLimit: { requests: ${LIMIT.requests}, windowMs: ${LIMIT.windowMs} }\` ` +
       'on every API request (over any window, as the service counts; over it, 429 code 971 with `Retry-After` until the oldest admitted request leaves the window; refused requests are not counted). ' +
       `The service allows 1200 requests per 300 s; the scaled limit is ${LIMIT.requests / (LIMIT.windowMs / 1000)} requests/s. ` +

@@ -20,7 +20,7 @@ const STACKS = 4;
 const PER_STACK = 60;
 /** The scaled limit of bench/rate-limit.bench.mts. */
 const LIMIT = { requests: 20, windowMs: 2000 };
-const floorMs = (calls: number) => (Math.ceil(calls / LIMIT.requests) - 1) * LIMIT.windowMs;
+const floorMs = (calls: number) => lib.floorMs(calls, LIMIT);
 
 async function startRedis(): Promise<{ url: string; stop(): void }> {
   const probe = net.createServer();
@@ -102,11 +102,7 @@ try {
     const ok = measured.requests.filter((entry) => entry.status >= 200 && entry.status < 300).length;
     const limited = measured.requests.filter((entry) => entry.status === 429).length;
     const arrivals = measured.requests.map((entry) => Date.parse(entry.at)).sort((a, b) => a - b);
-    let maxInWindow = 0;
-    for (let i = 0, j = 0; i < arrivals.length; i++) {
-      while (arrivals[i]! - arrivals[j]! >= LIMIT.windowMs) j++;
-      maxInWindow = Math.max(maxInWindow, i - j + 1);
-    }
+    const maxInWindow = lib.mostInAnyWindow(arrivals, LIMIT.windowMs);
     // The calls' span: from the first request the emulator received to the last (its log keeps arrival times, to the
     // ms), the span the floor bounds; the wall time adds the engines' start-up and the last answer.
     const spanMs = arrivals.length > 0 ? arrivals.at(-1)! - arrivals[0]! : 0;

@@ -143,6 +143,24 @@ export const fmt = {
   int: (value: number) => Math.round(value).toLocaleString('en-US'),
 };
 
+/**
+ * The least time `calls` requests can take under a limit of `requests` per `windowMs`: a batch per window, the
+ * last when its window opens.
+ */
+export function floorMs(calls: number, limit: { requests: number; windowMs: number }): number {
+  return (Math.ceil(calls / limit.requests) - 1) * limit.windowMs;
+}
+
+/** The most of these arrival times (sorted) in any span of `windowMs`: what the service's limit counts. */
+export function mostInAnyWindow(arrivals: readonly number[], windowMs: number): number {
+  let most = 0;
+  for (let i = 0, j = 0; i < arrivals.length; i++) {
+    while (arrivals[i]! - arrivals[j]! >= windowMs) j++;
+    most = Math.max(most, i - j + 1);
+  }
+  return most;
+}
+
 /** A markdown table. */
 export function table(header: readonly string[], rows: ReadonlyArray<ReadonlyArray<string | number>>): string {
   const line = (cells: ReadonlyArray<string | number>) => `| ${cells.map((cell) => String(cell).replace(/\|/g, '\\|')).join(' | ')} |`;

@@ -44,8 +44,7 @@ const programOn = (zone: { id: string }) => async () => {
   return {};
 };
 
-/** The least time `calls` requests can take under the limit: a batch of `requests` per window, the last when its window opens. */
-const floorMs = (calls: number) => (Math.ceil(calls / LIMIT.requests) - 1) * LIMIT.windowMs;
+const floorMs = (calls: number) => lib.floorMs(calls, LIMIT);
 
 interface Run {
   scenario: string;

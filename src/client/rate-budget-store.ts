@@ -220,6 +220,14 @@ export class StoreRateBudget implements Budget {
     };
   }
 
+  /**
+   * Held in this process only: the other processes of the fleet hear their own 429s. The store's count is what
+   * keeps them from getting any.
+   */
+  hold(ms: number): void {
+    this.#local.hold(ms);
+  }
+
   /** Reserves one request in the store, sleeping as long as it says a slot takes to free; never throws. */
   async #reserve(onWait: (waitMs: number) => void): Promise<Reservation | undefined> {
     const redis = await this.#connection.ready();

@@ -47,21 +47,27 @@ export type Release = () => void;
 export interface Budget {
   /** Waits for a slot and takes it; `onWait` is told the expected wait when there is one. */
   acquire(onWait?: (waitMs: number) => void): Promise<Release>;
+  /**
+   * The service refused a request for its rate (429) and said to come back in `ms`: no slot is given before then.
+   * Every request of the process with these credentials would be refused the same way, so none is sent to be.
+   */
+  hold(ms: number): void;
 }
 
 /** A slot that is in flight: it frees `windowMs` after its request ends, a time not known yet. */
 const IN_FLIGHT = Number.POSITIVE_INFINITY;
 
 /**
- * Which slot the next request takes and how long it waits for it. `slots[i]` is the time slot i is free again.
- * Pure: the whole policy of the budget is this function.
+ * Which slot the next request takes and how long it waits for it. `slots[i]` is the time slot i is free again;
+ * `heldUntil` the time before which no slot is given (see `Budget.hold`). Pure: the whole policy of the budget is
+ * this function.
  */
-export function nextSlot(slots: readonly number[], now: number): { index: number; waitMs: number } {
+export function nextSlot(slots: readonly number[], now: number, heldUntil = Number.NEGATIVE_INFINITY): { index: number; waitMs: number } {
   let index = 0;
   for (let i = 1; i < slots.length; i += 1) {
     if (slots[i]! < slots[index]!) index = i;
   }
-  return { index, waitMs: Math.max(0, slots[index]! - now) };
+  return { index, waitMs: Math.max(0, slots[index]! - now, heldUntil - now) };
 }
 
 /**
@@ -79,6 +85,8 @@ export class RateBudget {
   #wakers: Array<() => void> = [];
   /** The previous caller's turn: each acquire queues behind it (FIFO). */
   #tail: Promise<unknown> = Promise.resolve();
+  /** No slot is given before this time (`hold`). */
+  #heldUntil = Number.NEGATIVE_INFINITY;
 
   constructor(limits: RateBudgetLimits, clock: Clock = systemClock) {
     const problem = rateBudgetProblem(limits);
@@ -98,6 +106,10 @@ export class RateBudget {
     return turn;
   }
 
+  hold(ms: number): void {
+    this.#heldUntil = Math.max(this.#heldUntil, this.#clock.now() + ms);
+  }
+
   /** How many slots are free right now (for tests and logs). */
   available(): number {
     const now = this.#clock.now();
@@ -107,7 +119,7 @@ export class RateBudget {
   async #take(onWait?: (waitMs: number) => void): Promise<Release> {
     let told = false;
     for (;;) {
-      const { index, waitMs } = nextSlot(this.#slots, this.#clock.now());
+      const { index, waitMs } = nextSlot(this.#slots, this.#clock.now(), this.#heldUntil);
       if (waitMs === 0) {
         this.#slots[index] = IN_FLIGHT;
         return this.#releaser(index);
@@ -157,7 +169,8 @@ export function budgetKey(parts: BudgetKeyParts): string {
  * Budgets shared by every client of the process with the same key. Kept on globalThis under a registered symbol
  * so two copies of this package loaded in one process (nested node_modules) still share one budget.
  */
-const REGISTRY = Symbol.for('pulumi-zoneguard.rate-budgets');
+// `.v2`: budgets have `hold` now; a copy of an older version in the same process keeps its own Map.
+const REGISTRY = Symbol.for('pulumi-zoneguard.rate-budgets.v2');
 
 function registry(): Map<string, RateBudget> {
   const holder = globalThis as { [REGISTRY]?: Map<string, RateBudget> };

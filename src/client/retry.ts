@@ -40,9 +40,17 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = Object.freeze({
    * even a POST is retried. A reset or timeout after sending is not in this list.
    */
   notSentErrorCodes: Object.freeze(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH']),
-  /** Attempts in all, the first one included. */
+  /**
+   * Attempts in all, the first one included, when attempts fail for any reason but the rate limit. A 429 is not
+   * counted against it: the service did not act and said when to come back, so it is retried while the deadline
+   * allows. Processes whose budgets overshoot the limit together (a fleet without the shared store) can each see
+   * several 429s in a row before their turn comes; five attempts would fail a deploy that only had to wait.
+   */
   maxAttempts: 5,
-  /** First backoff cap; the cap doubles each attempt (500, 1000, 2000, ... ms) before the full jitter. */
+  /**
+   * First backoff cap; the cap doubles each attempt (500, 1000, 2000, ... ms) before the full jitter. Also the
+   * spread added to a `Retry-After`: requests refused together come back over this much time, not in one burst.
+   */
   baseDelayMs: 500,
   /** Largest backoff cap, whatever the attempt number. */
   maxDelayMs: 30_000,
@@ -59,9 +67,9 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = Object.freeze({
   deadlineMs: 360_000,
 });
 
-/** A policy with overrides applied; `false` means a single attempt. */
+/** A policy with overrides applied; `false` means a single attempt, a 429 included (no time for a retry). */
 export function resolveRetryPolicy(override: Partial<RetryPolicy> | false | undefined): RetryPolicy {
-  if (override === false) return { ...DEFAULT_RETRY_POLICY, maxAttempts: 1 };
+  if (override === false) return { ...DEFAULT_RETRY_POLICY, maxAttempts: 1, deadlineMs: 0 };
   const policy = { ...DEFAULT_RETRY_POLICY, ...(override ?? {}) };
   for (const field of ['maxAttempts', 'baseDelayMs', 'maxDelayMs', 'maxRetryAfterMs', 'deadlineMs'] as const) {
     const value = policy[field];
@@ -81,6 +89,19 @@ export type AttemptFailure =
   /** `code` is the system error code; got's own timer reports ETIMEDOUT. */
   | { kind: 'network'; code: string };
 
+/** Whether the failure is the service's rate limiter refusing the request: it did not act on it. */
+export function isRateLimited(failure: AttemptFailure): boolean {
+  return failure.kind === 'status' && failure.status === 429;
+}
+
+/**
+ * Whether the attempt count leaves room for another attempt after this failure (`attempt` is the number of the one
+ * that failed). A 429 is bounded by the deadline only (see `maxAttempts`).
+ */
+export function attemptsLeft(attempt: number, failure: AttemptFailure, policy: Pick<RetryPolicy, 'maxAttempts'>): boolean {
+  return isRateLimited(failure) || attempt < policy.maxAttempts;
+}
+
 /** Whether the policy allows another attempt after this failure (attempt count and deadline aside). */
 export function isRetryable(method: string, failure: AttemptFailure, policy: RetryPolicy): boolean {
   const idempotent = policy.idempotentMethods.includes(method.toUpperCase());
@@ -92,8 +113,11 @@ export function isRetryable(method: string, failure: AttemptFailure, policy: Ret
 
 /**
  * The wait before the next attempt, in milliseconds. `attempt` is the number of the attempt that just failed
- * (1 for the first). The service's `Retry-After` wins when it sent one; otherwise exponential backoff with full
- * jitter: a uniform draw in [0, min(maxDelayMs, baseDelayMs * 2^(attempt-1))). `random` is injectable for tests.
+ * (1 for the first). When the service sent a `Retry-After`, that wait plus a uniform draw in [0, baseDelayMs): the
+ * service says when it takes requests again, and every request it refused together hears the same time, so each
+ * comes back at its own moment past it rather than all in the same millisecond (a herd that the limit refuses
+ * again). Otherwise exponential backoff with full jitter: a uniform draw in
+ * [0, min(maxDelayMs, baseDelayMs * 2^(attempt-1))). `random` is injectable for tests.
  */
 export function computeRetryDelay(input: {
   attempt: number;
@@ -101,10 +125,12 @@ export function computeRetryDelay(input: {
   retryAfterMs?: number;
   random?: () => number;
 }): number {
-  if (input.retryAfterMs !== undefined) return Math.max(0, Math.ceil(input.retryAfterMs));
+  const random = input.random ?? Math.random;
+  if (input.retryAfterMs !== undefined) {
+    return Math.max(0, Math.ceil(input.retryAfterMs)) + Math.floor(random() * Math.min(input.policy.baseDelayMs, input.policy.maxDelayMs));
+  }
   const exponent = Math.max(0, input.attempt - 1);
   const cap = Math.min(input.policy.maxDelayMs, input.policy.baseDelayMs * 2 ** exponent);
-  const random = input.random ?? Math.random;
   return Math.floor(random() * cap);
 }
 

@@ -15,7 +15,7 @@ import type { Page } from './pagination';
 import { compiledCheck } from './compiled-check';
 import { redactSecrets } from './credentials';
 import type { Budget } from './rate-budget';
-import { computeRetryDelay, isRetryable, parseRetryAfter, type AttemptFailure, type RetryPolicy } from './retry';
+import { attemptsLeft, computeRetryDelay, isRateLimited, isRetryable, parseRetryAfter, type AttemptFailure, type RetryPolicy } from './retry';
 
 /** Events the client reports to an optional logger. None carries a credential or a header. */
 export interface ClientLogger {
@@ -227,7 +227,10 @@ export function createTransport(config: TransportConfig): Transport {
       if (outcome.ok) return unwrap(outcome, site, spec, attempt);
 
       const { failure, error, retryAfterMs } = outcome;
-      if (outcome.final || attempt >= policy.maxAttempts || !isRetryable(spec.retryAsPost ? 'POST' : spec.method, failure, policy)) throw error;
+      // The service said when it takes requests again: the process's other requests wait for it too, retry or not
+      // (past maxRetryAfterMs every call fails at once instead, as this one does below).
+      if (isRateLimited(failure) && retryAfterMs !== undefined && retryAfterMs <= policy.maxRetryAfterMs) config.budget?.hold(retryAfterMs);
+      if (outcome.final || !attemptsLeft(attempt, failure, policy) || !isRetryable(spec.retryAsPost ? 'POST' : spec.method, failure, policy)) throw error;
       if (retryAfterMs !== undefined && retryAfterMs > policy.maxRetryAfterMs) throw error;
       const delayMs = computeRetryDelay({ attempt, policy, retryAfterMs });
       if (spentMs + delayMs >= policy.deadlineMs) throw error;

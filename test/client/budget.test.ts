@@ -1,4 +1,4 @@
-import { RateLimitedError } from '../../src/client';
+import { DEFAULT_RATE_BUDGET, RateLimitedError } from '../../src/client';
 import { ZONE, clientOf, useClientZones } from './harness';
 
 // The client-side rate budget against the emulator's own limit (over any window, answering 429 code 971).
@@ -72,5 +72,47 @@ describe('rate budget', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
     const log = await emulator().admin.requests();
     expect(log.filter((r) => r.status === 429)).not.toEqual([]);
+  });
+
+  it('above the service limit, a herd refused together gets through: a 429 is retried past maxAttempts, until the deadline', async () => {
+    // The default budget (1200 per 300 s) does not hold 3N requests back; the service admits N per window, so
+    // the last N need a third round of attempts, which maxAttempts 2 would not allow any other failure.
+    const retried: number[] = [];
+    const client = clientOf(emulator(), {
+      rateBudget: DEFAULT_RATE_BUDGET,
+      retry: { maxAttempts: 2 },
+      logger: { onRetry: (e) => retried.push(e.attempt) },
+    });
+    await Promise.all(Array.from({ length: 3 * N }, () => client.pageGuard.get({ zoneId: ZONE })));
+    const log = await emulator().admin.requests();
+    expect(log.filter((r) => r.status === 200)).toHaveLength(3 * N);
+    expect(Math.max(...retried)).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe('a 429 with Retry-After', () => {
+  it("holds the process's other requests until then: none is sent to be refused", async () => {
+    await emulator().admin.setFaults({ tooManyRequests: { count: 1, retryAfterSeconds: 1 } });
+    const client = clientOf(emulator(), { rateBudget: DEFAULT_RATE_BUDGET });
+    let other: Promise<unknown> | undefined;
+    const logged = clientOf(emulator(), {
+      rateBudget: DEFAULT_RATE_BUDGET,
+      logger: {
+        // Once the 429 is in, another call of the process (same credentials, same budget) starts.
+        onRetry: () => {
+          other = client.scripts.listPage({ zoneId: ZONE });
+        },
+      },
+    });
+    await logged.pageGuard.get({ zoneId: ZONE });
+    await other;
+    const log = await emulator().admin.requests();
+    expect(log.map((r) => [r.method, r.status])).toEqual([
+      ['GET', 429],
+      ['GET', 200],
+      ['GET', 200],
+    ]);
+    const [refused, ...after] = log.map((r) => Date.parse(r.at));
+    expect(Math.min(...after) - refused!).toBeGreaterThanOrEqual(1000);
   });
 });

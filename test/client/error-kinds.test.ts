@@ -77,11 +77,12 @@ describe('every error kind, from the emulator', () => {
     );
   });
 
-  it('RateLimitedError: 429 (971) after the attempts are spent', async () => {
-    await emulator().admin.setFaults({ tooManyRequests: { count: 10, retryAfterSeconds: 0 } });
-    const error = await failure<RateLimitedError>(clientOf(emulator(), { retry: { maxAttempts: 2 } }).pageGuard.get({ zoneId: ZONE }));
+  it('RateLimitedError: 429 (971) when the deadline leaves no time for another wait', async () => {
+    // Retry-After 1 s plus up to 500 ms of spread: the second attempt starts before 1.9 s, a third could not.
+    await emulator().admin.setFaults({ tooManyRequests: { count: 10, retryAfterSeconds: 1 } });
+    const error = await failure<RateLimitedError>(clientOf(emulator(), { retry: { deadlineMs: 1900 } }).pageGuard.get({ zoneId: ZONE }));
     expect(error).toBeInstanceOf(RateLimitedError);
-    expect(error).toMatchObject({ status: 429, attempts: 2, retryAfterMs: 0 });
+    expect(error).toMatchObject({ status: 429, attempts: 2, retryAfterMs: 1000 });
     expect(error.message).toBe(
       `GET ${settings} failed: HTTP 429 Too Many Requests: 971 Rate limited. Please wait and consider throttling your request speed`,
     );

@@ -28,15 +28,21 @@ async function flush(): Promise<void> {
 }
 
 describe('nextSlot', () => {
-  it.each<[number[], number, { index: number; waitMs: number }]>([
-    [[-Infinity, -Infinity], 0, { index: 0, waitMs: 0 }],
-    [[Infinity, -Infinity], 0, { index: 1, waitMs: 0 }],
-    [[1000, 400], 100, { index: 1, waitMs: 300 }],
-    [[1000, 400], 500, { index: 1, waitMs: 0 }],
-    [[Infinity, Infinity], 5, { index: 0, waitMs: Infinity }],
-    [[Infinity, 900], 100, { index: 1, waitMs: 800 }],
-  ])('slots %j at %i', (slots, now, expected) => {
-    expect(nextSlot(slots, now)).toEqual(expected);
+  it.each<[number[], number, number | undefined, { index: number; waitMs: number }]>([
+    [[-Infinity, -Infinity], 0, undefined, { index: 0, waitMs: 0 }],
+    [[Infinity, -Infinity], 0, undefined, { index: 1, waitMs: 0 }],
+    [[1000, 400], 100, undefined, { index: 1, waitMs: 300 }],
+    [[1000, 400], 500, undefined, { index: 1, waitMs: 0 }],
+    [[Infinity, Infinity], 5, undefined, { index: 0, waitMs: Infinity }],
+    [[Infinity, 900], 100, undefined, { index: 1, waitMs: 800 }],
+    // held: the hold's end when it is later than the slot's
+    [[-Infinity, -Infinity], 0, 700, { index: 0, waitMs: 700 }],
+    [[1000, 400], 100, 200, { index: 1, waitMs: 300 }],
+    [[1000, 400], 100, 600, { index: 1, waitMs: 500 }],
+    [[1000, 400], 700, 600, { index: 1, waitMs: 0 }],
+    [[Infinity, Infinity], 5, 600, { index: 0, waitMs: Infinity }],
+  ])('slots %j at %i held until %j', (slots, now, heldUntil, expected) => {
+    expect(nextSlot(slots, now, heldUntil)).toEqual(expected);
   });
 });
 
@@ -61,6 +67,31 @@ describe('RateBudget', () => {
     await clock.advance(1);
     await Promise.all(all);
     expect(granted).toEqual([0, 0, 0, 1010]);
+  });
+
+  it('gives no slot while held, then serves the waiting callers in order; a shorter hold does not shorten it', async () => {
+    const clock = new FakeClock();
+    const budget = new RateBudget({ requests: 10, windowMs: 1000 }, clock);
+    budget.hold(500);
+    budget.hold(200);
+    const granted: Array<[number, number]> = [];
+    const waits: number[] = [];
+    const all = [1, 2].map(async (caller) => {
+      const release = await budget.acquire((ms) => waits.push(ms));
+      granted.push([caller, clock.now()]);
+      release();
+    });
+    await flush();
+    expect(granted).toEqual([]);
+    expect(waits).toEqual([500]);
+    await clock.advance(499);
+    expect(granted).toEqual([]);
+    await clock.advance(1);
+    await Promise.all(all);
+    expect(granted).toEqual([
+      [1, 500],
+      [2, 500],
+    ]);
   });
 
   it('never has more than N requests in any window, even with slow requests', async () => {

@@ -1,4 +1,5 @@
 import {
+  attemptsLeft,
   computeRetryDelay,
   DEFAULT_RETRY_POLICY,
   isRetryable,
@@ -28,14 +29,17 @@ describe('computeRetryDelay', () => {
   });
 
   it.each([
-    [0, 0],
-    [1000, 1000],
-    [120_000, 120_000],
-    [1500.2, 1501],
-  ])('honours a Retry-After of %d ms exactly, whatever the jitter and cap', (retryAfterMs, expected) => {
-    expect(computeRetryDelay({ attempt: 9, policy: { baseDelayMs: 1, maxDelayMs: 2 }, retryAfterMs, random: () => 0.9 })).toBe(
-      expected,
-    );
+    // Retry-After, random, base, max: the Retry-After plus a draw in [0, min(base, max)), whatever the attempt
+    [0, 0, 500, 30_000, 0],
+    [1000, 0, 500, 30_000, 1000],
+    [1000, 0.5, 500, 30_000, 1250],
+    [1000, 0.999, 500, 30_000, 1499],
+    [120_000, 0.5, 500, 30_000, 120_250],
+    [1500.2, 0, 500, 30_000, 1501],
+    [1000, 0.9, 1, 2, 1000],
+    [1000, 0.5, 500, 100, 1050],
+  ])('waits out a Retry-After of %d ms, with random %d, base %i and cap %i: %i ms', (retryAfterMs, random, baseDelayMs, maxDelayMs, expected) => {
+    expect(computeRetryDelay({ attempt: 9, policy: { baseDelayMs, maxDelayMs }, retryAfterMs, random: () => random })).toBe(expected);
   });
 
   it('never waits past the cap or below zero over many draws', () => {
@@ -122,14 +126,32 @@ describe('DEFAULT_RETRY_POLICY', () => {
   });
 });
 
+describe('attemptsLeft', () => {
+  const status = (s: number): AttemptFailure => ({ kind: 'status', status: s });
+  it.each<[number, AttemptFailure, number, boolean]>([
+    // attempt that failed, failure, maxAttempts, another attempt allowed by the count
+    [1, status(503), 5, true],
+    [4, status(503), 5, true],
+    [5, status(503), 5, false],
+    [1, status(503), 1, false],
+    [5, { kind: 'network', code: 'ECONNRESET' }, 5, false],
+    // a 429 is bounded by the deadline only: the service did not act and said when to come back
+    [5, status(429), 5, true],
+    [40, status(429), 5, true],
+    [1, status(429), 1, true],
+  ])('attempt %i failing with %j under maxAttempts %i: %s', (attempt, failure, maxAttempts, expected) => {
+    expect(attemptsLeft(attempt, failure, { maxAttempts })).toBe(expected);
+  });
+});
+
 describe('resolveRetryPolicy', () => {
   it('overrides only the fields given', () => {
     const resolved = resolveRetryPolicy({ maxAttempts: 2, baseDelayMs: 10 });
     expect(resolved).toEqual({ ...DEFAULT_RETRY_POLICY, maxAttempts: 2, baseDelayMs: 10 });
   });
 
-  it('turns false into a single attempt', () => {
-    expect(resolveRetryPolicy(false).maxAttempts).toBe(1);
+  it('turns false into a single attempt, a 429 included: no time for a retry', () => {
+    expect(resolveRetryPolicy(false)).toEqual({ ...DEFAULT_RETRY_POLICY, maxAttempts: 1, deadlineMs: 0 });
   });
 
   it.each([

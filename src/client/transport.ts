@@ -110,9 +110,6 @@ export function createTransport(config: TransportConfig): Transport {
       'user-agent': config.userAgent,
       ...config.authHeaders,
     },
-    // The body is read as text and parsed in `unwrap`: a proxy's HTML error page or an empty 204 must become
-    // one of our errors with its status, not a got ParseError.
-    responseType: 'text',
     throwHttpErrors: false,
     retry: { limit: 0 },
     timeout: { request: config.timeoutMs },
@@ -126,7 +123,7 @@ export function createTransport(config: TransportConfig): Transport {
   async function attemptOnce<S extends z.ZodType>(spec: CallSpec<S>, site: CallSite, attempt: number): Promise<Attempt> {
     const began = Date.now();
     notify(() => logger?.onRequest?.({ ...site, attempt }));
-    let response: Response<string>;
+    let response: Response<Uint8Array>;
     // The answer is read into memory: past maxResponseBytes (announced by Content-Length or counted while
     // reading) the request is aborted, so a hostile or broken answer cannot exhaust the process's memory.
     const abort = new AbortController();
@@ -135,6 +132,10 @@ export function createTransport(config: TransportConfig): Transport {
     try {
       const request = http(spec.path.replace(/^\/+/, ''), {
         method: spec.method,
+        // The body is read as bytes, decoded once (`decodeBody`) and parsed below: a proxy's HTML error page or an
+        // empty 204 must become one of our errors with its status, not a got ParseError. Bytes rather than got's
+        // `text`: got decodes a text answer chunk by chunk beside the bytes it keeps anyway (docs/client.md#list-walk-cost).
+        responseType: 'buffer',
         searchParams: definedOnly(spec.query),
         signal: abort.signal,
         ...(spec.json === undefined ? {} : { json: spec.json }),
@@ -175,7 +176,7 @@ export function createTransport(config: TransportConfig): Transport {
     }
     const status = response.statusCode;
     notify(() => logger?.onResponse?.({ ...site, attempt, status, durationMs: Date.now() - began }));
-    const text = response.body ?? '';
+    const text = decodeBody(response.body);
     const empty = text.trim() === '';
     const failed = status < 200 || status >= 300;
     let body: unknown;
@@ -309,6 +310,13 @@ function definedOnly(query: Record<string, QueryValue> | undefined): Record<stri
   if (!query) return undefined;
   const entries = Object.entries(query).filter((entry): entry is [string, string | number | boolean] => entry[1] !== undefined);
   return entries.length > 0 ? Object.fromEntries(entries) : undefined;
+}
+
+/** UTF-8 as got decodes a `text` answer: a byte order mark dropped, a malformed sequence replaced by U+FFFD. */
+const utf8 = new TextDecoder();
+
+function decodeBody(body: Uint8Array | undefined): string {
+  return body === undefined || body.byteLength === 0 ? '' : utf8.decode(body);
 }
 
 function parseOrUndefined(text: string): unknown {

@@ -130,13 +130,14 @@ export function createTransport(config: TransportConfig): Transport {
     let oversized: number | undefined;
     let answered = 0;
     try {
-      const request = http(spec.path.replace(/^\/+/, ''), {
+      // The query goes in the address as text: got's `searchParams` option builds and merges a URLSearchParams into
+      // the options of every call, a cost per request that a list walk pays on each page (docs/client.md#list-walk-cost).
+      const request = http(spec.path.replace(/^\/+/, '') + queryString(spec.query), {
         method: spec.method,
         // The body is read as bytes, decoded once (`decodeBody`) and parsed below: a proxy's HTML error page or an
         // empty 204 must become one of our errors with its status, not a got ParseError. Bytes rather than got's
         // `text`: got decodes a text answer chunk by chunk beside the bytes it keeps anyway (docs/client.md#list-walk-cost).
         responseType: 'buffer',
-        searchParams: definedOnly(spec.query),
         signal: abort.signal,
         ...(spec.json === undefined ? {} : { json: spec.json }),
       });
@@ -306,10 +307,13 @@ export function createTransport(config: TransportConfig): Transport {
   };
 }
 
-function definedOnly(query: Record<string, QueryValue> | undefined): Record<string, string | number | boolean> | undefined {
-  if (!query) return undefined;
-  const entries = Object.entries(query).filter((entry): entry is [string, string | number | boolean] => entry[1] !== undefined);
-  return entries.length > 0 ? Object.fromEntries(entries) : undefined;
+/** `?name=value&...` of the defined values, encoded as URLSearchParams encodes them (as got's `searchParams` did), or ''. */
+function queryString(query: Record<string, QueryValue> | undefined): string {
+  if (!query) return '';
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) if (value !== undefined) params.append(name, String(value));
+  const text = params.toString();
+  return text === '' ? '' : `?${text}`;
 }
 
 /** UTF-8 as got decodes a `text` answer: a byte order mark dropped, a malformed sequence replaced by U+FFFD. */

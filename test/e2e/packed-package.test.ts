@@ -3,17 +3,22 @@ import { promisify } from 'node:util';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { Redis } from 'ioredis';
 import { ZoneGuardClient } from '../../src/client';
 import { startEmulator, type StartedEmulator } from '../../src/emulator';
 import { assertEngineOnPath } from './harness';
 import { zoneOfPlan } from '../support/emulator';
+import { useRedisServer } from '../client/redis-server';
 
 // A consumer's project: the package from `npm pack` installed in a folder outside this repo, a program that imports
 // 'pulumi-zoneguard', and the Automation API of that project's own node_modules driving the real engine there (a
 // child process, so nothing of this repo's module graph leaks in). The provider process the engine starts runs in
 // that folder and resolves the stored closures' require('pulumi-zoneguard/providers') from its node_modules, exactly
-// as for a user.
+// as for a user. The runs count their requests in a shared rate budget store (a real redis-server), as a fleet's
+// would: the installed package loads its store client and limiter from the consumer's node_modules.
 jest.setTimeout(300_000);
+
+const redis = useRedisServer();
 
 const root = path.resolve(__dirname, '../..');
 const run = promisify(execFile);
@@ -25,6 +30,8 @@ let zoneId: string;
 let seeded: { cspPolicies: number; filters: number; firewallRules: number };
 /** The ids the stack's outputs reported at create. */
 let created: Record<string, string> = {};
+/** The requests the emulator received during the up. */
+let upCalls = 0;
 
 const PROGRAM = `// A consumer's program, as it would be written with a full Pulumi CLI.
 const pulumi = require('@pulumi/pulumi');
@@ -107,6 +114,7 @@ async function driver(command: 'up' | 'preview' | 'destroy' | 'export'): Promise
     ZONEGUARD_TEST_BASE_URL: emulator.baseUrl,
     ZONEGUARD_TEST_TOKEN: emulator.credentials.apiToken,
     ZONEGUARD_TEST_ZONE: zoneId,
+    ZONEGUARD_RATE_BUDGET_STORE: redis().url,
   };
   delete env.NODE_PATH; // nothing but the project's own node_modules
   const { stdout } = await run(process.execPath, ['driver.js', command], { cwd: project, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
@@ -153,6 +161,7 @@ test('the project resolves a real copy of the package and the engine from its ow
 
 test('up creates the policy and the rule; the emulator holds them as declared', async () => {
   const up = (await driver('up')) as { changes: Record<string, number>; outputs: Record<string, string> };
+  upCalls = (await emulator.admin.requests()).length;
   expect(up.changes).toEqual({ create: 3 });
   created = up.outputs;
   const { policyId, ruleId, filterId } = created;
@@ -172,6 +181,19 @@ test('up creates the policy and the rule; the emulator holds them as declared', 
     firewallRules: seeded.firewallRules + 1,
     filters: seeded.filters + 1,
   });
+});
+
+test("the up's requests were counted in the store: one key, one entry a request, no credential", async () => {
+  expect(upCalls).toBeGreaterThan(0);
+  const probe = new Redis(redis().url);
+  try {
+    const keys = await probe.keys('*');
+    expect(keys).toHaveLength(1);
+    expect(await probe.zcard(keys[0]!)).toBe(upCalls);
+    for (const secret of [emulator.credentials.apiToken, emulator.credentials.apiKey]) expect(keys[0]).not.toContain(secret);
+  } finally {
+    probe.disconnect();
+  }
 });
 
 test('a second preview shows no change', async () => {

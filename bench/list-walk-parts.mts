@@ -4,7 +4,8 @@
 //
 //   - fetch: `fetch` + `response.json()`, no validation (the plain loop of bench/detected-scripts.bench.mts);
 //   - fetchSame: the same with the client's query (`exclude_cdn_cgi=false`) and headers: the same answers, the same cost;
-//   - got: got with the transport's options (src/client/transport.ts), the body as text, `JSON.parse`, no validation;
+//   - got: got with the transport's options (src/client/transport.ts): the body as bytes decoded once, the query in
+//     the address, `JSON.parse`, no validation, no budget;
 //   - pages: the client page by page (`client.scripts.listPage`), one request at a time: transport, budget, checks;
 //   - list: `for await (const script of client.scripts.list(...))`, which reads one page ahead (docs/client.md#list-walk-cost).
 //
@@ -13,21 +14,28 @@
 // process's CPU time: the emulator's is in its own process). Compare two variants at a time: with more, the
 // order effects of a shared machine blur differences of 20-30%.
 //
-//   source scripts/env.sh && tsc -p tsconfig.build.json && node --expose-gc bench/list-walk-parts.mts [ROUNDS] [VARIANTS]
-//   node --expose-gc --cpu-prof --cpu-prof-dir=.zoneguard/prof bench/list-walk-parts.mts 20 list
+//   source scripts/env.sh && tsc -p tsconfig.build.json && node --expose-gc bench/list-walk-parts.mts [ROUNDS] [VARIANTS] [--profile]
+//
+// With --profile, after the timed rounds, each variant walks as many times again under the CPU profiler, and a second
+// table splits the CPU of a walk by layer (bench/cpu-profile.mts): got and node:http, fetch, JSON.parse, the item
+// check, the client's own code, GC.
 import got from 'got';
 import * as path from 'node:path';
 import { ZoneGuardClient } from 'pulumi-zoneguard';
+import type * as CpuProfile from './cpu-profile.mjs';
 import type * as Fixture from './detected-scripts-fixture.mjs';
 import type * as Lib from './lib.mjs';
 
 const lib: typeof Lib = await import(new URL('./lib.mts', import.meta.url).href);
 const fixture: typeof Fixture = await import(new URL('./detected-scripts-fixture.mts', import.meta.url).href);
+const cpuProfile: typeof CpuProfile = await import(new URL('./cpu-profile.mts', import.meta.url).href);
 
 const SCRIPTS = 10_000;
 const PER_PAGE = 100;
 const PAGES = SCRIPTS / PER_PAGE;
-const rounds = Number(process.argv[2] ?? 15);
+const args = process.argv.slice(2).filter((arg) => arg !== '--profile');
+const profiling = process.argv.includes('--profile');
+const rounds = Number(args[0] ?? 15);
 const dir = lib.workDir('list-walk-parts');
 const seedFile = path.join(dir, 'seed.json');
 fixture.writeSeed(seedFile, SCRIPTS);
@@ -44,7 +52,7 @@ try {
   const http = got.extend({
     prefixUrl: `${baseUrl}/`,
     headers: { accept: 'application/json', 'user-agent': 'pulumi-zoneguard', authorization },
-    responseType: 'text',
+    responseType: 'buffer',
     throwHttpErrors: false,
     retry: { limit: 0 },
     timeout: { request: 30_000 },
@@ -52,6 +60,7 @@ try {
     allowAbsoluteUrls: false,
   });
   const listPath = `zones/${zoneId}/page_guard/scripts`;
+  const utf8 = new TextDecoder();
   type Body = { result: Array<{ url: string }> };
   const count = (items: ReadonlyArray<{ url: string }>) => items.reduce((n, item) => n + (item.url.length > 0 ? 1 : 0), 0);
 
@@ -77,8 +86,8 @@ try {
     got: async () => {
       let n = 0;
       for (let page = 1; page <= PAGES; page++) {
-        const response = await http(listPath, { searchParams: { page, per_page: PER_PAGE, exclude_cdn_cgi: false } });
-        n += count((JSON.parse(response.body) as Body).result);
+        const response = await http(`${listPath}?page=${page}&per_page=${PER_PAGE}&exclude_cdn_cgi=false`);
+        n += count((JSON.parse(utf8.decode(response.rawBody)) as Body).result);
       }
       return n;
     },
@@ -93,11 +102,11 @@ try {
       return n;
     },
   };
-  const names = (process.argv[3] ?? Object.keys(variants).join(',')).split(',');
+  const names = (args[1] ?? Object.keys(variants).join(',')).split(',');
   for (const name of names) if (!variants[name]) throw new Error(`no variant ${name}; the variants: ${Object.keys(variants).join(', ')}`);
 
-  const walk = async (name: string) => {
-    gc?.();
+  const walk = async (name: string, collectFirst = true) => {
+    if (collectFirst) gc?.();
     const started = performance.now();
     const cpuBefore = process.cpuUsage();
     const n = await variants[name]!();
@@ -127,6 +136,32 @@ try {
       }),
     ),
   );
+  if (profiling) {
+    // After the timed rounds, so the profiler slows none of them: each variant's walks in one profile of their own,
+    // without the forced collection before each (the profile would count it), so each pays for its own garbage.
+    const layerMs = new Map<string, Map<CpuProfile.Layer, number>>();
+    for (const name of names) {
+      gc?.();
+      const { profile } = await cpuProfile.profile(async () => {
+        for (let round = 0; round < rounds; round++) await walk(name, false);
+      });
+      layerMs.set(name, cpuProfile.layers(profile, import.meta.url));
+    }
+    const perWalk = (name: string, layer: CpuProfile.Layer) => (layerMs.get(name)!.get(layer) ?? 0) / rounds;
+    const busy = (name: string) => cpuProfile.LAYERS.reduce((sum, layer) => sum + perWalk(name, layer), 0);
+    console.log(`\nCPU profile samples per walk (ms, share of the busy samples), ${rounds} more walks of each variant; idle and the profiler's own left out`);
+    console.log(
+      lib.table(
+        ['layer', ...names],
+        [...cpuProfile.LAYERS, 'busy' as const].map((layer) => [
+          layer,
+          ...names.map((name) =>
+            layer === 'busy' ? lib.fmt.ms(busy(name)) : `${lib.fmt.ms(perWalk(name, layer))} (${((100 * perWalk(name, layer)) / busy(name)).toFixed(0)}%)`,
+          ),
+        ]),
+      ),
+    );
+  }
 } finally {
   child.kill('SIGTERM');
 }

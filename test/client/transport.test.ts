@@ -204,6 +204,32 @@ describe('answers that are not what the schema says', () => {
   });
 });
 
+describe('how an answer is decoded', () => {
+  // The transport reads the answer as bytes and decodes it once (docs/client.md#list-walk-cost), as got's text did.
+  it('reads UTF-8 split between chunks, after a byte order mark', async () => {
+    const description = 'caf\u00e9 \u2713 \u{1F512}';
+    const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(ok({ ...policy, description })))]);
+    const cut = bytes.indexOf(Buffer.from('\u2713')) + 1;
+    stub.next((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write(bytes.subarray(0, cut));
+      setTimeout(() => res.end(bytes.subarray(cut)), 20);
+    });
+    expect((await client().cspPolicies.get({ zoneId: ZONE, policyId: ID })).description).toBe(description);
+  });
+
+  it('shows a malformed byte of a refusal as U+FFFD', async () => {
+    const text = JSON.stringify(fail(1004, 'bad XX here'));
+    const bytes = Buffer.from(text.replace('XX', '\u0000'));
+    bytes[bytes.indexOf(0)] = 0xff;
+    stub.next((_req, res) => {
+      res.writeHead(400, { 'content-type': 'application/json', 'content-length': bytes.length });
+      res.end(bytes);
+    });
+    await expect(client({ retry: false }).pageGuard.get({ zoneId: ZONE })).rejects.toThrow('1004 bad \ufffd here');
+  });
+});
+
 describe('retries', () => {
   it('honours an HTTP-date Retry-After', async () => {
     // HTTP-dates have whole seconds: 2 s ahead is a wait of 1-2 s depending on where in the second we are.

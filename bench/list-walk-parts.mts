@@ -7,7 +7,11 @@
 //   - got: got with the transport's options (src/client/transport.ts): the body as bytes decoded once, the query in
 //     the address, `JSON.parse`, no validation, no budget;
 //   - pages: the client page by page (`client.scripts.listPage`), one request at a time: transport, budget, checks;
-//   - list: `for await (const script of client.scripts.list(...))`, which reads one page ahead (docs/client.md#list-walk-cost).
+//   - list: `for await (const script of client.scripts.list(...))`, which reads one page ahead (docs/client.md#list-walk-cost);
+//   - listBase: the same walk with the client of another build, to compare two versions of the client in one process:
+//     LIST_WALK_BASE=DIR names its built package (the `dist` of another checkout, inside this one so that it finds
+//     node_modules), e.g. `git worktree add .zoneguard/base COMMIT && (cd .zoneguard/base && ln -s ../../node_modules &&
+//     tsc -p tsconfig.build.json)`, then `LIST_WALK_BASE=.zoneguard/base/dist node ... 30 listBase,list`.
 //
 // Rounds run the variants one after the other, in an order rotating from round to round, after two warm-up walks
 // each; the figures are the medians of the per-round ratios to the first variant named (wall time, and this
@@ -21,6 +25,7 @@
 // check, the client's own code, GC.
 import got from 'got';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { ZoneGuardClient } from 'pulumi-zoneguard';
 import type * as CpuProfile from './cpu-profile.mjs';
 import type * as Fixture from './detected-scripts-fixture.mjs';
@@ -47,7 +52,12 @@ try {
   const { credentials } = await admin.info();
   const authorization = `Bearer ${credentials.apiToken}`;
   // A budget as large as the service's, over a window short enough that the rounds never wait for it.
-  const client = new ZoneGuardClient({ baseUrl, credentials: { apiToken: credentials.apiToken }, rateBudget: { requests: 1200, windowMs: 1000 } });
+  const clientOptions = { baseUrl, credentials: { apiToken: credentials.apiToken }, rateBudget: { requests: 1200, windowMs: 1000 } };
+  const client = new ZoneGuardClient(clientOptions);
+  const baseBuild = process.env['LIST_WALK_BASE'];
+  const baseClient: ZoneGuardClient | undefined = baseBuild
+    ? new ((await import(pathToFileURL(path.resolve(baseBuild, 'index.js')).href)) as { ZoneGuardClient: typeof ZoneGuardClient }).ZoneGuardClient(clientOptions)
+    : undefined;
   // The options createTransport gives got (src/client/transport.ts), without the client around them.
   const http = got.extend({
     prefixUrl: `${baseUrl}/`,
@@ -101,8 +111,14 @@ try {
       for await (const script of client.scripts.list({ zoneId, perPage: PER_PAGE })) if (script.url.length > 0) n++;
       return n;
     },
+    listBase: async () => {
+      if (!baseClient) throw new Error('listBase needs LIST_WALK_BASE, the directory of another build of the package');
+      let n = 0;
+      for await (const script of baseClient.scripts.list({ zoneId, perPage: PER_PAGE })) if (script.url.length > 0) n++;
+      return n;
+    },
   };
-  const names = (args[1] ?? Object.keys(variants).join(',')).split(',');
+  const names = (args[1] ?? Object.keys(variants).filter((name) => name !== 'listBase' || baseClient).join(',')).split(',');
   for (const name of names) if (!variants[name]) throw new Error(`no variant ${name}; the variants: ${Object.keys(variants).join(', ')}`);
 
   const walk = async (name: string, collectFirst = true) => {

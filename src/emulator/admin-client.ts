@@ -1,5 +1,5 @@
 import type { RequestCounters, RequestLogEntry } from './context';
-import type { TokenGrant } from './credentials';
+import type { EmulatorCredentials, TokenGrant } from './credentials';
 import type { FaultSpec } from './faults';
 import type { ZoneSeed } from './seed';
 import type { LegacyFirewallState, Plan } from './state';
@@ -16,17 +16,6 @@ export interface AdminZone {
   migrationDelayMs: number;
   /** The legacy firewall rules and filters API: available, maintenance (reads only) or retired. */
   legacyFirewall: LegacyFirewallState;
-}
-
-/** The credentials an emulator accepts. */
-export interface EmulatorCredentials {
-  apiToken: string;
-  apiEmail: string;
-  apiKey: string;
-  /** The primary token of each zone, accepted for that zone only. */
-  zoneTokens: Record<string, string>;
-  /** Every token accepted (the primaries and those added), with the zone it opens (null: every zone). */
-  tokens: TokenGrant[];
 }
 
 /** An admin API failure: the status and the error envelope's messages. */

@@ -3,7 +3,7 @@ import { ZoneIdSchema } from '../schemas';
 import { params, parseBody, type EmulatorContext } from './context';
 import { ErrorCode, Messages, ServiceError, okEnvelope } from './errors';
 import { faultsBodySchema } from './faults';
-import type { EmulatorCredentials } from './admin-client';
+import type { EmulatorCredentials } from './credentials';
 import {
   AddTokenBodySchema,
   RevokeTokenBodySchema,

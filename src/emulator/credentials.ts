@@ -11,6 +11,17 @@ export interface TokenGrant {
   zoneId: string | null;
 }
 
+/** The credentials an emulator accepts. */
+export interface EmulatorCredentials {
+  apiToken: string;
+  apiEmail: string;
+  apiKey: string;
+  /** The primary token of each zone, accepted for that zone only. */
+  zoneTokens: Record<string, string>;
+  /** Every token accepted (the primaries and those added), with the zone it opens (null: every zone). */
+  tokens: TokenGrant[];
+}
+
 /** A token value chosen by the caller: what an `Authorization: Bearer` header can carry. */
 const TokenValueSchema = z.string().regex(/^[\x21-\x7e]{1,200}$/, 'must be 1 to 200 visible ASCII characters, no spaces');
 

@@ -2,7 +2,8 @@ import '../node-version'; // first: an unsupported Node fails here, saying what 
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { EmulatorAdmin, type EmulatorCredentials } from './admin-client';
+import { EmulatorAdmin } from './admin-client';
+import type { EmulatorCredentials } from './credentials';
 import { describeCredentials } from './admin';
 import { isLoopbackAddress } from './admin-guard';
 import { ADMIN_PREFIX, API_PREFIX, EmulatorContext } from './context';
@@ -11,7 +12,8 @@ import { applySeedFile, type SeedFile } from './seed';
 import { buildServer } from './server';
 import { EmulatorState, loadStateFile, type Plan } from './state';
 
-export { EmulatorAdmin, EmulatorAdminError, type AdminZone, type EmulatorCredentials, type ZoneInventory } from './admin-client';
+export { EmulatorAdmin, EmulatorAdminError, type AdminZone, type ZoneInventory } from './admin-client';
+export type { EmulatorCredentials } from './credentials';
 export type { TokenGrant } from './credentials';
 export type { RequestCounters, RequestLogEntry } from './context';
 export { ErrorCode, Messages } from './errors';

@@ -98,7 +98,7 @@ try {
     }
     if (limited) await emulator.admin.setFaults({ rateLimit: LIMIT });
     await new Promise((resolve) => setTimeout(resolve, LIMIT.windowMs));
-    // Without the store a create can run out of retries on 429 and fail its up: counted, not thrown.
+    // Without the store an up could fail (a 429 is retried until the client's deadline): counted, not thrown.
     const measured = await lib.measureRequests(emulator, () => Promise.allSettled(stacks.map((stack) => stack.up({ color: 'never' }))));
     const failedUps = measured.result.filter((up) => up.status === 'rejected').length;
     await emulator.admin.clearFaults();
@@ -155,7 +155,7 @@ try {
     ],
     section: [
       `${STACKS} stacks of ${PER_STACK} CspPolicy each, one zone each, same credentials; their \`up\`s started together through the Automation API, so ${STACKS} \`pulumi\` processes each run their own provider process. ` +
-        `The emulator enforces \`rateLimit: { requests: ${LIMIT.requests}, windowMs: ${LIMIT.windowMs} }\` (the scale of the rate-limit bench) and every provider's budget is set to it (\`zoneguard:rateBudget\`). ` +
+        `The emulator enforces \`rateLimit: { requests: ${LIMIT.requests}, windowMs: ${LIMIT.windowMs} }\` (the scale of the rate-limit bench; a request over it blocks the caller for a window, as the service blocks one for its 5 minutes) and every provider's budget is set to it (\`zoneguard:rateBudget\`). ` +
         `**Floor**: (⌈calls / ${LIMIT.requests}⌉ − 1) × ${LIMIT.windowMs} ms, the least time from the first call to the last under the limit. ` +
         `The store counts a sliding window of ${intervalMs} ms on the Redis server's clock (the window plus a margin for the time between reservation and arrival: \`storeIntervalMs\`, src/client/rate-budget-store.ts), ` +
         `so the fleet's pace is at most ${(LIMIT.windowMs / intervalMs).toFixed(2)} of the limit at this scale; at the real limit (1200 per 300 s) ${(300_000 / storeIntervalMs({ requests: 1200, windowMs: 300_000 })).toFixed(3)} of it. ` +

@@ -169,10 +169,10 @@ try {
   const section = [
     `An enterprise zone seeded empty for each scenario, a program declaring ${RESOURCES / 2} CspPolicy and ${RESOURCES / 2} FirewallRuleWithFilter, ` +
       `the real engine at ${parallel}. The emulator enforces \`rateLimit: { requests: ${LIMIT.requests}, windowMs: ${LIMIT.windowMs} }\` ` +
-      'on every API request (over any window, as the service counts; over it, 429 code 971 with `Retry-After` until the oldest admitted request leaves the window; refused requests are not counted). ' +
+      `on every API request (over any window, as the service counts; a request over it gets 429 code 971 and blocks the caller for a window, ${LIMIT.windowMs} ms, as the service blocks one for its 5 minutes, every request until then refused with \`Retry-After\` to its end; refused requests are not counted). ` +
       `The service allows 1200 requests per 300 s; the scaled limit is ${LIMIT.requests / (LIMIT.windowMs / 1000)} requests/s. ` +
-      `The up made ${upCalls} successful calls (the table counts each run's), which span ${windows} windows here, as ${fmt.int(windows * 1200)} calls would at the real limit. ` +
-      'The emulator does not model the real service\'s 5-minute block of an over-limit caller: under it, every 429 of the first run would cost 5 minutes.',
+      `The up made ${upCalls} successful calls (the table counts each run's), which span ${windows} windows here, as ${fmt.int(windows * 1200)} calls would at the real limit; ` +
+      'a block costs a window here, 5 minutes at the real limit.',
     '',
     `**Floor**: the least time the successful calls can take under a limit of ${LIMIT.requests} per ${LIMIT.windowMs} ms, (⌈calls / ${LIMIT.requests}⌉ − 1) × ${LIMIT.windowMs} ms. ` +
       '**Span**: first to last request arrival at the emulator. **Wall time**: the whole engine command (program, plan, provider start-up included). ' +

@@ -29,8 +29,18 @@ export const FaultSpecSchema = z.strictObject({
    * a proxy's 502 page (not the service's envelope) arrives instead. The client cannot tell it from a 502 before.
    */
   loseAnswers: z.number().int().min(0).optional(),
-  /** The service's own limit: at most `requests` in any window of `windowMs`, then 429 code 971 until a slot frees. */
-  rateLimit: z.strictObject({ requests: z.number().int().min(1), windowMs: z.number().int().min(1).max(86_400_000) }).optional(),
+  /**
+   * The service's own limit: at most `requests` in any window of `windowMs`; a request over it is refused with 429
+   * code 971 and blocks the caller for `blockMs` from then (default `windowMs`: the service's block is 5 minutes, its
+   * window at its limit), every request refused until the block ends.
+   */
+  rateLimit: z
+    .strictObject({
+      requests: z.number().int().min(1),
+      windowMs: z.number().int().min(1).max(86_400_000),
+      blockMs: z.number().int().min(0).max(86_400_000).optional(),
+    })
+    .optional(),
   match: FaultMatchSchema.optional(),
 });
 export type FaultSpec = z.input<typeof FaultSpecSchema>;
@@ -58,6 +68,8 @@ interface ActiveFault {
   losesLeft: number;
   /** Arrival times of the requests `rateLimit` let through in its last window, oldest first. */
   admitted: number[];
+  /** Until when `rateLimit` refuses every request: the caller went over the limit. */
+  blockedUntil: number;
 }
 
 const RANDOM_STATUSES = [500, 502, 503] as const;
@@ -74,6 +86,7 @@ export class FaultEngine {
       resetsLeft: spec.resetConnections ?? 0,
       losesLeft: spec.loseAnswers ?? 0,
       admitted: [],
+      blockedUntil: Number.NEGATIVE_INFINITY,
     }));
   }
 
@@ -134,16 +147,21 @@ export class FaultEngine {
 
   /**
    * The service's limit counts any window (docs/service.md#rate-limit): a request is refused while the last
-   * `windowMs` already hold `requests` admitted ones, with `Retry-After` until the oldest of them leaves the window.
-   * Refused requests are not counted. Returns the seconds to wait, or undefined when the request is admitted.
+   * `windowMs` already hold `requests` admitted ones, and that refusal blocks the caller for `blockMs` (default
+   * `windowMs`), with `Retry-After` until the block ends; a request during the block is refused the same way and does
+   * not lengthen it. Refused requests are not counted. Returns the seconds to wait, or undefined when the request is
+   * admitted.
    */
-  private countInWindow(fault: ActiveFault, limit: { requests: number; windowMs: number }, now: number): number | undefined {
+  private countInWindow(fault: ActiveFault, limit: { requests: number; windowMs: number; blockMs?: number | undefined }, now: number): number | undefined {
     const { admitted } = fault;
+    const retryAfter = () => Math.max(1, Math.ceil((fault.blockedUntil - now) / 1000));
+    if (now < fault.blockedUntil) return retryAfter();
     while (admitted.length > 0 && now - admitted[0]! >= limit.windowMs) admitted.shift();
     if (admitted.length < limit.requests) {
       admitted.push(now);
       return undefined;
     }
-    return Math.max(1, Math.ceil((admitted[0]! + limit.windowMs - now) / 1000));
+    fault.blockedUntil = now + (limit.blockMs ?? limit.windowMs);
+    return retryAfter();
   }
 }

@@ -1,5 +1,5 @@
 import { failure, useEmulator } from './helpers';
-import { FaultEngine } from '../../src/emulator/faults';
+import { FaultEngine, FaultSpecSchema } from '../../src/emulator/faults';
 
 const h = useEmulator();
 beforeEach(() => h.emulator.admin.reset());
@@ -78,7 +78,7 @@ describe('injected faults', () => {
     ]);
   });
 
-  test("rateLimit: the service's own limit of N per window, then 429 code 971 with Retry-After until the window ends", async () => {
+  test("rateLimit: the service's own limit of N per window, then 429 code 971 with Retry-After until the block (a window) ends", async () => {
     await h.emulator.admin.setFaults({ rateLimit: { requests: 3, windowMs: 60_000 } });
     for (let i = 0; i < 3; i++) expect((await h.call('GET', settings())).status).toBe(200);
     const limited = await h.call('GET', settings());
@@ -89,16 +89,36 @@ describe('injected faults', () => {
     expect(retryAfter).toBeLessThanOrEqual(60);
   });
 
-  test('rateLimit counts any window, as the service does: requests a fixed window restarted at the third would admit are refused', () => {
+  test.each<[string, { requests: number; windowMs: number; blockMs?: number }, number[], string[]]>([
+    [
+      // 2 per 1000 ms: the 3rd, at 1110, finds only 600 in the last 1000 ms (a fixed window restarted at 1110 would
+      // count it alone too, but one started at 0 would refuse it); the 4th, at 1120, finds 600 and 1110: refused, and
+      // the caller is blocked until 2120, so 1600 and 1700 are refused though the sliding window would admit 1600.
+      'counts any window and blocks the caller for a window after it went over',
+      { requests: 2, windowMs: 1000 },
+      [0, 600, 1110, 1120, 1600, 1700, 2119, 2120],
+      ['admitted', 'admitted', 'admitted', '429, Retry-After 1', '429, Retry-After 1', '429, Retry-After 1', '429, Retry-After 1', 'admitted'],
+    ],
+    [
+      'blocks for blockMs, the refusals inside it not lengthening it',
+      { requests: 1, windowMs: 1000, blockMs: 3000 },
+      [0, 500, 1000, 2600, 3499, 3500],
+      ['admitted', '429, Retry-After 3', '429, Retry-After 3', '429, Retry-After 1', '429, Retry-After 1', 'admitted'],
+    ],
+    [
+      'with no block, refuses only while the window is full (refused requests not counted)',
+      { requests: 2, windowMs: 1000, blockMs: 0 },
+      [0, 600, 1110, 1120, 1600, 1700],
+      ['admitted', 'admitted', 'admitted', '429, Retry-After 1', 'admitted', '429, Retry-After 1'],
+    ],
+  ])('rateLimit %s', (_name, rateLimit, times, expected) => {
     const engine = new FaultEngine();
-    engine.set({ rateLimit: { requests: 2, windowMs: 1000 } });
-    const retryAfter = (now: number) => {
+    engine.set(FaultSpecSchema.parse({ rateLimit }));
+    const answer = (now: number) => {
       const { outcome } = engine.decide('GET', '/zones', '/client/v4/zones', now);
       return outcome?.kind === 'answer' ? `429, Retry-After ${outcome.retryAfterSeconds}` : 'admitted';
     };
-    // 2 per 1000 ms: the 4th, at 1120, finds 600 and 1110 admitted within the last 1000 ms; the 5th, at 1600, finds
-    // 600 gone; the 6th, at 1700, finds 1110 and 1600; refused requests are not counted.
-    expect([0, 600, 1110, 1120, 1600, 1700].map(retryAfter)).toEqual(['admitted', 'admitted', 'admitted', '429, Retry-After 1', 'admitted', '429, Retry-After 1']);
+    expect(times.map(answer)).toEqual(expected);
   });
 
   test('rateLimit: a new window lets requests through again', async () => {

@@ -1,12 +1,8 @@
 // The zone of the detected-scripts benches (bench/detected-scripts.bench.mts, bench/list-walk-parts.mts): N detected
 // scripts with every analysis field, written to a seed file and served by `zoneguard emulator --seed FILE` in a child
-// process, so the measuring process holds only what the lister holds. A seed file, not the admin API: 10,000 scripts
+// process (lib.startEmulatorProcess), so the measuring process holds only what the lister holds. A seed file, not the admin API: 10,000 scripts
 // are about 6 MB of JSON, past the admin API's 1 MiB body limit.
-import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { createInterface } from 'node:readline';
-import { EmulatorAdmin } from 'pulumi-zoneguard/emulator';
 
 export const ZONE_ID = '5c1e0000000000000000000000010000';
 const HOSTS = ['www.big-shop.example', 'shop.big-shop.example', 'checkout.big-shop.example', 'blog.big-shop.example'];
@@ -52,22 +48,4 @@ export function writeSeed(file: string, count: number): number {
   });
   fs.writeFileSync(file, JSON.stringify({ zones: [{ id: ZONE_ID, name: 'big-shop.example', plan: 'enterprise', hosts: HOSTS, scripts }] }));
   return fs.statSync(file).size;
-}
-
-/** `zoneguard emulator --seed FILE` (the built CLI under `root`) in a child process, once it printed its URLs. */
-export async function startEmulatorProcess(root: string, seedFile: string): Promise<{ child: ChildProcess; baseUrl: string; admin: EmulatorAdmin }> {
-  const child = spawn(process.execPath, [path.join(root, 'dist/cli/index.js'), 'emulator', '--port', '0', '--seed', seedFile], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const urls: Record<string, string> = {};
-  for await (const line of createInterface({ input: child.stdout! })) {
-    const found = /^\s*(base|admin) URL\s+(\S+)/.exec(line);
-    if (found) urls[found[1]!] = found[2]!;
-    if (urls.base && urls.admin) break;
-  }
-  if (!urls.base || !urls.admin) {
-    child.kill('SIGTERM');
-    throw new Error('the emulator did not print its URLs');
-  }
-  return { child, baseUrl: urls.base, admin: new EmulatorAdmin(urls.admin) };
 }

@@ -40,7 +40,7 @@ const seedFile = path.join(dir, 'seed.json');
 const seedBytes = fixture.writeSeed(seedFile, SCRIPTS);
 
 // The emulator in its own process: only the lister is in this one.
-const { child, baseUrl, admin } = await fixture.startEmulatorProcess(lib.root, seedFile);
+const { child, baseUrl, admin } = await lib.startEmulatorProcess(seedFile);
 
 try {
   const { credentials } = await admin.info();

@@ -8,7 +8,6 @@ import { spawn } from 'node:child_process';
 import * as net from 'node:net';
 import { createInterface } from 'node:readline';
 import { CspPolicy } from 'pulumi-zoneguard';
-import { EmulatorAdmin, type StartedEmulator } from 'pulumi-zoneguard/emulator';
 import type { Stack } from '@pulumi/pulumi/automation/index.js';
 import type * as Lib from './lib.mjs';
 
@@ -35,34 +34,11 @@ async function startRedis(): Promise<{ url: string; stop(): void }> {
   return { url: `redis://127.0.0.1:${port}`, stop: () => server.kill('SIGTERM') };
 }
 
-/**
- * The emulator in a process of its own, as the service is: in this process its event loop would be shared with the
- * four stacks' programs, whose stalls (up to 1.5 s seen) hold requests back and hand them to the emulator together,
- * so the arrivals it stamps and counts would bunch up however the fleet paced them.
- */
-async function startEmulatorProcess(): Promise<StartedEmulator> {
-  const entry = new URL('../dist/emulator/index.js', import.meta.url).pathname;
-  const script =
-    `require(${JSON.stringify(entry)}).startEmulator({ port: 0 }).then((e) => ` +
-    `console.log(JSON.stringify({ baseUrl: e.baseUrl, adminUrl: e.adminUrl, credentials: e.credentials, zones: e.zones })))`;
-  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const started = await new Promise<Pick<StartedEmulator, 'baseUrl' | 'adminUrl' | 'credentials' | 'zones'>>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('exit', (code) => reject(new Error(`the emulator process exited with ${String(code)} before it listened`)));
-    createInterface({ input: child.stdout }).once('line', (line) => resolve(JSON.parse(line) as Pick<StartedEmulator, 'baseUrl' | 'adminUrl' | 'credentials' | 'zones'>));
-  });
-  return {
-    ...started,
-    admin: new EmulatorAdmin(started.adminUrl),
-    close: async () => {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
-
-const emulator = await startEmulatorProcess();
+// The emulator in a process of its own, as the service is: in this process its event loop would be shared with the
+// four stacks' programs, whose stalls (up to 1.5 s seen) hold requests back and hand them to the emulator together,
+// so the arrivals it stamps and counts would bunch up however the fleet paced them.
+const emulatorProcess = await lib.startEmulatorProcess();
+const emulator = { ...emulatorProcess, credentials: (await emulatorProcess.admin.info()).credentials };
 const redis = await startRedis();
 const dir = lib.workDir('fleet');
 try {
@@ -204,5 +180,5 @@ try {
   });
 } finally {
   redis.stop();
-  await emulator.close();
+  emulatorProcess.child.kill('SIGTERM');
 }

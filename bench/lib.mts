@@ -4,12 +4,14 @@
 // The benches run on Node 24 directly (type stripping) and import the BUILT package (`pulumi-zoneguard`, linked
 // into node_modules by scripts/engine.sh), as a consumer would. A bench loads this file with
 // `await import(new URL('./lib.mts', import.meta.url).href)`: TypeScript types it through './lib.mjs'.
+import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import { LocalWorkspace, type PulumiFn, type Stack } from '@pulumi/pulumi/automation/index.js';
-import type { RequestCounters, RequestLogEntry, StartedEmulator } from 'pulumi-zoneguard/emulator';
+import { EmulatorAdmin, type RequestCounters, type RequestLogEntry, type StartedEmulator } from 'pulumi-zoneguard/emulator';
 
 export const root = path.resolve(import.meta.dirname, '..');
 
@@ -56,13 +58,33 @@ export function engineEnv(dir: string, extra: Record<string, string> = {}): Reco
 }
 
 /** A stack of an inline program in a hermetic workspace, zoneguard's config pointing at the emulator. */
+/**
+ * `zoneguard emulator` (the built CLI), seeded from `seedFile` when given, in a child process, once it printed its
+ * URLs: a process of its own, as the service is, so the measuring process's stalls and heap are not the emulator's.
+ */
+export async function startEmulatorProcess(seedFile?: string): Promise<{ child: ChildProcess; baseUrl: string; admin: EmulatorAdmin }> {
+  const args = [path.join(root, 'dist/cli/index.js'), 'emulator', '--port', '0', ...(seedFile === undefined ? [] : ['--seed', seedFile])];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  const urls: Record<string, string> = {};
+  for await (const line of createInterface({ input: child.stdout! })) {
+    const found = /^\s*(base|admin) URL\s+(\S+)/.exec(line);
+    if (found) urls[found[1]!] = found[2]!;
+    if (urls.base && urls.admin) break;
+  }
+  if (!urls.base || !urls.admin) {
+    child.kill('SIGTERM');
+    throw new Error('the emulator did not print its URLs');
+  }
+  return { child, baseUrl: urls.base, admin: new EmulatorAdmin(urls.admin) };
+}
+
 export async function engineStack(
   dir: string,
   options: {
     project: string;
     stack: string;
     program: PulumiFn;
-    emulator: StartedEmulator;
+    emulator: Pick<StartedEmulator, 'baseUrl' | 'credentials'>;
     config?: Record<string, { value: string; secret?: boolean }>;
     env?: Record<string, string>;
   },
@@ -97,7 +119,7 @@ export function moduleProgram(file: string): PulumiFn {
 
 /** The service requests of one step: the emulator's log and counters, emptied before the step. */
 export async function measureRequests<T>(
-  emulator: StartedEmulator,
+  emulator: Pick<StartedEmulator, 'admin'>,
   step: () => Promise<T>,
 ): Promise<{ result: T; requests: RequestLogEntry[]; counters: RequestCounters; ms: number }> {
   await emulator.admin.clearRequests();

@@ -44,7 +44,7 @@ const rounds = Number(args[0] ?? 15);
 const dir = lib.workDir('list-walk-parts');
 const seedFile = path.join(dir, 'seed.json');
 fixture.writeSeed(seedFile, SCRIPTS);
-const { child, baseUrl, admin } = await fixture.startEmulatorProcess(lib.root, seedFile);
+const { child, baseUrl, admin } = await lib.startEmulatorProcess(seedFile);
 const zoneId = fixture.ZONE_ID;
 const gc = (globalThis as { gc?: () => void }).gc;
 

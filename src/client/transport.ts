@@ -229,11 +229,10 @@ export function createTransport(config: TransportConfig): Transport {
       if (outcome.ok) return unwrap(outcome, site, spec, attempt);
 
       const { failure, error, retryAfterMs } = outcome;
-      // The service said when it takes requests again: the process's other requests wait for it too, retry or not
-      // (past maxRetryAfterMs every call fails at once instead, as this one does below).
-      if (isRateLimited(failure) && retryAfterMs !== undefined && retryAfterMs <= policy.maxRetryAfterMs) config.budget?.hold(retryAfterMs);
-      if (outcome.final || !attemptsLeft(attempt, failure, policy) || !isRetryable(spec.retryAsPost ? 'POST' : spec.method, failure, policy)) throw error;
       if (retryAfterMs !== undefined && retryAfterMs > policy.maxRetryAfterMs) throw error;
+      // The service said when it takes requests again: the process's other requests wait for it too, retry or not.
+      if (isRateLimited(failure) && retryAfterMs !== undefined) config.budget?.hold(retryAfterMs);
+      if (outcome.final || !attemptsLeft(attempt, failure, policy) || !isRetryable(spec.retryAsPost ? 'POST' : spec.method, failure, policy)) throw error;
       const delayMs = computeRetryDelay({ attempt, policy, retryAfterMs });
       if (spentMs + delayMs >= policy.deadlineMs) throw error;
       const reason = failure.kind === 'status' ? describeStatus(failure.status) : failure.code;

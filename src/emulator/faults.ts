@@ -44,6 +44,7 @@ export const FaultSpecSchema = z.strictObject({
   match: FaultMatchSchema.optional(),
 });
 export type FaultSpec = z.input<typeof FaultSpecSchema>;
+type RateLimitSpec = NonNullable<z.output<typeof FaultSpecSchema>['rateLimit']>;
 
 /**
  * Body of PUT /__admin/faults: one spec, or several with their own `match`. The shape is chosen before parsing, so
@@ -152,7 +153,7 @@ export class FaultEngine {
    * not lengthen it. Refused requests are not counted. Returns the seconds to wait, or undefined when the request is
    * admitted.
    */
-  private countInWindow(fault: ActiveFault, limit: { requests: number; windowMs: number; blockMs?: number | undefined }, now: number): number | undefined {
+  private countInWindow(fault: ActiveFault, limit: RateLimitSpec, now: number): number | undefined {
     const { admitted } = fault;
     const retryAfter = () => Math.max(1, Math.ceil((fault.blockedUntil - now) / 1000));
     if (now < fault.blockedUntil) return retryAfter();

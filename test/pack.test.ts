@@ -30,6 +30,23 @@ test('npm pack in a fresh clone builds first and ships dist/', async () => {
     const entries = [...Object.values(pkg.bin), ...Object.values(pkg.exports)].map((p) => p.replace(/^\.\//, ''));
     expect(entries.filter((entry) => !files.includes(entry))).toEqual([]);
     expect(files).toContain('dist/node-version.js');
+    expect(files).toEqual(expect.arrayContaining(['LICENSE', 'CHANGELOG.md', 'README.md']));
+  } finally {
+    fs.rmSync(clone, { recursive: true, force: true });
+  }
+});
+
+test('npm pack in a fresh clone before `npm ci` says to run it first', async () => {
+  fs.mkdirSync(path.join(root, '.zoneguard'), { recursive: true });
+  const clone = fs.mkdtempSync(path.join(root, '.zoneguard', 'no-install-clone-'));
+  try {
+    for (const file of ['package.json', 'scripts/prepare.mjs', 'tsconfig.build.json']) {
+      fs.mkdirSync(path.dirname(path.join(clone, file)), { recursive: true });
+      fs.copyFileSync(path.join(root, file), path.join(clone, file));
+    }
+    const failed = await run('npm', ['pack', '--dry-run'], { cwd: clone }).then(() => undefined, (error: unknown) => error as { stderr: string });
+    expect(failed?.stderr).toContain('run `npm ci` first, then this command again.');
+    expect(failed?.stderr).not.toContain('tsc: not found');
   } finally {
     fs.rmSync(clone, { recursive: true, force: true });
   }

@@ -87,11 +87,26 @@ type Attempt =
   | { ok: true; status: number; body: unknown; empty: boolean }
   | { ok: false; error: ZoneGuardError; failure: AttemptFailure; retryAfterMs?: number; final?: true };
 
+/** A failed attempt. */
+type Failure = Extract<Attempt, { ok: false }>;
+
 /** A success answer: its parsed envelope (undefined for an empty answer) and how many attempts it took. */
 interface Answer {
   status: number;
   envelope: Envelope | undefined;
   attempts: number;
+}
+
+/** What the steps of a call share: the got instance (holding the credentials), the config and its redaction. */
+interface Context {
+  http: Got;
+  config: TransportConfig;
+  redact: (text: string) => string;
+}
+
+/** Where an attempt went and which one it is: what every error of it names. */
+interface AttemptSite extends CallSite {
+  attempt: number;
 }
 
 /**
@@ -101,6 +116,10 @@ interface Answer {
  * Retries are done by our own loop, not by got: got's retry is disabled (`retry.limit: 0`) because each attempt
  * must take a slot of the rate budget, a POST must be told apart by whether the request left (got retries by
  * method and code only), the overall deadline spans attempts, and the logger must see each retry.
+ *
+ * A call is four steps, one function each: the attempt (`request`: one request through got, a network failure as an
+ * Attempt), `decode` (the answer's bytes as text and JSON), `classify` (the answer as a success or an error of the
+ * tree) and the wait (`waitBeforeRetry`: whether and how long to wait before the next attempt), tied by the loop `send`.
  */
 export function createTransport(config: TransportConfig): Transport {
   const http: Got = got.extend({
@@ -117,177 +136,15 @@ export function createTransport(config: TransportConfig): Transport {
     followRedirect: false,
     allowAbsoluteUrls: false,
   });
-  const { retry: policy, logger } = config;
-  const redact = (text: string) => redactSecrets(text, config.secrets);
-
-  async function attemptOnce<S extends z.ZodType>(spec: CallSpec<S>, site: CallSite, attempt: number): Promise<Attempt> {
-    const began = Date.now();
-    notify(() => logger?.onRequest?.({ ...site, attempt }));
-    let response: Response<Uint8Array>;
-    // The answer is read into memory: past maxResponseBytes (announced by Content-Length or counted while
-    // reading) the request is aborted, so a hostile or broken answer cannot exhaust the process's memory.
-    const abort = new AbortController();
-    let oversized: number | undefined;
-    let answered = 0;
-    try {
-      // The query goes in the address as text: got's `searchParams` option builds and merges a URLSearchParams into
-      // the options of every call, a cost per request that a list walk pays on each page (docs/client.md#list-walk-cost).
-      const request = http(spec.path.replace(/^\/+/, '') + queryString(spec.query), {
-        method: spec.method,
-        // The body is read as bytes, decoded once (`decodeBody`) and parsed below: a proxy's HTML error page or an
-        // empty 204 must become one of our errors with its status, not a got ParseError. Bytes rather than got's
-        // `text`: got decodes a text answer chunk by chunk beside the bytes it keeps anyway (docs/client.md#list-walk-cost).
-        responseType: 'buffer',
-        signal: abort.signal,
-        ...(spec.json === undefined ? {} : { json: spec.json }),
-      });
-      // The raw request's own event, ahead of got's listener: got emits `response` after the first progress event.
-      request.on('request', (raw) => raw.prependOnceListener('response', (started) => (answered = started.statusCode ?? 0)));
-      request.on('downloadProgress', ({ transferred, total }) => {
-        if (oversized === undefined && Math.max(transferred, total ?? 0) > config.maxResponseBytes) {
-          oversized = answered;
-          abort.abort();
-        }
-      });
-      response = await request;
-    } catch (error) {
-      if (oversized !== undefined && error instanceof AbortError) {
-        return {
-          ok: false,
-          final: true,
-          failure: { kind: 'status', status: oversized },
-          error: tooLargeError({ ...site, status: oversized, limitBytes: config.maxResponseBytes, attempts: attempt }),
-        };
-      }
-      if (error instanceof GotTimeoutError) {
-        return {
-          ok: false,
-          failure: { kind: 'network', code: 'ETIMEDOUT' },
-          error: timeoutError({ ...site, timeoutMs: config.timeoutMs, attempts: attempt }),
-        };
-      }
-      if (error instanceof RequestError) {
-        // An answer that started and then broke (a reset mid-body, fewer bytes than its Content-Length) is a
-        // reset for the retry decision: an idempotent call is repeated, a POST is not (the service acted).
-        const cutOff = error.response !== undefined || error.code === 'ERR_HTTP_CONTENT_LENGTH_MISMATCH';
-        const code = cutOff ? 'ECONNRESET' : error.code || 'ECONNRESET';
-        return { ok: false, failure: { kind: 'network', code }, error: connectionError({ ...site, code, cutOff, attempts: attempt }) };
-      }
-      throw error;
-    }
-    const status = response.statusCode;
-    notify(() => logger?.onResponse?.({ ...site, attempt, status, durationMs: Date.now() - began }));
-    const text = decodeBody(response.body);
-    const empty = text.trim() === '';
-    const failed = status < 200 || status >= 300;
-    let body: unknown;
-    try {
-      // A refusal's text ends up in the error message: a credential the server quotes there is masked first.
-      body = empty ? undefined : JSON.parse(failed ? redact(text) : text);
-    } catch {
-      body = undefined;
-      if (!failed) {
-        return {
-          ok: false,
-          failure: { kind: 'status', status },
-          error: validationError({ ...site, status, issues: ['body is not JSON'], attempts: attempt }),
-        };
-      }
-    }
-    const refused = failed || (isObject(body) && body['success'] === false);
-    if (refused) {
-      if (!failed) body = parseOrUndefined(redact(text));
-      const retryAfterMs = parseRetryAfter(response.headers['retry-after'], Date.now());
-      return {
-        ok: false,
-        failure: { kind: 'status', status },
-        retryAfterMs,
-        error: errorFromResponse({ ...site, status, body, attempts: attempt, retryAfterMs }),
-      };
-    }
-    return { ok: true, status, body, empty };
-  }
-
-  /** The attempt loop: rate budget, attempt, retry decision, wait. Throws one error of the tree. */
-  async function send<S extends z.ZodType>(spec: CallSpec<S>): Promise<Answer> {
-    const site: CallSite = { method: spec.method, path: spec.path };
-    let spentMs = 0;
-    for (let attempt = 1; ; attempt += 1) {
-      const release = config.budget
-        ? await config.budget.acquire((waitMs) =>
-            notify(() => logger?.onThrottle?.({ ...site, waitMs: Number.isFinite(waitMs) ? waitMs : undefined })),
-          )
-        : undefined;
-      const began = Date.now();
-      let outcome: Attempt;
-      try {
-        outcome = await attemptOnce(spec, site, attempt);
-      } finally {
-        release?.();
-      }
-      spentMs += Date.now() - began;
-      if (outcome.ok) return unwrap(outcome, site, spec, attempt);
-
-      const { failure, error, retryAfterMs } = outcome;
-      if (retryAfterMs !== undefined && retryAfterMs > policy.maxRetryAfterMs) throw error;
-      // The service said when it takes requests again: the process's other requests wait for it too, retry or not.
-      if (isRateLimited(failure) && retryAfterMs !== undefined) config.budget?.hold(retryAfterMs);
-      if (outcome.final || !attemptsLeft(attempt, failure, policy) || !isRetryable(spec.retryAsPost ? 'POST' : spec.method, failure, policy)) throw error;
-      const delayMs = computeRetryDelay({ attempt, policy, retryAfterMs });
-      if (spentMs + delayMs >= policy.deadlineMs) throw error;
-      const reason = failure.kind === 'status' ? describeStatus(failure.status) : failure.code;
-      notify(() =>
-        logger?.onRetry?.({ ...site, attempt, delayMs, reason, ...(failure.kind === 'status' ? { status: failure.status } : {}) }),
-      );
-      await sleep(delayMs);
-      spentMs += delayMs;
-    }
-  }
-
-  /** The one place the envelope is unwrapped. */
-  function unwrap<S extends z.ZodType>(
-    outcome: Extract<Attempt, { ok: true }>,
-    site: CallSite,
-    spec: CallSpec<S>,
-    attempts: number,
-  ): Answer {
-    const { status } = outcome;
-    if (outcome.empty) {
-      if (spec.emptyOk) return { status, envelope: undefined, attempts };
-      throw validationError({ ...site, status, issues: ['body is empty, expected the response envelope'], attempts });
-    }
-    // In our words (readableIssue), not zod's: the issues reach the user in the client's and the CLI's errors.
-    const envelope = EnvelopeSchema.safeParse(outcome.body, { error: readableIssue });
-    if (!envelope.success) {
-      throw validationError({ ...site, status, issues: formatZodIssues(envelope.error).map(redact), attempts });
-    }
-    return { status, envelope: envelope.data, attempts };
-  }
-
-  /**
-   * The result checked against the endpoint's schema; `index` locates the issues of a page's item (`result.3.id: ...`).
-   * The location is written only on failure: a list walk parses every item, and a string per item is its garbage.
-   */
-  function parse<S extends z.ZodType>(schema: S, value: unknown, spec: CallSpec<S>, answer: Answer, index?: number): z.output<S> {
-    const parsed = schema.safeParse(value, { error: readableIssue });
-    if (parsed.success) return parsed.data;
-    throw validationError({
-      method: spec.method,
-      path: spec.path,
-      status: answer.status,
-      attempts: answer.attempts,
-      issues: formatZodIssues(parsed.error, index === undefined ? 'result' : `result.${index}`).map(redact),
-    });
-  }
-
+  const context: Context = { http, config, redact: (text) => redactSecrets(text, config.secrets) };
   return {
     async call(spec) {
-      const answer = await send(spec);
+      const answer = await send(context, spec);
       if (!answer.envelope) return undefined as z.output<typeof spec.schema>;
-      return parse(spec.schema, answer.envelope.result, spec, answer);
+      return parse(context, spec.schema, answer.envelope.result, spec, answer);
     },
     async page(spec) {
-      const answer = await send(spec);
+      const answer = await send(context, spec);
       const result = answer.envelope?.result ?? [];
       if (!Array.isArray(result)) {
         throw validationError({ method: spec.method, path: spec.path, status: answer.status, attempts: answer.attempts, issues: ['result: expected an array'] });
@@ -298,12 +155,210 @@ export function createTransport(config: TransportConfig): Transport {
       const items = new Array<z.output<typeof spec.schema>>(result.length);
       for (let index = 0; index < result.length; index += 1) {
         const item: unknown = result[index];
-        items[index] = check?.(item) ? (item as z.output<typeof spec.schema>) : parse(spec.schema, item, spec, answer, index);
+        items[index] = check?.(item) ? (item as z.output<typeof spec.schema>) : parse(context, spec.schema, item, spec, answer, index);
       }
       const resultInfo: ResultInfo | undefined = answer.envelope?.result_info;
       return { items, resultInfo };
     },
   };
+}
+
+/** The attempt loop: rate budget, attempt, retry decision, wait. Throws one error of the tree. */
+async function send<S extends z.ZodType>(context: Context, spec: CallSpec<S>): Promise<Answer> {
+  const { config } = context;
+  const { logger } = config;
+  const site: CallSite = { method: spec.method, path: spec.path };
+  let spentMs = 0;
+  for (let attempt = 1; ; attempt += 1) {
+    const release = config.budget
+      ? await config.budget.acquire((waitMs) =>
+          notify(() => logger?.onThrottle?.({ ...site, waitMs: Number.isFinite(waitMs) ? waitMs : undefined })),
+        )
+      : undefined;
+    const began = Date.now();
+    let outcome: Attempt;
+    try {
+      outcome = await attemptOnce(context, spec, { ...site, attempt });
+    } finally {
+      release?.();
+    }
+    spentMs += Date.now() - began;
+    if (outcome.ok) return unwrap(context, outcome, site, spec, attempt);
+    const delayMs = waitBeforeRetry(config, spec, outcome, attempt, spentMs);
+    if (delayMs === undefined) throw outcome.error;
+    const { failure } = outcome;
+    const reason = failure.kind === 'status' ? describeStatus(failure.status) : failure.code;
+    notify(() =>
+      logger?.onRetry?.({ ...site, attempt, delayMs, reason, ...(failure.kind === 'status' ? { status: failure.status } : {}) }),
+    );
+    await sleep(delayMs);
+    spentMs += delayMs;
+  }
+}
+
+/**
+ * The wait step: how long to wait before the next attempt after this failure, or undefined when the call fails
+ * with it. A 429's `Retry-After` holds the budget, so the process's other requests wait for it too, retry or not.
+ */
+function waitBeforeRetry<S extends z.ZodType>(config: TransportConfig, spec: CallSpec<S>, outcome: Failure, attempt: number, spentMs: number): number | undefined {
+  const { retry: policy } = config;
+  const { failure, retryAfterMs } = outcome;
+  if (retryAfterMs !== undefined && retryAfterMs > policy.maxRetryAfterMs) return undefined;
+  if (isRateLimited(failure) && retryAfterMs !== undefined) config.budget?.hold(retryAfterMs);
+  if (outcome.final || !attemptsLeft(attempt, failure, policy) || !isRetryable(spec.retryAsPost ? 'POST' : spec.method, failure, policy)) return undefined;
+  const delayMs = computeRetryDelay({ attempt, policy, retryAfterMs });
+  return spentMs + delayMs >= policy.deadlineMs ? undefined : delayMs;
+}
+
+/** One attempt: the request (`attempt`), its answer decoded (`decode`) and classified (`classify`). */
+async function attemptOnce<S extends z.ZodType>(context: Context, spec: CallSpec<S>, site: AttemptSite): Promise<Attempt> {
+  const { logger } = context.config;
+  const began = Date.now();
+  notify(() => logger?.onRequest?.({ method: site.method, path: site.path, attempt: site.attempt }));
+  const response = await request(context, spec, site);
+  if (!('statusCode' in response)) return response;
+  const status = response.statusCode;
+  notify(() => logger?.onResponse?.({ method: site.method, path: site.path, attempt: site.attempt, status, durationMs: Date.now() - began }));
+  return classify(context, site, response, decode(context, response));
+}
+
+/**
+ * The attempt step: one request through got, its answer read into memory as bytes, or the failure as an Attempt.
+ * Past maxResponseBytes (announced by Content-Length or counted while reading) the request is aborted, so a hostile
+ * or broken answer cannot exhaust the process's memory.
+ */
+async function request<S extends z.ZodType>(context: Context, spec: CallSpec<S>, site: AttemptSite): Promise<Response<Uint8Array> | Failure> {
+  const { config } = context;
+  const abort = new AbortController();
+  let oversized: number | undefined;
+  let answered = 0;
+  const attempts = site.attempt;
+  const callSite = { method: site.method, path: site.path };
+  try {
+    // The query goes in the address as text: got's `searchParams` option builds and merges a URLSearchParams into
+    // the options of every call, a cost per request that a list walk pays on each page (docs/client.md#list-walk-cost).
+    const pending = context.http(spec.path.replace(/^\/+/, '') + queryString(spec.query), {
+      method: spec.method,
+      // The body is read as bytes, decoded once (`decode`) and parsed there: a proxy's HTML error page or an
+      // empty 204 must become one of our errors with its status, not a got ParseError. Bytes rather than got's
+      // `text`: got decodes a text answer chunk by chunk beside the bytes it keeps anyway (docs/client.md#list-walk-cost).
+      responseType: 'buffer',
+      signal: abort.signal,
+      ...(spec.json === undefined ? {} : { json: spec.json }),
+    });
+    // The raw request's own event, ahead of got's listener: got emits `response` after the first progress event.
+    pending.on('request', (raw) => raw.prependOnceListener('response', (started) => (answered = started.statusCode ?? 0)));
+    pending.on('downloadProgress', ({ transferred, total }) => {
+      if (oversized === undefined && Math.max(transferred, total ?? 0) > config.maxResponseBytes) {
+        oversized = answered;
+        abort.abort();
+      }
+    });
+    return await pending;
+  } catch (error) {
+    if (oversized !== undefined && error instanceof AbortError) {
+      return {
+        ok: false,
+        final: true,
+        failure: { kind: 'status', status: oversized },
+        error: tooLargeError({ ...callSite, status: oversized, limitBytes: config.maxResponseBytes, attempts }),
+      };
+    }
+    if (error instanceof GotTimeoutError) {
+      return { ok: false, failure: { kind: 'network', code: 'ETIMEDOUT' }, error: timeoutError({ ...callSite, timeoutMs: config.timeoutMs, attempts }) };
+    }
+    if (error instanceof RequestError) {
+      // An answer that started and then broke (a reset mid-body, fewer bytes than its Content-Length) is a
+      // reset for the retry decision: an idempotent call is repeated, a POST is not (the service acted).
+      const cutOff = error.response !== undefined || error.code === 'ERR_HTTP_CONTENT_LENGTH_MISMATCH';
+      const code = cutOff ? 'ECONNRESET' : error.code || 'ECONNRESET';
+      return { ok: false, failure: { kind: 'network', code }, error: connectionError({ ...callSite, code, cutOff, attempts }) };
+    }
+    throw error;
+  }
+}
+
+/** An answer's body as the decode step reads it: its text, and its JSON (undefined when empty or not JSON). */
+interface Decoded {
+  text: string;
+  empty: boolean;
+  /** False when the text is not empty and not JSON. */
+  json: boolean;
+  body: unknown;
+}
+
+/**
+ * The decode step: the bytes as text, decoded once, and as JSON. A refusal's text ends up in the error message, so
+ * a credential the server quotes there is masked before it is parsed.
+ */
+function decode(context: Context, response: Response<Uint8Array>): Decoded {
+  const text = decodeBody(response.body);
+  const empty = text.trim() === '';
+  if (empty) return { text, empty, json: true, body: undefined };
+  const failed = response.statusCode < 200 || response.statusCode >= 300;
+  try {
+    return { text, empty, json: true, body: JSON.parse(failed ? context.redact(text) : text) };
+  } catch {
+    return { text, empty, json: false, body: undefined };
+  }
+}
+
+/** The classify step: an answer as a success, or as the error of the tree its status and envelope say. */
+function classify(context: Context, site: AttemptSite, response: Response<Uint8Array>, decoded: Decoded): Attempt {
+  const status = response.statusCode;
+  const callSite = { method: site.method, path: site.path };
+  const failed = status < 200 || status >= 300;
+  if (!failed && !decoded.json) {
+    return { ok: false, failure: { kind: 'status', status }, error: validationError({ ...callSite, status, issues: ['body is not JSON'], attempts: site.attempt }) };
+  }
+  let { body } = decoded;
+  const refused = failed || (isObject(body) && body['success'] === false);
+  if (!refused) return { ok: true, status, body, empty: decoded.empty };
+  if (!failed) body = parseOrUndefined(context.redact(decoded.text));
+  const retryAfterMs = parseRetryAfter(response.headers['retry-after'], Date.now());
+  return {
+    ok: false,
+    failure: { kind: 'status', status },
+    retryAfterMs,
+    error: errorFromResponse({ ...callSite, status, body, attempts: site.attempt, retryAfterMs }),
+  };
+}
+
+/** The one place the envelope is unwrapped. */
+function unwrap<S extends z.ZodType>(
+  context: Context,
+  outcome: Extract<Attempt, { ok: true }>,
+  site: CallSite,
+  spec: CallSpec<S>,
+  attempts: number,
+): Answer {
+  const { status } = outcome;
+  if (outcome.empty) {
+    if (spec.emptyOk) return { status, envelope: undefined, attempts };
+    throw validationError({ ...site, status, issues: ['body is empty, expected the response envelope'], attempts });
+  }
+  // In our words (readableIssue), not zod's: the issues reach the user in the client's and the CLI's errors.
+  const envelope = EnvelopeSchema.safeParse(outcome.body, { error: readableIssue });
+  if (!envelope.success) {
+    throw validationError({ ...site, status, issues: formatZodIssues(envelope.error).map(context.redact), attempts });
+  }
+  return { status, envelope: envelope.data, attempts };
+}
+
+/**
+ * The result checked against the endpoint's schema; `index` locates the issues of a page's item (`result.3.id: ...`).
+ * The location is written only on failure: a list walk parses every item, and a string per item is its garbage.
+ */
+function parse<S extends z.ZodType>(context: Context, schema: S, value: unknown, spec: CallSpec<S>, answer: Answer, index?: number): z.output<S> {
+  const parsed = schema.safeParse(value, { error: readableIssue });
+  if (parsed.success) return parsed.data;
+  throw validationError({
+    method: spec.method,
+    path: spec.path,
+    status: answer.status,
+    attempts: answer.attempts,
+    issues: formatZodIssues(parsed.error, index === undefined ? 'result' : `result.${index}`).map(context.redact),
+  });
 }
 
 /** `?name=value&...` of the defined values, encoded as URLSearchParams encodes them (as got's `searchParams` did), or ''. */

@@ -3,6 +3,8 @@
 # (Pulumi.yaml, program in examples/demo/), prints the outputs and the emulator's contents, then shows that a
 # second `pulumi preview` has no changes.
 set -euo pipefail
+source "$(dirname "$0")/preflight.sh"
+preflight demo
 source "$(dirname "$0")/env.sh"
 cd "$root"
 tsc -p tsconfig.build.json

@@ -5,22 +5,14 @@
 # from Go modules into a cache outside the repo, once (about 6 minutes cold on two cores: 1.5 to download the modules, 5 to compile).
 # The Node.js language host is not buildable here (its module is not served), so programs run inline through the
 # Automation API, which serves the program itself: the CLI, the engine and the providers are the real ones.
-pulumi_version="$(sed -n 's#^\s*github.com/pulumi/pulumi/pkg/v3 \(v[0-9.]*\).*#\1#p' "$root/tools/pulumi-cli/go.mod")"
-cache="${ZONEGUARD_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/zoneguard}/pulumi-$pulumi_version"
+source "$root/scripts/preflight.sh" # pulumi_version, cache, pulumi_on_path, go_problem
 
-version_at_least() { # $1 >= $2, both vX.Y.Z
-  [ "$(printf '%s\n%s\n' "${1#v}" "${2#v}" | sort -V | head -n1)" = "${2#v}" ]
-}
-
-pulumi_bin=""
-if command -v pulumi >/dev/null 2>&1; then
-  found="$(pulumi version 2>/dev/null || true)"
-  if [ -n "$found" ] && version_at_least "$found" "$pulumi_version"; then pulumi_bin="$(dirname "$(command -v pulumi)")"; fi
-fi
+pulumi_bin="$(pulumi_on_path || true)"
 if [ -z "$pulumi_bin" ]; then
   if [ ! -x "$cache/bin/pulumi" ]; then
-    if ! command -v go >/dev/null 2>&1; then
-      echo "The Pulumi CLI $pulumi_version is not on PATH and Go is missing to build it." >&2
+    go_says="$(go_problem)"
+    if [ -n "$go_says" ]; then
+      echo "$go_says" >&2
       exit 1
     fi
     echo "Building the Pulumi CLI $pulumi_version into $cache (once; about 6 minutes cold on two cores)..." >&2

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The test command of the README: lint, type-check, build, then every jest suite with the real Pulumi engine.
 set -euo pipefail
+source "$(dirname "$0")/preflight.sh"
+preflight test
 source "$(dirname "$0")/env.sh"
 cd "$root"
 eslint .

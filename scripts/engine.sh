@@ -15,18 +15,26 @@ if [ -z "$pulumi_bin" ]; then
       echo "$go_says" >&2
       exit 1
     fi
-    echo "Building the Pulumi CLI $pulumi_version into $cache (once; about 6 minutes cold on two cores)..." >&2
     mkdir -p "$cache/bin"
-    (cd "$root/tools/pulumi-cli" && GOTOOLCHAIN=local CGO_ENABLED=0 go build -trimpath \
-      -tags osusergo,grpcnotrace \
-      -ldflags "-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=$pulumi_version" \
-      -o "$cache/bin/pulumi.partial" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi) >&2
-    mv "$cache/bin/pulumi.partial" "$cache/bin/pulumi"
+    # Clones on one machine that start at once share the cache: one builds, the others wait for it and use its CLI.
+    exec {build_lock}>"$cache/build.lock"
+    flock "$build_lock"
+    if [ ! -x "$cache/bin/pulumi" ]; then
+      echo "Building the Pulumi CLI $pulumi_version into $cache (once; about 6 minutes cold on two cores)..." >&2
+      (cd "$root/tools/pulumi-cli" && GOTOOLCHAIN=local CGO_ENABLED=0 go build -trimpath \
+        -tags osusergo,grpcnotrace \
+        -ldflags "-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=$pulumi_version" \
+        -o "$cache/bin/pulumi.partial.$$" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi) >&2
+      mv "$cache/bin/pulumi.partial.$$" "$cache/bin/pulumi"
+    fi
+    exec {build_lock}>&-
   fi
   pulumi_bin="$cache/bin"
   # Beside the CLI, the engine takes our provider host as its bundled one (found elsewhere on PATH, it warns on
   # every run). A copy, not a link: the cache outlives this clone.
-  cp -f "$root/tools/bin/pulumi-resource-pulumi-nodejs" "$pulumi_bin/"
+  # Copied then renamed, so that an engine of another clone running it never reads a half-written file.
+  cp "$root/tools/bin/pulumi-resource-pulumi-nodejs" "$pulumi_bin/.pulumi-resource-pulumi-nodejs.$$"
+  mv -f "$pulumi_bin/.pulumi-resource-pulumi-nodejs.$$" "$pulumi_bin/pulumi-resource-pulumi-nodejs"
 fi
 export PATH="$pulumi_bin:$root/tools/bin:$PATH"
 export PULUMI_SKIP_UPDATE_CHECK=true

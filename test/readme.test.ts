@@ -1,5 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as ts from 'typescript';
+import * as zoneguard from '../src';
 
 // Versions the README and docs state, compared with the files that decide them, so the text cannot drift.
 const root = path.resolve(__dirname, '..');
@@ -34,4 +36,85 @@ describe("the README's install table", () => {
 test('docs/expressions.md names the chevrotain major of package.json', () => {
   const major = /\d+/.exec(pkg.dependencies['chevrotain']!)?.[0];
   expect(read('docs/expressions.md')).toContain(`The dependency is chevrotain ${major} (\`${pkg.dependencies['chevrotain']}\``);
+});
+
+/** The fenced blocks of a Markdown file in one language, each with the line it starts on. */
+function fencedBlocks(file: string, language: string): Array<{ line: number; code: string }> {
+  const blocks: Array<{ line: number; code: string }> = [];
+  let open: { line: number; code: string } | undefined;
+  for (const [index, line] of read(file).split('\n').entries()) {
+    if (open && line === '```') {
+      blocks.push(open);
+      open = undefined;
+    } else if (open) open.code += `${line}\n`;
+    else if (line === '```' + language) open = { line: index + 1, code: '' };
+  }
+  return blocks;
+}
+
+describe("the README's TypeScript samples", () => {
+  const samples = fencedBlocks('README.md', 'ts');
+
+  test('import only what the package exports', () => {
+    const exported = new Set(Object.keys(zoneguard));
+    const imported = samples.flatMap(({ code }) =>
+      [...code.matchAll(/import \{([^}]+)\} from 'pulumi-zoneguard';/g)].flatMap((match) => match[1]!.split(',').map((name) => name.trim())),
+    );
+    expect(imported.length).toBeGreaterThan(10);
+    expect(imported.filter((name) => !exported.has(name))).toEqual([]);
+  });
+
+  test('type-check against the sources, each as a module of its own', () => {
+    // A sample leaves out what its section set up before it: the zone id, the token.
+    const given = ['zoneId', 'apiToken'];
+    const dir = path.join(root, '.zoneguard', 'readme-samples');
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.mkdirSync(dir, { recursive: true });
+    const files = samples.map(({ line, code }) => {
+      const header = given.filter((name) => !new RegExp(`const ${name}\\b`).test(code)).map((name) => `declare const ${name}: string;\n`);
+      const file = path.join(dir, `readme-line-${line}.mts`); // an ES module, as a top-level `for await` needs
+      fs.writeFileSync(file, `${header.join('')}export {};\n${code}`);
+      return file;
+    });
+    const config = ts.parseJsonConfigFileContent(JSON.parse(read('tsconfig.json')), ts.sys, root);
+    const program = ts.createProgram(files, { ...config.options, noEmit: true });
+    const problems = ts
+      .getPreEmitDiagnostics(program)
+      .filter((d) => d.file && files.includes(path.resolve(d.file.fileName)))
+      .map((d) => `${path.basename(d.file!.fileName)}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);
+    expect(samples.length).toBeGreaterThanOrEqual(6);
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('links between the documents', () => {
+  const documents = ['README.md', 'BENCHMARKS.md', 'CHANGELOG.md', ...fs.readdirSync(path.join(root, 'docs')).map((f) => `docs/${f}`)].filter((f) =>
+    f.endsWith('.md'),
+  );
+  /** GitHub's anchor of a heading: lower case, punctuation but - and _ dropped, spaces to -. */
+  const anchor = (heading: string) =>
+    heading
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N} _-]/gu, '')
+      .replace(/ /g, '-');
+  /** The headings' anchors, and those set by hand (`<a id="...">`). */
+  const anchors = (file: string) =>
+    new Set([
+      ...read(file).split('\n').filter((l) => /^#+ /.test(l)).map((l) => anchor(l.replace(/^#+ /, ''))),
+      ...[...read(file).matchAll(/<a (?:id|name)="([^"]+)"/g)].map((match) => match[1]!),
+    ]);
+
+  test.each(documents)('%s: every relative link names a file that exists, and a heading of it', (file) => {
+    const text = read(file).replace(/```[\s\S]*?```/g, '');
+    const broken = [...text.matchAll(/\]\(([^)\s]+)\)/g)]
+      .map((match) => match[1]!)
+      .filter((target) => !/^[a-z]+:/.test(target))
+      .filter((target) => {
+        const [name, hash] = target.split('#');
+        const linked = name ? path.normalize(path.join(path.dirname(file), name)) : file;
+        if (!fs.existsSync(path.join(root, linked))) return true;
+        return hash !== undefined && linked.endsWith('.md') && !anchors(linked).has(hash);
+      });
+    expect(broken).toEqual([]);
+  });
 });

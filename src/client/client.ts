@@ -1,17 +1,17 @@
 import { authHeaders, checkBaseUrl, secretsOf, secretValuesOf, type Credentials } from './credentials';
 import { DEFAULT_RATE_BUDGET, sharedRateBudget, type Budget, type BudgetKeyParts, type RateBudgetLimits } from './rate-budget';
 import { storeRateBudget } from './rate-budget-store';
-import { ConnectionsResource } from './resources/connections';
-import { CookiesResource } from './resources/cookies';
-import { FiltersResource } from './resources/filters';
-import { FirewallRulesResource } from './resources/firewall-rules';
-import { PageGuardResource } from './resources/page-guard';
-import { CspPoliciesResource } from './resources/csp-policy';
-import { RulesetsResource } from './resources/rulesets';
-import { ScriptsResource } from './resources/scripts';
-import { WafMigrationResource } from './resources/waf-migration';
-import { WafOverridesResource } from './resources/waf-overrides';
-import { WafPackagesResource } from './resources/waf-packages';
+import { ConnectionsGroup } from './resources/connections';
+import { CookiesGroup } from './resources/cookies';
+import { FiltersGroup } from './resources/filters';
+import { FirewallRulesGroup } from './resources/firewall-rules';
+import { PageGuardGroup } from './resources/page-guard';
+import { CspPoliciesGroup } from './resources/csp-policy';
+import { RulesetsGroup } from './resources/rulesets';
+import { ScriptsGroup } from './resources/scripts';
+import { WafMigrationGroup } from './resources/waf-migration';
+import { WafOverridesGroup } from './resources/waf-overrides';
+import { WafPackagesGroup } from './resources/waf-packages';
 import { resolveRetryPolicy, type RetryPolicy } from './retry';
 import { createTransport, type ClientLogger } from './transport';
 
@@ -62,27 +62,27 @@ export class ZoneGuardClient {
   /** The base URL the client talks to (no trailing slash). */
   readonly baseUrl: string;
   /** Page security settings: /page_guard. */
-  readonly pageGuard: PageGuardResource;
+  readonly pageGuard: PageGuardGroup;
   /** Detected scripts: /page_guard/scripts. */
-  readonly scripts: ScriptsResource;
+  readonly scripts: ScriptsGroup;
   /** Detected connections: /page_guard/connections. */
-  readonly connections: ConnectionsResource;
+  readonly connections: ConnectionsGroup;
   /** Detected cookies: /page_guard/cookies. */
-  readonly cookies: CookiesResource;
+  readonly cookies: CookiesGroup;
   /** CSP policies: /page_guard/policies. */
-  readonly cspPolicies: CspPoliciesResource;
+  readonly cspPolicies: CspPoliciesGroup;
   /** Firewall rules with their filters: /firewall/rules. */
-  readonly firewallRules: FirewallRulesResource;
+  readonly firewallRules: FirewallRulesGroup;
   /** Filters: /filters. */
-  readonly filters: FiltersResource;
+  readonly filters: FiltersGroup;
   /** The WAF managed rules migration: /waf_migration and the managed entry point. */
-  readonly wafMigration: WafMigrationResource;
+  readonly wafMigration: WafMigrationGroup;
   /** URI-based overrides of the previous WAF: /firewall/waf/overrides. */
-  readonly wafOverrides: WafOverridesResource;
+  readonly wafOverrides: WafOverridesGroup;
   /** Packages of the previous WAF: /firewall/waf/packages. */
-  readonly wafPackages: WafPackagesResource;
+  readonly wafPackages: WafPackagesGroup;
   /** The managed phase's entry point ruleset outside the migration: /rulesets/phases/{phase}/entrypoint. */
-  readonly rulesets: RulesetsResource;
+  readonly rulesets: RulesetsGroup;
 
   constructor(options: ZoneGuardClientOptions) {
     if (!options || typeof options !== 'object') throw new TypeError('ZoneGuardClient needs options { baseUrl, credentials }');
@@ -109,17 +109,17 @@ export class ZoneGuardClient {
       logger: options.logger,
     });
     this.baseUrl = baseUrl;
-    this.pageGuard = new PageGuardResource(transport);
-    this.scripts = new ScriptsResource(transport);
-    this.connections = new ConnectionsResource(transport);
-    this.cookies = new CookiesResource(transport);
-    this.cspPolicies = new CspPoliciesResource(transport);
-    this.firewallRules = new FirewallRulesResource(transport);
-    this.filters = new FiltersResource(transport);
-    this.wafMigration = new WafMigrationResource(transport);
-    this.wafOverrides = new WafOverridesResource(transport);
-    this.wafPackages = new WafPackagesResource(transport);
-    this.rulesets = new RulesetsResource(transport);
+    this.pageGuard = new PageGuardGroup(transport);
+    this.scripts = new ScriptsGroup(transport);
+    this.connections = new ConnectionsGroup(transport);
+    this.cookies = new CookiesGroup(transport);
+    this.cspPolicies = new CspPoliciesGroup(transport);
+    this.firewallRules = new FirewallRulesGroup(transport);
+    this.filters = new FiltersGroup(transport);
+    this.wafMigration = new WafMigrationGroup(transport);
+    this.wafOverrides = new WafOverridesGroup(transport);
+    this.wafPackages = new WafPackagesGroup(transport);
+    this.rulesets = new RulesetsGroup(transport);
   }
 }
 

@@ -16,7 +16,7 @@ function policyBodyToWire<T extends { enabled?: boolean | 'true' | 'false' }>(bo
 }
 
 /** CSP policies: /zones/{zone_id}/page_guard/policies. `enabled` is read in either form, always as a boolean. */
-export class CspPoliciesResource {
+export class CspPoliciesGroup {
   readonly #transport: Transport;
 
   constructor(transport: Transport) {

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { FilterSchema, PAGING, type Filter, type FilterCreate, type FilterUpdate } from '../../schemas';
-import { PageIterator, type Page } from '../pagination';
+import { FilterSchema, type Filter, type FilterCreate, type FilterUpdate } from '../../schemas';
 import { zonePath, type Transport } from '../transport';
-import type { PageArgs, ZoneArgs } from './common';
+import type { ZoneArgs } from './common';
+import { filtersAsQuery, PagedGroup } from './paged-group';
 
 /** Query filters of the filters list (public API). */
 export interface FilterListArgs extends ZoneArgs {
@@ -16,27 +16,16 @@ export interface FilterListArgs extends ZoneArgs {
 type FilterArgs = ZoneArgs & { filterId: string };
 
 /** Filters (match expressions), the first call of the recommended two-call flow: /zones/{zone_id}/filters. */
-export class FiltersResource {
+export class FiltersGroup extends PagedGroup<FilterListArgs, typeof FilterSchema> {
   readonly #transport: Transport;
 
   constructor(transport: Transport) {
-    this.#transport = transport;
-  }
-
-  /** Every filter, walking the pages. */
-  list(args: FilterListArgs): PageIterator<Filter> {
-    const perPage = args.perPage ?? PAGING.maxPerPage;
-    return new PageIterator((page) => this.listPage({ ...args, page, perPage }), perPage);
-  }
-
-  /** One page with its result_info. */
-  listPage({ zoneId, page, perPage, ...filters }: FilterListArgs & PageArgs): Promise<Page<Filter>> {
-    return this.#transport.page({
-      method: 'GET',
-      path: zonePath(zoneId, 'filters'),
-      query: { page, per_page: perPage, ...filters },
+    super(transport, {
+      path: ({ zoneId }) => zonePath(zoneId, 'filters'),
+      query: filtersAsQuery,
       schema: FilterSchema,
     });
+    this.#transport = transport;
   }
 
   /** GET /zones/{zone_id}/filters/{filter_id} */

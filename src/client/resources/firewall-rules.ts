@@ -2,16 +2,15 @@ import { z } from 'zod';
 import {
   FirewallRuleDeleteResultSchema,
   FirewallRuleSchema,
-  PAGING,
   type FirewallAction,
   type FirewallRule,
   type FirewallRuleCreateItem,
   type FirewallRuleDeleteResult,
   type FirewallRuleUpdate,
 } from '../../schemas';
-import { PageIterator, type Page } from '../pagination';
 import { zonePath, type Transport } from '../transport';
-import type { PageArgs, ZoneArgs } from './common';
+import type { ZoneArgs } from './common';
+import { filtersAsQuery, PagedGroup } from './paged-group';
 
 /** Query filters of the firewall rules list (public API). */
 export interface FirewallRuleListArgs extends ZoneArgs {
@@ -24,27 +23,16 @@ export interface FirewallRuleListArgs extends ZoneArgs {
 type RuleArgs = ZoneArgs & { ruleId: string };
 
 /** Firewall rules: /zones/{zone_id}/firewall/rules. */
-export class FirewallRulesResource {
+export class FirewallRulesGroup extends PagedGroup<FirewallRuleListArgs, typeof FirewallRuleSchema> {
   readonly #transport: Transport;
 
   constructor(transport: Transport) {
-    this.#transport = transport;
-  }
-
-  /** Every rule with its filter, walking the pages. */
-  list(args: FirewallRuleListArgs): PageIterator<FirewallRule> {
-    const perPage = args.perPage ?? PAGING.maxPerPage;
-    return new PageIterator((page) => this.listPage({ ...args, page, perPage }), perPage);
-  }
-
-  /** One page with its result_info. */
-  listPage({ zoneId, page, perPage, ...filters }: FirewallRuleListArgs & PageArgs): Promise<Page<FirewallRule>> {
-    return this.#transport.page({
-      method: 'GET',
-      path: zonePath(zoneId, 'firewall', 'rules'),
-      query: { page, per_page: perPage, ...filters },
+    super(transport, {
+      path: ({ zoneId }) => zonePath(zoneId, 'firewall', 'rules'),
+      query: filtersAsQuery,
       schema: FirewallRuleSchema,
     });
+    this.#transport = transport;
   }
 
   /** GET /zones/{zone_id}/firewall/rules/{rule_id} */

@@ -7,7 +7,7 @@ import { zonePath, type Transport } from '../transport';
 import type { ZoneArgs } from './common';
 
 /** Page security settings: /zones/{zone_id}/page_guard. */
-export class PageGuardResource {
+export class PageGuardGroup {
   readonly #transport: Transport;
 
   constructor(transport: Transport) {

@@ -8,7 +8,7 @@ const entrypointPath = (zoneId: string) => zonePath(zoneId, 'rulesets', 'phases'
  * The http_request_firewall_managed entry point outside the migration: /zones/{zone_id}/rulesets/phases/…/entrypoint
  * (docs/emulator.md, "The WAF migration and the entry point"). The migration's own PUT is wafMigration.updateEntrypoint.
  */
-export class RulesetsResource {
+export class RulesetsGroup {
   readonly #transport: Transport;
 
   constructor(transport: Transport) {

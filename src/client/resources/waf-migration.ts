@@ -17,7 +17,7 @@ import type { ZoneArgs } from './common';
 const PHASE_TWO = { phase_two: 1 } as const;
 
 /** The WAF managed rules migration: /zones/{zone_id}/waf_migration and the managed phase's entry point. */
-export class WafMigrationResource {
+export class WafMigrationGroup {
   readonly #transport: Transport;
 
   constructor(transport: Transport) {

@@ -1,17 +1,17 @@
 import { authHeaders, checkBaseUrl, secretsOf, secretValuesOf, type Credentials } from './credentials';
 import { DEFAULT_RATE_BUDGET, sharedRateBudget, type Budget, type BudgetKeyParts, type RateBudgetLimits } from './rate-budget';
 import { storeRateBudget } from './rate-budget-store';
-import { ConnectionsGroup } from './resources/connections';
-import { CookiesGroup } from './resources/cookies';
-import { FiltersGroup } from './resources/filters';
-import { FirewallRulesGroup } from './resources/firewall-rules';
-import { PageGuardGroup } from './resources/page-guard';
-import { CspPoliciesGroup } from './resources/csp-policy';
-import { RulesetsGroup } from './resources/rulesets';
-import { ScriptsGroup } from './resources/scripts';
-import { WafMigrationGroup } from './resources/waf-migration';
-import { WafOverridesGroup } from './resources/waf-overrides';
-import { WafPackagesGroup } from './resources/waf-packages';
+import { ConnectionsGroup } from './groups/connections';
+import { CookiesGroup } from './groups/cookies';
+import { FiltersGroup } from './groups/filters';
+import { FirewallRulesGroup } from './groups/firewall-rules';
+import { PageGuardGroup } from './groups/page-guard';
+import { CspPoliciesGroup } from './groups/csp-policy';
+import { RulesetsGroup } from './groups/rulesets';
+import { ScriptsGroup } from './groups/scripts';
+import { WafMigrationGroup } from './groups/waf-migration';
+import { WafOverridesGroup } from './groups/waf-overrides';
+import { WafPackagesGroup } from './groups/waf-packages';
 import { resolveRetryPolicy, type RetryPolicy } from './retry';
 import { createTransport, type ClientLogger } from './transport';
 

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { MANAGED_RULESET_ID, OWASP_RULESET_ID } from '../src/schemas/service';
 
 // The layering docs/CONTRACTS.md describes, held by a test: the resource classes, the CLI and the package entry
-// reach the providers only through their public entry (src/providers/index.ts), and a fact of the service such as
+// reach the providers only through their public entry (src/providers/index.ts), the insights not at all, and a fact of the service such as
 // a managed ruleset id is written once under src/.
 
 const src = path.join(__dirname, '..', 'src');
@@ -29,6 +29,13 @@ describe('structure', () => {
     (_name, file) => {
       const internal = importsOf(file).filter((specifier) => /(^|\/)providers\/.+/.test(specifier));
       expect(internal).toEqual([]);
+    },
+  );
+
+  test.each(filesUnder(path.join(src, 'insights')).map((file) => [path.relative(src, file), file]))(
+    '%s imports nothing of the providers (insights read over the client and the rulesets model: docs/CONTRACTS.md)',
+    (_name, file) => {
+      expect(importsOf(file).filter((specifier) => /(^|\/)providers(\/|$)/.test(specifier))).toEqual([]);
     },
   );
 

@@ -1,5 +1,4 @@
 import { NotFoundError, type ZoneGuardClient } from '../client';
-import { migrationRefusal, rulesFromRuleset } from '../providers';
 import {
   CSP_POLICY_FIELDS,
   PAGE_GUARD_SETTING_FIELDS,
@@ -9,6 +8,7 @@ import {
   type PageGuardSettings,
   type SavedRuleset,
 } from '../schemas';
+import { managedEntrypointBlocker, rulesFromRuleset } from '../rulesets';
 import { compareText } from './classification';
 
 /**
@@ -31,7 +31,7 @@ export interface ZoneSnapshot {
  */
 async function readWafRules(client: ZoneGuardClient, zoneId: string): Promise<SavedRuleset | undefined> {
   const status = await client.wafMigration.status({ zoneId });
-  if (migrationRefusal(zoneId, String(status.migration_state)) !== undefined) return undefined;
+  if (managedEntrypointBlocker(String(status.migration_state)) !== undefined) return undefined;
   try {
     return await client.rulesets.getEntrypoint({ zoneId });
   } catch (error) {

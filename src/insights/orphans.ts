@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TYPE_MODULE } from '../providers/kit/closure';
+import { TYPE_MODULE } from '../kinds';
 import { CSP_POLICY_FIELDS, type CspPolicy, type FirewallRule } from '../schemas';
 
 // Objects of a zone that no resource of the given stacks holds: what an interrupted `pulumi up` can leave behind

@@ -2,114 +2,22 @@ import type * as pulumi from '@pulumi/pulumi';
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import { NotFoundError } from '../client/errors';
+import { MANAGED_RULESET_NAMES, ZoneIdSchema, repeats, type EntrypointRuleset, type SavedRuleset } from '../schemas';
 import {
-  ManagedRuleIdSchema,
-  MANAGED_RULESET_NAMES,
-  OverrideActionSchema,
-  ZoneIdSchema,
-  repeats,
-  type EntrypointRuleset,
-  type RulesetRule,
-  type SavedRuleset,
-} from '../schemas';
+  ManagedRuleSchema,
+  declaredOf,
+  managedEntrypointBlocker,
+  managedRuleToWire,
+  normalizeRule,
+  skippedRulesets,
+  type ManagedRule,
+} from '../rulesets';
 import { checkWithSchema, containsUnknown, UNKNOWN } from './kit/check';
 import { assertConfigured, configure, getClient } from './kit/context';
-import { expressionCheckFailures } from './kit/expression';
 import { ProviderError, step, unlessNotFound, type Implementation } from './kit/implementation';
 
 const RESOURCE = 'WafManagedRules';
 const label = (zoneId: unknown) => `${RESOURCE} of zone ${String(zoneId)}`;
-
-const knownRulesets = () => Object.entries(MANAGED_RULESET_NAMES).map(([id, name]) => `${id} (${name})`).join(' or ');
-const ManagedRulesetIdSchema = z.string().refine((id) => MANAGED_RULESET_NAMES[id] !== undefined, {
-  error: (issue) => `unknown managed ruleset ${JSON.stringify(issue.input)}; the entry point executes ${knownRulesets()}`,
-});
-
-
-/** An override of one managed rule of the executed ruleset (docs/emulator.md, "Entry point rules"). */
-export const ManagedRuleOverrideSchema = z
-  .object({
-    id: ManagedRuleIdSchema,
-    action: OverrideActionSchema.optional(),
-    enabled: z.boolean({ error: 'must be a boolean' }).optional(),
-    /** The OWASP anomaly score threshold (the migration's conversion sets 25 or 40). */
-    scoreThreshold: z.number().int('must be a whole number').min(1, 'must be at least 1').optional(),
-  })
-  .strict()
-  .refine((o) => o.action !== undefined || o.enabled !== undefined || o.scoreThreshold !== undefined, {
-    message: 'must set at least one of action, enabled, scoreThreshold',
-  });
-
-/** An override of one category (tag) of the executed ruleset, for example `paranoia-level-3` or `wordpress`. */
-export const CategoryOverrideInputSchema = z
-  .object({
-    category: z.string().min(1, 'must name a category'),
-    action: OverrideActionSchema.optional(),
-    enabled: z.boolean({ error: 'must be a boolean' }).optional(),
-  })
-  .strict()
-  .refine((o) => o.action !== undefined || o.enabled !== undefined, { message: 'must set at least one of action, enabled' });
-
-/** Repeats of `key` in a list: one issue per repeat, at the repeat, naming the first. */
-function uniqueBy<T>(key: (item: T) => string, what: string) {
-  return (items: T[], ctx: z.RefinementCtx) => {
-    for (const { index, value, first } of repeats(items.map(key))) {
-      ctx.addIssue({ code: 'custom', path: [index], message: `${what} ${value} appears again (already at ${first}); merge the two` });
-    }
-  };
-}
-
-/** Execute a managed ruleset, with its overrides (the shape of the migration's converted configuration). */
-export const ExecuteSchema = z
-  .object({
-    rulesetId: ManagedRulesetIdSchema,
-    /** The action of every rule of the ruleset, and whether the ruleset runs at all. */
-    action: OverrideActionSchema.optional(),
-    enabled: z.boolean({ error: 'must be a boolean' }).optional(),
-    categories: z.array(CategoryOverrideInputSchema).superRefine(uniqueBy((c) => c.category, 'category')).optional(),
-    rules: z.array(ManagedRuleOverrideSchema).superRefine(uniqueBy((r) => r.id, 'rule')).optional(),
-  })
-  .strict();
-export type Execute = z.output<typeof ExecuteSchema>;
-
-/** Skip (an exception): the rest of this entry point, named managed rulesets, or named rules of a ruleset. One of. */
-export const SkipSchema = z
-  .object({
-    ruleset: z.literal('current', { error: 'must be "current" (the rest of this entry point)' }).optional(),
-    rulesets: z.array(ManagedRulesetIdSchema).min(1, 'must name at least one managed ruleset').optional(),
-    rules: z
-      .record(ManagedRulesetIdSchema, z.array(ManagedRuleIdSchema).min(1, 'must name at least one rule'))
-      .refine((rules) => Object.keys(rules).length > 0, { message: 'must name at least one managed ruleset' })
-      .optional(),
-  })
-  .strict()
-  .refine((skip) => [skip.ruleset, skip.rulesets, skip.rules].filter((v) => v !== undefined).length === 1, {
-    message: 'must set exactly one of ruleset: "current", rulesets, rules',
-  });
-export type Skip = z.output<typeof SkipSchema>;
-
-/** One rule of the entry point, without its ref (the key it is declared under). */
-export const ManagedRuleSchema = z
-  .object({
-    description: z.string({ error: 'must be a string' }).default(''),
-    /** Which requests the rule applies to; true is all traffic. */
-    expression: z
-      .string({ error: 'must be a string' })
-      .min(1, 'must not be empty (true means all traffic)')
-      .superRefine((text, ctx) => {
-        if (text === '') return;
-        for (const message of expressionCheckFailures(text)) ctx.addIssue({ code: 'custom', message });
-      })
-      .default('true'),
-    enabled: z.boolean({ error: 'must be a boolean' }).default(true),
-    execute: ExecuteSchema.optional(),
-    skip: SkipSchema.optional(),
-  })
-  .strict()
-  .refine((rule) => (rule.execute === undefined) !== (rule.skip === undefined), { message: 'must set exactly one of execute, skip' });
-export type ManagedRule = z.output<typeof ManagedRuleSchema>;
-/** A rule as the user declares it: its ref and the rule. */
-export type ManagedRuleWithRef = z.input<typeof ManagedRuleSchema> & { ref: string };
 
 /**
  * Inputs of a WafManagedRules as the provider sees them: the rules keyed by ref and their order. The resource class
@@ -135,19 +43,6 @@ export const WafManagedRulesArgsSchema = z
   })
   .strict();
 export type WafManagedRulesInputs = z.output<typeof WafManagedRulesArgsSchema>;
-
-/** The declared list as the provider's inputs: keyed by ref, with the order (repeats kept there for check). Pure. */
-export function rulesByRef(list: readonly ManagedRuleWithRef[]): { order: string[]; rules: Record<string, z.input<typeof ManagedRuleSchema>> } {
-  const rules: Record<string, z.input<typeof ManagedRuleSchema>> = {};
-  for (const { ref, ...rule } of list) if (typeof ref === 'string' && !Object.hasOwn(rules, ref)) rules[ref] = rule;
-  return { order: list.map((rule) => rule.ref), rules };
-}
-
-/** What a skip rule skips: the managed rulesets it may stop (every one for ruleset "current"). */
-function skippedRulesets(skip: Skip): string[] | 'all' {
-  if (skip.ruleset !== undefined) return 'all';
-  return skip.rulesets ?? Object.keys(skip.rules ?? {});
-}
 
 /**
  * Failures the schema cannot see, one per field, each naming the rule's ref: a ref repeated in the order, a ref
@@ -192,99 +87,6 @@ export function orderFailures(inputs: { order?: unknown; rules?: unknown }): pul
     }
   });
   return failures;
-}
-
-/** Sorted copy of a list by a key: the service's meaning does not depend on the order of overrides. */
-const sortedBy = <T>(items: readonly T[], key: (item: T) => string) => [...items].sort((a, b) => key(a).localeCompare(key(b)));
-
-/** Drops undefined fields and empty lists, so equal rules compare equal whatever the service or the user left out. */
-function compact<T extends Record<string, unknown>>(record: T): T {
-  return Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined && !(Array.isArray(v) && v.length === 0))) as T;
-}
-
-/**
- * One rule in its canonical form: defaults filled (description empty, expression true, enabled true), overrides
- * sorted by rule id and category, empty override lists dropped, skip lists sorted. The diff and the adoption compare
- * these, so what the service normalizes never shows as a change (no perpetual diff). Pure.
- */
-export function normalizeRule(rule: z.input<typeof ManagedRuleSchema>): ManagedRule {
-  const out: ManagedRule = {
-    description: rule.description ?? '',
-    expression: rule.expression ?? 'true',
-    enabled: rule.enabled ?? true,
-  };
-  if (rule.execute !== undefined) {
-    const { rulesetId, action, enabled, categories, rules } = rule.execute;
-    out.execute = compact({
-      rulesetId,
-      action,
-      enabled,
-      categories: sortedBy(categories ?? [], (c) => c.category).map((c) => compact({ ...c })),
-      rules: sortedBy(rules ?? [], (r) => r.id).map((r) => compact({ ...r })),
-    });
-  }
-  if (rule.skip !== undefined) {
-    const { ruleset, rulesets, rules } = rule.skip;
-    out.skip = compact({
-      ruleset,
-      rulesets: rulesets === undefined ? undefined : [...rulesets].sort(),
-      rules: rules === undefined ? undefined : Object.fromEntries(Object.keys(rules).sort().map((id) => [id, [...(rules[id] ?? [])].sort()])),
-    });
-  }
-  return out;
-}
-
-/** A rule of the service's entry point as a declared rule, with its ref. Pure. */
-export function ruleFromWire(rule: RulesetRule): ManagedRuleWithRef {
-  const parameters = rule.action_parameters ?? {};
-  const base = { ref: rule.ref || rule.id || '', description: rule.description ?? '', expression: rule.expression, enabled: rule.enabled ?? true };
-  if (rule.action === 'skip') {
-    return { ...base, skip: compact({ ruleset: parameters.ruleset as 'current' | undefined, rulesets: parameters.rulesets, rules: parameters.rules }) };
-  }
-  const overrides = parameters.overrides ?? {};
-  return {
-    ...base,
-    execute: compact({
-      rulesetId: parameters.id ?? '',
-      action: overrides.action as Execute['action'],
-      enabled: overrides.enabled,
-      categories: overrides.categories?.map((c) => compact({ category: c.category, action: c.action as Execute['action'], enabled: c.enabled })),
-      rules: overrides.rules?.map((r) => compact({ id: r.id, action: r.action as Execute['action'], enabled: r.enabled, scoreThreshold: r.score_threshold })),
-    }),
-  };
-}
-
-/** A declared rule as the service's entry point rule; `id` is the service's id of the rule it updates, empty for a new one. Pure. */
-export function managedRuleToWire(ref: string, rule: ManagedRule, id = ''): RulesetRule {
-  const wire: RulesetRule = { id, action: rule.execute ? 'execute' : 'skip', expression: rule.expression, description: rule.description, ref, enabled: rule.enabled };
-  if (rule.execute) {
-    const { rulesetId, action, enabled, categories, rules } = rule.execute;
-    const overrides = compact({
-      action,
-      enabled,
-      categories: categories?.map((c) => compact({ ...c })),
-      rules: rules?.map((r) => compact({ id: r.id, action: r.action, enabled: r.enabled, score_threshold: r.scoreThreshold })),
-    });
-    wire.action_parameters = Object.keys(overrides).length === 0 ? { id: rulesetId } : { id: rulesetId, overrides };
-  } else if (rule.skip) {
-    wire.action_parameters = compact({ ...rule.skip });
-  }
-  return wire;
-}
-
-/**
- * Declared rules from a ruleset: the migration's converted configuration (planWafMigration's `ruleset`, whose rules
- * carry the refs the migration gives them) or a saved entry point. Pass the result as WafManagedRules' `rules` to
- * start from what the migration produced. Pure.
- */
-export function rulesFromRuleset(ruleset: Pick<EntrypointRuleset, 'rules'>): ManagedRuleWithRef[] {
-  return ruleset.rules.map(ruleFromWire);
-}
-
-/** The declared state of a ruleset: refs in order, each rule in canonical form. Pure. */
-export function declaredOf(ruleset: Pick<EntrypointRuleset, 'rules'>): { order: string[]; rules: Record<string, ManagedRule> } {
-  const { order, rules } = rulesByRef(rulesFromRuleset(ruleset));
-  return { order, rules: Object.fromEntries(Object.entries(rules).map(([ref, rule]) => [ref, normalizeRule(rule)])) };
 }
 
 /**
@@ -363,9 +165,10 @@ function outputsOf(inputs: WafManagedRulesInputs, saved: SavedRuleset, recorded:
  * WAF to manage, and in validation the WafMigration resource owns the configuration (docs/service.md#migration-modes).
  */
 export function migrationRefusal(zoneId: string, migrationState: string): string | undefined {
-  if (migrationState === 'pending' || migrationState === 'complete') return undefined;
+  const blocker = managedEntrypointBlocker(migrationState);
+  if (blocker === undefined) return undefined;
   const why =
-    migrationState === 'validation'
+    blocker === 'validation'
       ? 'is in validation mode, where its WafMigration resource owns the new WAF configuration'
       : `has not migrated to the new WAF managed rules (migration_state ${migrationState})`;
   return (

@@ -18,6 +18,16 @@ export type FirewallAction = z.infer<typeof FirewallActionSchema>;
 export const FirewallProductSchema = z.enum(['zoneLockdown', 'uaBlock', 'bic', 'hot', 'securityLevel', 'rateLimit', 'waf']);
 export type FirewallProduct = z.infer<typeof FirewallProductSchema>;
 
+/**
+ * What is wrong with a rule's `products` given its action, or undefined: required (at least one) with bypass, refused
+ * with any other action (public API). The one decision; the emulator and the providers word it. Pure.
+ */
+export function productsProblem(action: string, products: readonly unknown[] | undefined): 'required' | 'refused' | undefined {
+  if (action === 'bypass' && (products === undefined || products.length === 0)) return 'required';
+  if (action !== 'bypass' && products !== undefined) return 'refused';
+  return undefined;
+}
+
 const ruleFields = {
   action: FirewallActionSchema,
   paused: z.boolean().optional(),

@@ -10,6 +10,7 @@ export * from './csp-policy';
 export * from './filters';
 export * from './firewall-rules';
 export * from './waf-migration';
+export * from './rulesets';
 export * from './waf-overrides';
 export * from './csp-value';
 export * from './service';

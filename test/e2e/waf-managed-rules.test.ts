@@ -2,7 +2,7 @@ import type { EngineEvent, Stack } from '@pulumi/pulumi/automation';
 import { ZoneGuardClient } from '../../src/client';
 import { WafManagedRules, rulesFromRuleset, type WafManagedRuleArgs } from '../../src/resources/waf-managed-rules';
 import { WafMigration, planWafMigration } from '../../src/resources/waf-migration';
-import { declaredOf } from '../../src/providers/waf-managed-rules';
+import { declaredOf } from '../../src/rulesets';
 import { openSandbox, type EngineSandbox } from './harness';
 import { testClient, zoneOfPlan } from '../support/emulator';
 

@@ -2,20 +2,8 @@
 // the update body, and the refs the migration gives its rules.
 import { UNKNOWN, checkWithSchema } from '../../src/providers/kit/check';
 import { withMigrationRefs } from '../../src/migration';
-import {
-  WafManagedRulesArgsSchema,
-  changedRules,
-  entrypointUpdate,
-  holdsDeclared,
-  migrationRefusal,
-  normalizeRule,
-  orderFailures,
-  ruleFromWire,
-  managedRuleToWire,
-  rulesByRef,
-  rulesFromRuleset,
-  type ManagedRuleWithRef,
-} from '../../src/providers/waf-managed-rules';
+import { WafManagedRulesArgsSchema, changedRules, entrypointUpdate, holdsDeclared, migrationRefusal, orderFailures } from '../../src/providers/waf-managed-rules';
+import { managedRuleToWire, normalizeRule, ruleFromWire, rulesByRef, rulesFromRuleset, type ManagedRuleWithRef } from '../../src/rulesets';
 import { MANAGED_RULESET_ID, OWASP_ANOMALY_SCORE_RULE_ID, OWASP_RULESET_ID, type EntrypointRuleset, type SavedRuleset } from '../../src/schemas';
 
 const zoneId = 'a'.repeat(32);

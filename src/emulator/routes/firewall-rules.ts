@@ -4,6 +4,7 @@ import {
   FirewallActionSchema,
   FirewallRuleCreateBodySchema,
   FirewallRuleUpdateSchema,
+  productsProblem,
   type ErrorItem,
   type FirewallRuleDeleteResult,
 } from '../../schemas';
@@ -13,13 +14,11 @@ import { expressionProblems, lockingRule, ruleToWire, rulesUsing } from '../fire
 import { newId } from '../ids';
 import type { FilterRecord, RuleRecord } from '../state';
 
-/** `products` goes with bypass and only with it (public API). */
-function productsProblem(field: string, action: string, products: unknown[] | undefined): ErrorItem | undefined {
-  if (action === 'bypass' && (products === undefined || products.length === 0)) {
-    return { code: ErrorCode.validation, message: Messages.productsRequired(field) };
-  }
-  if (action !== 'bypass' && products !== undefined) return { code: ErrorCode.validation, message: Messages.productsRefused(field) };
-  return undefined;
+/** `products` goes with bypass and only with it (productsProblem of src/schemas). */
+function productsItem(field: string, action: string, products: unknown[] | undefined): ErrorItem | undefined {
+  const problem = productsProblem(action, products);
+  if (problem === undefined) return undefined;
+  return { code: ErrorCode.validation, message: problem === 'required' ? Messages.productsRequired(field) : Messages.productsRefused(field) };
 }
 
 const DeleteBodySchema = z.object({ delete_filter_if_unused: z.boolean().optional() });
@@ -74,7 +73,7 @@ export function registerFirewallRuleRoutes(api: FastifyInstance, context: Emulat
     const problems: ErrorItem[] = [];
     const newExpressions: { index: number; expression: string }[] = [];
     items.forEach((item, index) => {
-      const products = productsProblem(`${index}.products`, item.action, item.products);
+      const products = productsItem(`${index}.products`, item.action, item.products);
       if (products) problems.push(products);
       if ('expression' in item.filter) newExpressions.push({ index, expression: item.filter.expression });
       else if (!state.collections.filters.get(zone.id, item.filter.id)) {
@@ -121,7 +120,7 @@ export function registerFirewallRuleRoutes(api: FastifyInstance, context: Emulat
     const current = find(zone.id, params(request).rule_id ?? '');
     const body = parseBody(FirewallRuleUpdateSchema, request.body);
     if (body.id !== undefined && body.id !== current.id) throw ServiceError.of(400, ErrorCode.validation, Messages.idMismatch(body.id, current.id));
-    const problem = productsProblem('products', body.action, body.products ?? (body.action === 'bypass' ? current.products : undefined));
+    const problem = productsItem('products', body.action, body.products ?? (body.action === 'bypass' ? current.products : undefined));
     if (problem) throw new ServiceError(400, [problem]);
     if (!state.collections.filters.get(zone.id, body.filter.id)) {
       throw ServiceError.of(400, ErrorCode.validation, Messages.filterReference('filter.id', body.filter.id));

@@ -1,11 +1,7 @@
 import type * as pulumi from '@pulumi/pulumi';
+import type { ResourceKind } from '../../kinds';
 
-/** The resource types of zoneguard; the last part of each type token `pulumi-nodejs:dynamic/zoneguard:<Kind>`. */
-export const RESOURCE_KINDS = ['PageGuardSettings', 'CspPolicy', 'FirewallRuleWithFilter', 'FirewallFilter', 'FirewallRule', 'WafMigration', 'WafManagedRules'] as const;
-export type ResourceKind = (typeof RESOURCE_KINDS)[number];
-
-/** Module part of every type token. Changing it would change every URN. */
-export const TYPE_MODULE = 'zoneguard';
+export { RESOURCE_KINDS, TYPE_MODULE, type ResourceKind } from '../../kinds';
 
 /**
  * The input (and output) that carries a resource's logical name to its provider. The dynamic provider host of

@@ -3,7 +3,7 @@
 import type * as pulumi from '@pulumi/pulumi';
 import { z } from 'zod';
 import { RetiredApiError, ZoneGuardError } from '../../client/errors';
-import { ErrorCode, FIREWALL_LIMITS, FilterExpressionSchema, FirewallProductSchema, FirewallRuleCreateItemSchema, type Filter, type FirewallRule } from '../../schemas';
+import { ErrorCode, FIREWALL_LIMITS, FilterExpressionSchema, FirewallProductSchema, FirewallRuleCreateItemSchema, productsProblem, type Filter, type FirewallRule } from '../../schemas';
 import { UNKNOWN, containsUnknown } from './check';
 import { ReadCoalescer } from './coalesce';
 import { getClient } from './context';
@@ -79,8 +79,8 @@ export function normalizeField(field: string, value: unknown): unknown {
 export function productsFailures(resource: string, news: Record<string, unknown>): pulumi.dynamic.CheckFailure[] {
   const { action, products } = news;
   if (action === undefined || action === UNKNOWN || containsUnknown(products)) return [];
-  const listed = Array.isArray(products) ? products : undefined;
-  if (action === 'bypass' && (listed === undefined || listed.length === 0)) {
+  const problem = productsProblem(String(action), Array.isArray(products) ? products : products === undefined ? undefined : []);
+  if (problem === 'required') {
     return [
       {
         property: 'products',
@@ -88,7 +88,7 @@ export function productsFailures(resource: string, news: Record<string, unknown>
       },
     ];
   }
-  if (action !== 'bypass' && products !== undefined) {
+  if (problem === 'refused') {
     return [
       {
         property: 'products',

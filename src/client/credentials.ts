@@ -22,18 +22,21 @@ export function headerUnsafeCharacter(value: string): string | undefined {
   return undefined;
 }
 
-/** A credential value checked: a non-empty string a header can carry. Throws a TypeError naming the field, never the value. */
-export function checkCredential(field: 'apiToken' | 'apiEmail' | 'apiKey', value: unknown): string {
-  if (typeof value !== 'string' || value.trim() === '') {
-    throw new TypeError(`credentials.${field} must be a non-empty string`);
-  }
+/**
+ * What is wrong with a credential value, worded to follow its name after a colon, or undefined: it must be a
+ * non-empty string a header can carry. Never quotes the value.
+ */
+export function credentialProblem(value: unknown): string | undefined {
+  if (typeof value !== 'string' || value.trim() === '') return 'must be a non-empty string';
   const unsafe = headerUnsafeCharacter(value);
-  if (unsafe) {
-    throw new TypeError(
-      `credentials.${field} has ${unsafe}, which a request header cannot carry; copy it again without spaces or line breaks`,
-    );
-  }
-  return value;
+  return unsafe && `has ${unsafe}, which a request header cannot carry; copy it again without spaces or line breaks`;
+}
+
+/** A credential value checked (credentialProblem). Throws a TypeError naming the field, never the value. */
+export function checkCredential(field: 'apiToken' | 'apiEmail' | 'apiKey', value: unknown): string {
+  const problem = credentialProblem(value);
+  if (problem) throw new TypeError(`credentials.${field}: ${problem}`);
+  return value as string;
 }
 
 /** The request headers that authenticate, in the service's two forms (docs/service.md#authentication). Throws a TypeError naming the missing field. */
@@ -96,29 +99,28 @@ export function isLoopbackHost(hostname: string): boolean {
 }
 
 /**
- * The base URL, checked: http(s) only, and plain http only to loopback, since credentials ride in every request's
- * headers and would cross the network readable. Returns the URL without a trailing slash.
+ * What is wrong with a base URL, worded to follow its name after a colon, or undefined: http(s) only, and plain
+ * http only to loopback, since credentials ride in every request's headers and would cross the network readable.
  */
-export function checkBaseUrl(baseUrl: string): string {
+export function baseUrlProblem(baseUrl: string): string | undefined {
   let url: URL;
   try {
     url = new URL(baseUrl);
   } catch {
-    throw new TypeError('baseUrl must be an absolute http(s) URL');
+    return 'must be an absolute http(s) URL';
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new TypeError(`baseUrl must use https (or http to loopback), got ${url.protocol}`);
-  }
-  if (url.username || url.password) {
-    throw new TypeError('baseUrl must not carry a user name or password; pass credentials instead');
-  }
-  if (url.search || url.hash) {
-    throw new TypeError('baseUrl must not carry a query or a fragment');
-  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return `must use https (or http to loopback), got ${url.protocol}`;
+  if (url.username || url.password) return 'must not carry a user name or password; pass credentials instead';
+  if (url.search || url.hash) return 'must not carry a query or a fragment';
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-    throw new TypeError(
-      `refusing to send credentials over plain http to ${url.host}: use https, or http only to loopback (localhost, 127.0.0.0/8, ::1)`,
-    );
+    return `refusing to send credentials over plain http to ${url.host}: use https, or http only to loopback (localhost, 127.0.0.0/8, ::1)`;
   }
-  return url.href.replace(/\/+$/, '');
+  return undefined;
+}
+
+/** The base URL checked (baseUrlProblem), without a trailing slash. Throws a TypeError saying what is wrong. */
+export function checkBaseUrl(baseUrl: string): string {
+  const problem = baseUrlProblem(baseUrl);
+  if (problem) throw new TypeError(`baseUrl: ${problem}`);
+  return new URL(baseUrl).href.replace(/\/+$/, '');
 }

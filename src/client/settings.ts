@@ -1,4 +1,4 @@
-import { checkBaseUrl, checkCredential, type Credentials } from './credentials';
+import { baseUrlProblem, checkBaseUrl, credentialProblem, type Credentials } from './credentials';
 import { quoteExcerpt } from '../schemas/common';
 import { rateBudgetProblem } from './rate-budget';
 
@@ -25,28 +25,71 @@ export interface ClientSettings {
   rateBudgetStore?: string;
 }
 
-/** One setting's two sources, as `SETTING_SOURCES` lists them. */
-export type SettingSource = (typeof SETTING_SOURCES)[keyof typeof SETTING_SOURCES];
+/** The name of a setting, a key of `SETTING_SOURCES`. */
+export type SettingName = keyof typeof SETTING_SOURCES;
 
-/** How a message names a setting: `zoneguard:baseUrl (or ZONEGUARD_BASE_URL)`; the CLI names its flag instead. */
-export type NameSetting = (source: SettingSource) => string;
+/**
+ * One thing wrong with the settings. `reason` is `missing` for a setting that must be given and is not (`apiToken`
+ * when no credential is given at all; `apiEmail` or `apiKey`, the half of a key pair that is missing), otherwise
+ * what is wrong with the value, worded to follow the setting's name after a colon. Never quotes a secret.
+ */
+export interface SettingProblem {
+  field: SettingName;
+  reason: string;
+}
 
-const configAndVariable: NameSetting = (source) => `${source.config} (or ${source.env})`;
+/** The `reason` of a setting that must be given and is not. */
+export const MISSING = 'missing';
+
+/**
+ * The settings cannot be used: `problems` says which and why, for each caller to word with its own names of the
+ * settings (the CLI names its flags). The message is the providers' wording: the stack config keys and variables.
+ */
+export class SettingsError extends Error {
+  override readonly name = 'SettingsError';
+  readonly problems: readonly SettingProblem[];
+
+  constructor(problems: readonly SettingProblem[]) {
+    super(`zoneguard: ${problems.map(describeForStack).join('; ')}`);
+    this.problems = problems;
+  }
+}
+
+/** How a provider names a setting: `zoneguard:baseUrl (or ZONEGUARD_BASE_URL)`. */
+function stackName(field: SettingName): string {
+  const source = SETTING_SOURCES[field];
+  return `${source.config} (or ${source.env})`;
+}
+
+/** One problem in the providers' words: the config key to set, with the `pulumi config set` command for a missing one. */
+function describeForStack({ field, reason }: SettingProblem): string {
+  if (reason !== MISSING) return `${stackName(field)}: ${reason}`;
+  const { apiToken, apiEmail, apiKey } = SETTING_SOURCES;
+  if (field === 'apiToken') {
+    return (
+      `no credentials; set ${apiToken.config} (pulumi config set --secret ${apiToken.config} <token>) or ${apiToken.env}, ` +
+      `or both ${apiEmail.config} and ${apiKey.config} (or ${apiEmail.env} and ${apiKey.env})`
+    );
+  }
+  const missing = SETTING_SOURCES[field];
+  return (
+    `the key form of credentials needs both an email and an API key; set ${missing.config} ` +
+    `(pulumi config set ${field === 'apiKey' ? '--secret ' : ''}${missing.config} ...) or ${missing.env}`
+  );
+}
 
 /** Reads a rate budget setting: `requests/windowMs` (e.g. `1200/300000`) or `off`, within the client's bounds. */
-export function parseRateBudget(text: string, name: NameSetting = configAndVariable): { requests: number; windowMs: number } | false {
+export function parseRateBudget(text: string): { requests: number; windowMs: number } | false {
   if (text === 'off') return false;
   const match = /^(\d+)\/(\d+)$/.exec(text);
-  const setting = name(SETTING_SOURCES.rateBudget);
   if (!match) {
-    throw new SettingsError(
-      `zoneguard: ${setting} must be "requests/windowMs", for example "1200/300000", or "off"; got ${quoteExcerpt(text)}`,
-      { setting: 'rateBudget' },
-    );
+    throw new SettingsError([
+      { field: 'rateBudget', reason: `must be "requests/windowMs", for example "1200/300000", or "off"; got ${quoteExcerpt(text)}` },
+    ]);
   }
   const limits = { requests: Number(match[1]), windowMs: Number(match[2]) };
   const problem = rateBudgetProblem(limits);
-  if (problem) throw new SettingsError(`zoneguard: ${setting}: ${problem}`, { setting: 'rateBudget' });
+  if (problem) throw new SettingsError([{ field: 'rateBudget', reason: problem }]);
   return limits;
 }
 
@@ -54,7 +97,7 @@ export function parseRateBudget(text: string, name: NameSetting = configAndVaria
  * Reads the rate budget store setting: a `redis://` or `rediss://` URL with a host. A password in it never reaches
  * a message.
  */
-export function parseRateBudgetStore(text: string, name: NameSetting = configAndVariable): string {
+export function parseRateBudgetStore(text: string): string {
   let url: URL | undefined;
   try {
     url = new URL(text);
@@ -63,84 +106,55 @@ export function parseRateBudgetStore(text: string, name: NameSetting = configAnd
   }
   if (!url || (url.protocol !== 'redis:' && url.protocol !== 'rediss:') || url.hostname === '') {
     const shown = text.replace(/\/\/[^@/]*@/, '//***@');
-    throw new SettingsError(
-      `zoneguard: ${name(SETTING_SOURCES.rateBudgetStore)} must be a redis:// or rediss:// URL with a host, ` +
-        `for example "redis://redis.internal:6379"; got ${quoteExcerpt(shown)}`,
-      { setting: 'rateBudgetStore' },
-    );
+    throw new SettingsError([
+      {
+        field: 'rateBudgetStore',
+        reason: `must be a redis:// or rediss:// URL with a host, for example "redis://redis.internal:6379"; got ${quoteExcerpt(shown)}`,
+      },
+    ]);
   }
   return text;
 }
 
-/** A setting is missing, half given or malformed; the message names the config keys and variables to set. */
-export class SettingsError extends Error {
-  override readonly name = 'SettingsError';
-  /** The setting that is malformed; undefined when credentials are missing or half given. */
-  readonly setting: keyof typeof SETTING_SOURCES | undefined;
-
-  constructor(message: string, options: { setting?: keyof typeof SETTING_SOURCES } = {}) {
-    super(message);
-    this.setting = options.setting;
-  }
-}
-
-/**
- * Runs the client's own check of a setting (checkBaseUrl, authHeaders), turning its TypeError into a SettingsError
- * that names the config key and variable instead of the client's option (`baseUrl must ...`, `credentials.apiToken has ...`).
- */
-function checkedBy<T>(setting: keyof typeof SETTING_SOURCES, name: NameSetting, check: () => T): T {
-  try {
-    return check();
-  } catch (error) {
-    if (!(error instanceof TypeError)) throw error;
-    const option = /^(baseUrl|credentials\.\w+) /.exec(error.message);
-    const what = option ? error.message.slice(option[0].length) : `: ${error.message}`;
-    throw new SettingsError(`zoneguard: ${name(SETTING_SOURCES[setting])}${option ? ' ' : ''}${what}`, { setting });
-  }
+/** Throws a SettingsError for `field` when `problem` says something is wrong. */
+function check(field: SettingName, problem: string | undefined): void {
+  if (problem !== undefined) throw new SettingsError([{ field, reason: problem }]);
 }
 
 type Lookup = (key: string) => string | undefined;
 
 /**
  * Resolves the base URL and credentials from the stack config (set by `configure`), falling back to the
- * environment. Pure: the config lookup and the environment are passed in.
+ * environment. Pure: the config lookup and the environment are passed in. Throws a SettingsError.
  */
-export function resolveSettings(config: Lookup, env: Record<string, string | undefined>, name: NameSetting = configAndVariable): ClientSettings {
-  const read = (name: keyof typeof SETTING_SOURCES) => {
+export function resolveSettings(config: Lookup, env: Record<string, string | undefined>): ClientSettings {
+  const read = (name: SettingName) => {
     const source = SETTING_SOURCES[name];
     const value = config(source.config) ?? env[source.env];
     return value === undefined || value.trim() === '' ? undefined : value.trim();
   };
   // Checked here, so a provider's `check` fails at preview on a bad value instead of `up` failing on every call.
-  const baseUrl = checkedBy('baseUrl', name, () => checkBaseUrl(read('baseUrl') ?? DEFAULT_BASE_URL));
+  const baseUrl = read('baseUrl') ?? DEFAULT_BASE_URL;
+  check('baseUrl', baseUrlProblem(baseUrl));
   const budget = read('rateBudget');
   const store = read('rateBudgetStore');
-  const rateBudget = {
-    ...(budget === undefined ? {} : { rateBudget: parseRateBudget(budget, name) }),
-    ...(store === undefined ? {} : { rateBudgetStore: parseRateBudgetStore(store, name) }),
+  const rest = {
+    baseUrl: checkBaseUrl(baseUrl),
+    ...(budget === undefined ? {} : { rateBudget: parseRateBudget(budget) }),
+    ...(store === undefined ? {} : { rateBudgetStore: parseRateBudgetStore(store) }),
   };
   const apiToken = read('apiToken');
   if (apiToken) {
-    checkedBy('apiToken', name, () => checkCredential('apiToken', apiToken));
-    return { baseUrl, credentials: { apiToken }, ...rateBudget };
+    check('apiToken', credentialProblem(apiToken));
+    return { ...rest, credentials: { apiToken } };
   }
   const apiEmail = read('apiEmail');
   const apiKey = read('apiKey');
   if (apiEmail && apiKey) {
-    checkedBy('apiEmail', name, () => checkCredential('apiEmail', apiEmail));
-    checkedBy('apiKey', name, () => checkCredential('apiKey', apiKey));
-    return { baseUrl, credentials: { apiEmail, apiKey }, ...rateBudget };
+    check('apiEmail', credentialProblem(apiEmail));
+    check('apiKey', credentialProblem(apiKey));
+    return { ...rest, credentials: { apiEmail, apiKey } };
   }
-  if (apiEmail || apiKey) {
-    const missing = apiEmail ? SETTING_SOURCES.apiKey : SETTING_SOURCES.apiEmail;
-    throw new SettingsError(
-      `zoneguard: the key form of credentials needs both an email and an API key; set ${missing.config} ` +
-        `(pulumi config set ${missing.config === SETTING_SOURCES.apiKey.config ? '--secret ' : ''}${missing.config} ...) or ${missing.env}`,
-    );
-  }
-  throw new SettingsError(
-    `zoneguard: no credentials; set ${SETTING_SOURCES.apiToken.config} (pulumi config set --secret ${SETTING_SOURCES.apiToken.config} <token>) ` +
-      `or ${SETTING_SOURCES.apiToken.env}, or both ${SETTING_SOURCES.apiEmail.config} and ${SETTING_SOURCES.apiKey.config} ` +
-      `(or ${SETTING_SOURCES.apiEmail.env} and ${SETTING_SOURCES.apiKey.env})`,
-  );
+  if (apiEmail || apiKey) throw new SettingsError([{ field: apiEmail ? 'apiKey' : 'apiEmail', reason: MISSING }]);
+  throw new SettingsError([{ field: 'apiToken', reason: MISSING }]);
 }

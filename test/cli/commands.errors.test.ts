@@ -115,7 +115,7 @@ describe('no credential is ever printed', () => {
     const c = capture();
     expect(await scripts(['--zone', BIG_ZONE, '--base-url', h.emulator.baseUrl, '--api-token', 'abc\ndef-secret'], c.io)).toBe(2);
     expect(c.stderr()).toBe(
-      'zoneguard scripts: error: --api-token (or ZONEGUARD_API_TOKEN) has a line break (U+000A) at position 4, which a request header cannot carry; ' +
+      'zoneguard scripts: error: --api-token (or ZONEGUARD_API_TOKEN): has a line break (U+000A) at position 4, which a request header cannot carry; ' +
         'copy it again without spaces or line breaks\n',
     );
   });

@@ -33,12 +33,12 @@ describe('checkBaseUrl', () => {
   });
 
   it.each([
-    ['http://api.example.com/client/v4', 'refusing to send credentials over plain http to api.example.com: use https, or http only to loopback (localhost, 127.0.0.0/8, ::1)'],
-    ['http://10.1.2.3:8080/client/v4', 'refusing to send credentials over plain http to 10.1.2.3:8080: use https, or http only to loopback (localhost, 127.0.0.0/8, ::1)'],
-    ['ftp://api.example.com/', 'baseUrl must use https (or http to loopback), got ftp:'],
-    ['api.example.com/client/v4', 'baseUrl must be an absolute http(s) URL'],
-    ['https://user:pw@api.example.com/', 'baseUrl must not carry a user name or password; pass credentials instead'],
-    ['https://api.example.com/client/v4?x=1', 'baseUrl must not carry a query or a fragment'],
+    ['http://api.example.com/client/v4', 'baseUrl: refusing to send credentials over plain http to api.example.com: use https, or http only to loopback (localhost, 127.0.0.0/8, ::1)'],
+    ['http://10.1.2.3:8080/client/v4', 'baseUrl: refusing to send credentials over plain http to 10.1.2.3:8080: use https, or http only to loopback (localhost, 127.0.0.0/8, ::1)'],
+    ['ftp://api.example.com/', 'baseUrl: must use https (or http to loopback), got ftp:'],
+    ['api.example.com/client/v4', 'baseUrl: must be an absolute http(s) URL'],
+    ['https://user:pw@api.example.com/', 'baseUrl: must not carry a user name or password; pass credentials instead'],
+    ['https://api.example.com/client/v4?x=1', 'baseUrl: must not carry a query or a fragment'],
   ])('refuses %s', (input, message) => {
     expect(() => checkBaseUrl(input)).toThrow(new TypeError(message));
   });
@@ -58,12 +58,12 @@ describe('authHeaders', () => {
 
   it.each([
     [{}, 'credentials must be { apiToken } or { apiEmail, apiKey }'],
-    [{ apiToken: '' }, 'credentials.apiToken must be a non-empty string'],
-    [{ apiEmail: 'me@example.com' }, 'credentials.apiKey must be a non-empty string'],
-    [{ apiKey: 'k' }, 'credentials.apiEmail must be a non-empty string'],
+    [{ apiToken: '' }, 'credentials.apiToken: must be a non-empty string'],
+    [{ apiEmail: 'me@example.com' }, 'credentials.apiKey: must be a non-empty string'],
+    [{ apiKey: 'k' }, 'credentials.apiEmail: must be a non-empty string'],
     [
       { apiToken: 'secret\r\nx-evil: 1' },
-      'credentials.apiToken has a line break (U+000D) at position 7, which a request header cannot carry; copy it again without spaces or line breaks',
+      'credentials.apiToken: has a line break (U+000D) at position 7, which a request header cannot carry; copy it again without spaces or line breaks',
     ],
   ])('refuses %j without echoing the value', (credentials, message) => {
     expect(() => authHeaders(credentials as never)).toThrow(new TypeError(message));

@@ -1,4 +1,4 @@
-import { DEFAULT_BASE_URL, SettingsError, resolveSettings } from '../../src/client/settings';
+import { DEFAULT_BASE_URL, SETTING_SOURCES, SettingsError, resolveSettings } from '../../src/client/settings';
 
 describe('resolveSettings', () => {
   const none = () => undefined;
@@ -15,12 +15,21 @@ describe('resolveSettings', () => {
       credentials: { apiEmail: 'a@b.c', apiKey: 'k' },
     });
   });
-  test('no credential names every key and variable to set', () => {
-    expect(() => resolveSettings(none, {})).toThrow(
-      new SettingsError(
-        'zoneguard: no credentials; set zoneguard:apiToken (pulumi config set --secret zoneguard:apiToken <token>) or ' +
-          'ZONEGUARD_API_TOKEN, or both zoneguard:apiEmail and zoneguard:apiKey (or ZONEGUARD_API_EMAIL and ZONEGUARD_API_KEY)',
-      ),
+  const thrownBy = (call: () => unknown): SettingsError => {
+    try {
+      call();
+    } catch (error) {
+      if (error instanceof SettingsError) return error;
+      throw error;
+    }
+    throw new Error('resolveSettings did not throw');
+  };
+  test('no credential is the problem "apiToken missing", worded with every key and variable to set', () => {
+    const error = thrownBy(() => resolveSettings(none, {}));
+    expect(error.problems).toEqual([{ field: 'apiToken', reason: 'missing' }]);
+    expect(error.message).toBe(
+      'zoneguard: no credentials; set zoneguard:apiToken (pulumi config set --secret zoneguard:apiToken <token>) or ' +
+        'ZONEGUARD_API_TOKEN, or both zoneguard:apiEmail and zoneguard:apiKey (or ZONEGUARD_API_EMAIL and ZONEGUARD_API_KEY)',
     );
   });
   test.each([
@@ -35,20 +44,22 @@ describe('resolveSettings', () => {
   });
   test('a malformed rate budget says the form it takes', () => {
     expect(() => resolveSettings(none, { ZONEGUARD_API_TOKEN: 't', ZONEGUARD_RATE_BUDGET: '10 per second' })).toThrow(
-      'zoneguard: zoneguard:rateBudget (or ZONEGUARD_RATE_BUDGET) must be "requests/windowMs", for example "1200/300000", or "off"; got "10 per second"',
+      'zoneguard: zoneguard:rateBudget (or ZONEGUARD_RATE_BUDGET): must be "requests/windowMs", for example "1200/300000", or "off"; got "10 per second"',
     );
   });
 
-  test('half a key pair names the missing half', () => {
-    expect(() => resolveSettings(none, { ZONEGUARD_API_EMAIL: 'a@b.c' })).toThrow(
-      'zoneguard: the key form of credentials needs both an email and an API key; set zoneguard:apiKey ' +
-        '(pulumi config set --secret zoneguard:apiKey ...) or ZONEGUARD_API_KEY',
-    );
+  test.each([
+    [{ ZONEGUARD_API_EMAIL: 'a@b.c' }, 'apiKey', 'zoneguard:apiKey (pulumi config set --secret zoneguard:apiKey ...) or ZONEGUARD_API_KEY'],
+    [{ ZONEGUARD_API_KEY: 'key-1234' }, 'apiEmail', 'zoneguard:apiEmail (pulumi config set zoneguard:apiEmail ...) or ZONEGUARD_API_EMAIL'],
+  ])('half a key pair (%j) is the missing half, named', (env, field, set) => {
+    const error = thrownBy(() => resolveSettings(none, env));
+    expect(error.problems).toEqual([{ field, reason: 'missing' }]);
+    expect(error.message).toBe(`zoneguard: the key form of credentials needs both an email and an API key; set ${set}`);
   });
 
   describe.each([
-    ['not a URL', { ZONEGUARD_BASE_URL: 'api.example.com/client/v4' }, 'zoneguard:baseUrl (or ZONEGUARD_BASE_URL) must be an absolute http(s) URL'],
-    ['ftp', { ZONEGUARD_BASE_URL: 'ftp://api.example.com/client/v4' }, 'zoneguard:baseUrl (or ZONEGUARD_BASE_URL) must use https (or http to loopback), got ftp:'],
+    ['not a URL', { ZONEGUARD_BASE_URL: 'api.example.com/client/v4' }, 'zoneguard:baseUrl (or ZONEGUARD_BASE_URL): must be an absolute http(s) URL'],
+    ['ftp', { ZONEGUARD_BASE_URL: 'ftp://api.example.com/client/v4' }, 'zoneguard:baseUrl (or ZONEGUARD_BASE_URL): must use https (or http to loopback), got ftp:'],
     [
       'plain http to a remote host',
       { ZONEGUARD_BASE_URL: 'http://api.example.com/client/v4' },
@@ -57,12 +68,12 @@ describe('resolveSettings', () => {
     [
       'a token with a line break',
       { ZONEGUARD_API_TOKEN: 'tok\nen' },
-      'zoneguard:apiToken (or ZONEGUARD_API_TOKEN) has a line break (U+000A) at position 4, which a request header cannot carry; copy it again without spaces or line breaks',
+      'zoneguard:apiToken (or ZONEGUARD_API_TOKEN): has a line break (U+000A) at position 4, which a request header cannot carry; copy it again without spaces or line breaks',
     ],
     [
       'a key outside ASCII',
       { ZONEGUARD_API_TOKEN: undefined, ZONEGUARD_API_EMAIL: 'a@b.c', ZONEGUARD_API_KEY: 'kéy-1234' },
-      'zoneguard:apiKey (or ZONEGUARD_API_KEY) has a character outside ASCII (U+00E9) at position 2, which a request header cannot carry; copy it again without spaces or line breaks',
+      'zoneguard:apiKey (or ZONEGUARD_API_KEY): has a character outside ASCII (U+00E9) at position 2, which a request header cannot carry; copy it again without spaces or line breaks',
     ],
     ['a rate budget of 2^32 requests', { ZONEGUARD_RATE_BUDGET: '4294967296/1' }, 'zoneguard:rateBudget (or ZONEGUARD_RATE_BUDGET): requests must be a whole number from 1 to 100000, got 4294967296'],
     [
@@ -73,30 +84,25 @@ describe('resolveSettings', () => {
     [
       'a huge malformed rate budget, quoted in part',
       { ZONEGUARD_RATE_BUDGET: 'x'.repeat(100_000) },
-      `zoneguard:rateBudget (or ZONEGUARD_RATE_BUDGET) must be "requests/windowMs", for example "1200/300000", or "off"; got "${'x'.repeat(60)}…" (100000 characters)`,
+      `zoneguard:rateBudget (or ZONEGUARD_RATE_BUDGET): must be "requests/windowMs", for example "1200/300000", or "off"; got "${'x'.repeat(60)}…" (100000 characters)`,
     ],
     [
       'a rate budget store that is not Redis',
       { ZONEGUARD_RATE_BUDGET_STORE: 'http://redis.internal:6379' },
-      'zoneguard:rateBudgetStore (or ZONEGUARD_RATE_BUDGET_STORE) must be a redis:// or rediss:// URL with a host, for example "redis://redis.internal:6379"; got "http://redis.internal:6379"',
+      'zoneguard:rateBudgetStore (or ZONEGUARD_RATE_BUDGET_STORE): must be a redis:// or rediss:// URL with a host, for example "redis://redis.internal:6379"; got "http://redis.internal:6379"',
     ],
     [
       'a rate budget store without a host, its password hidden',
       { ZONEGUARD_RATE_BUDGET_STORE: 'redis://:s3cret@' },
-      'zoneguard:rateBudgetStore (or ZONEGUARD_RATE_BUDGET_STORE) must be a redis:// or rediss:// URL with a host, for example "redis://redis.internal:6379"; got "redis://***@"',
+      'zoneguard:rateBudgetStore (or ZONEGUARD_RATE_BUDGET_STORE): must be a redis:// or rediss:// URL with a host, for example "redis://redis.internal:6379"; got "redis://***@"',
     ],
   ])('%s', (_name, env, message) => {
-    test('is a SettingsError naming the config key and the variable', () => {
-      const error = (() => {
-        try {
-          resolveSettings(none, { ZONEGUARD_API_TOKEN: 'token-1234', ...env });
-        } catch (e) {
-          return e;
-        }
-        return undefined;
-      })();
-      expect(error).toBeInstanceOf(SettingsError);
-      expect((error as SettingsError).message).toBe(`zoneguard: ${message}`);
+    test('is a SettingsError with one problem, worded with the config key and the variable', () => {
+      const error = thrownBy(() => resolveSettings(none, { ZONEGUARD_API_TOKEN: 'token-1234', ...env }));
+      expect(error.message).toBe(`zoneguard: ${message}`);
+      const [problem, ...others] = error.problems;
+      expect(others).toEqual([]);
+      expect(`zoneguard:${problem!.field} (or ${SETTING_SOURCES[problem!.field].env}): ${problem!.reason}`).toBe(message);
     });
   });
 

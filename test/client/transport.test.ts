@@ -340,7 +340,7 @@ describe('credentials stay secret', () => {
     expect(
       () => new ZoneGuardClient({ baseUrl: 'http://api.example.com/client/v4', credentials: { apiToken: TOKEN } }),
     ).toThrow(
-      new TypeError('refusing to send credentials over plain http to api.example.com: use https, or http only to loopback (localhost, 127.0.0.0/8, ::1)'),
+      new TypeError('baseUrl: refusing to send credentials over plain http to api.example.com: use https, or http only to loopback (localhost, 127.0.0.0/8, ::1)'),
     );
   });
 
@@ -352,7 +352,7 @@ describe('credentials stay secret', () => {
       message = (error as Error).message;
     }
     expect(message).toBe(
-      'credentials.apiToken has a line break (U+000A) at position 28, which a request header cannot carry; copy it again without spaces or line breaks',
+      'credentials.apiToken: has a line break (U+000A) at position 28, which a request header cannot carry; copy it again without spaces or line breaks',
     );
   });
 });
@@ -483,7 +483,7 @@ describe('a credential a header cannot carry', () => {
     ['tok\u0000x', 'a control character (U+0000) at position 4'],
   ])('refuses %j at the constructor, naming the character, not the value', (apiToken, what) => {
     expect(() => client({ credentials: { apiToken } })).toThrow(
-      new TypeError(`credentials.apiToken has ${what}, which a request header cannot carry; copy it again without spaces or line breaks`),
+      new TypeError(`credentials.apiToken: has ${what}, which a request header cannot carry; copy it again without spaces or line breaks`),
     );
   });
 });

@@ -11,7 +11,7 @@ describe('isReportedFailure', () => {
   test.each([
     ['a provider refusal', new ProviderError('CspPolicy in zone z: adoptPolicyId names no policy'), true],
     ['a client error', new ZoneGuardError('GET /zones/z failed: HTTP 403', { status: 403, method: 'GET', path: '/zones/z' }), true],
-    ['missing credentials', new SettingsError('zoneguard: no credentials'), true],
+    ['missing credentials', new SettingsError([{ field: 'apiToken', reason: 'missing' }]), true],
     ['a bug', new TypeError("Cannot read properties of undefined (reading 'id')"), false],
     ['a plain Error', new Error('boom'), false],
     ['not an Error', 'boom', false],

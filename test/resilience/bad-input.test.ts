@@ -290,11 +290,11 @@ describe("the providers' check", () => {
   test.each(
     (Object.keys(BASES) as ResourceKind[]).flatMap((kind) =>
       [
-        ['zoneguard:baseUrl', 'api.example.com/client/v4', 'zoneguard:baseUrl (or ZONEGUARD_BASE_URL) must be an absolute http(s) URL'],
-        ['zoneguard:baseUrl', 'ftp://api.example.com/client/v4', 'zoneguard:baseUrl (or ZONEGUARD_BASE_URL) must use https (or http to loopback), got ftp:'],
+        ['zoneguard:baseUrl', 'api.example.com/client/v4', 'zoneguard:baseUrl (or ZONEGUARD_BASE_URL): must be an absolute http(s) URL'],
+        ['zoneguard:baseUrl', 'ftp://api.example.com/client/v4', 'zoneguard:baseUrl (or ZONEGUARD_BASE_URL): must use https (or http to loopback), got ftp:'],
         ['zoneguard:baseUrl', 'http://api.example.com/client/v4', 'zoneguard:baseUrl (or ZONEGUARD_BASE_URL): refusing to send credentials over plain http to api.example.com'],
         ['zoneguard:rateBudget', '4294967296/1', 'zoneguard:rateBudget (or ZONEGUARD_RATE_BUDGET): requests must be a whole number from 1 to 100000'],
-        ['zoneguard:apiToken', 'tok\u00e9n-1234', 'zoneguard:apiToken (or ZONEGUARD_API_TOKEN) has a character outside ASCII (U+00E9) at position 4'],
+        ['zoneguard:apiToken', 'tok\u00e9n-1234', 'zoneguard:apiToken (or ZONEGUARD_API_TOKEN): has a character outside ASCII (U+00E9) at position 4'],
       ].map(([key, value, message]) => ({ kind, key: key!, value: value!, message: message! })),
     ),
   )('$kind with $key = $value: check fails naming the key and the variable', async ({ kind, key, value, message }) => {

@@ -1,6 +1,6 @@
 import { ZoneGuardClient } from '../../client';
 import { secretValuesOf } from '../../client/credentials';
-import { SettingsError, resolveSettings, SETTING_SOURCES, type NameSetting } from '../../client/settings';
+import { MISSING, SettingsError, resolveSettings, SETTING_SOURCES, type SettingName, type SettingProblem } from '../../client/settings';
 import { UsageError } from './io';
 import type { ConnectionOptions } from './options';
 
@@ -22,31 +22,27 @@ export function clientFrom(options: ConnectionOptions, env: Record<string, strin
   const environment = anyCredentialFlag ? Object.fromEntries(kept.map((name) => [name, env[name]])) : env;
   let settings;
   try {
-    settings = resolveSettings((key) => flags[key], environment, nameForCli);
+    settings = resolveSettings((key) => flags[key], environment);
   } catch (error) {
     if (!(error instanceof SettingsError)) throw error;
-    // A malformed value (base URL, rate budget, a credential a header cannot carry) says what is wrong with it.
-    if (error.setting) throw new UsageError(error.message.replace(/^zoneguard: /, ''));
-    const half = (options.apiEmail ?? environment[SETTING_SOURCES.apiEmail.env]) || (options.apiKey ?? environment[SETTING_SOURCES.apiKey.env]);
-    throw new UsageError(
-      half
-        ? `the key form of credentials needs both --api-email and --api-key (or ${SETTING_SOURCES.apiEmail.env} and ${SETTING_SOURCES.apiKey.env})`
-        : `no credentials: pass --api-token or set ${SETTING_SOURCES.apiToken.env} (or --api-email and --api-key, ` +
-            `or ${SETTING_SOURCES.apiEmail.env} and ${SETTING_SOURCES.apiKey.env})`,
-    );
+    throw new UsageError(error.problems.map(describeForCli).join('; '));
   }
   const secrets = secretValuesOf(settings.credentials);
   return { client: new ZoneGuardClient(settings), secrets };
 }
 
 /** The CLI's name of a setting: its flag, and the variable (`--base-url (or ZONEGUARD_BASE_URL)`); the rate budget has no flag. */
-const nameForCli: NameSetting = (source) => {
-  const flags: Record<string, string | undefined> = {
-    [SETTING_SOURCES.apiToken.config]: '--api-token',
-    [SETTING_SOURCES.apiEmail.config]: '--api-email',
-    [SETTING_SOURCES.apiKey.config]: '--api-key',
-    [SETTING_SOURCES.baseUrl.config]: '--base-url',
-  };
-  const flag = flags[source.config];
-  return flag ? `${flag} (or ${source.env})` : source.env;
-};
+function cliName(field: SettingName): string {
+  const flags: Partial<Record<SettingName, string>> = { apiToken: '--api-token', apiEmail: '--api-email', apiKey: '--api-key', baseUrl: '--base-url' };
+  const flag = flags[field];
+  return flag ? `${flag} (or ${SETTING_SOURCES[field].env})` : SETTING_SOURCES[field].env;
+}
+
+/** A settings problem in the CLI's words: its flags first, then the variables. */
+function describeForCli({ field, reason }: SettingProblem): string {
+  if (reason !== MISSING) return `${cliName(field)}: ${reason}`;
+  const { apiToken, apiEmail, apiKey } = SETTING_SOURCES;
+  return field === 'apiToken'
+    ? `no credentials: pass --api-token or set ${apiToken.env} (or --api-email and --api-key, or ${apiEmail.env} and ${apiKey.env})`
+    : `the key form of credentials needs both --api-email and --api-key (or ${apiEmail.env} and ${apiKey.env})`;
+}

@@ -1,4 +1,5 @@
 import type * as pulumi from '@pulumi/pulumi';
+import { isDeepStrictEqual } from 'node:util';
 import { ZoneGuardClient } from '../../client';
 import { resolveSettings, type ClientSettings } from '../../client/settings';
 
@@ -9,8 +10,8 @@ let lookup: (key: string) => string | undefined = () => undefined;
 /** The settings resolved from `lookup`, once per `configure`: every API call asks for the client. */
 let settings: ClientSettings | undefined;
 let client: ZoneGuardClient | undefined;
-/** The settings `client` was built from, as JSON: a `configure` with the same ones keeps it. */
-let clientSettings: string | undefined;
+/** The settings `client` was built from: a `configure` with equal ones keeps it. */
+let clientSettings: ClientSettings | undefined;
 
 /**
  * Keeps the stack's config for the credentials; called by the engine before any other method, once per resource
@@ -34,10 +35,9 @@ export function assertConfigured(): void {
 export function getClient(): ZoneGuardClient {
   if (client && settings) return client;
   settings = resolveSettings(lookup, process.env);
-  const key = JSON.stringify(settings);
-  if (!client || key !== clientSettings) {
+  if (!client || !isDeepStrictEqual(settings, clientSettings)) {
     client = new ZoneGuardClient({ ...settings, userAgent: 'pulumi-zoneguard-provider' });
-    clientSettings = key;
+    clientSettings = settings;
   }
   return client;
 }

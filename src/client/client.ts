@@ -1,6 +1,7 @@
 import { authHeaders, checkBaseUrl, secretsOf, secretValuesOf, type Credentials } from './credentials';
 import { DEFAULT_RATE_BUDGET, sharedRateBudget, type Budget, type BudgetKeyParts, type RateBudgetLimits } from './rate-budget';
 import { storeRateBudget } from './rate-budget-store';
+import { credentialGate } from './refused-credentials';
 import { ConnectionsGroup } from './groups/connections';
 import { CookiesGroup } from './groups/cookies';
 import { FiltersGroup } from './groups/filters';
@@ -106,6 +107,7 @@ export class ZoneGuardClient {
       timeoutMs,
       retry: resolveRetryPolicy(options.retry),
       budget: limits && budgetOf({ baseUrl, secrets: secretsOf(options.credentials), limits }, options.rateBudgetStore),
+      gate: credentialGate(baseUrl, secretsOf(options.credentials)),
       logger: options.logger,
     });
     this.baseUrl = baseUrl;

@@ -15,6 +15,7 @@ import type { Page } from './pagination';
 import { compiledCheck } from './compiled-check';
 import { redactSecrets } from './credentials';
 import type { Budget } from './rate-budget';
+import type { CredentialGate, Settle } from './refused-credentials';
 import { attemptsLeft, computeRetryDelay, isRateLimited, isRetryable, parseRetryAfter, type AttemptFailure, type RetryPolicy } from './retry';
 
 /** Events the client reports to an optional logger. None carries a credential or a header. */
@@ -41,6 +42,8 @@ export interface TransportConfig {
   timeoutMs: number;
   retry: RetryPolicy;
   budget: Budget | undefined;
+  /** Where the refusals of these credentials are remembered (refused-credentials.ts); undefined: none is. */
+  gate: CredentialGate | undefined;
   logger: ClientLogger | undefined;
 }
 
@@ -170,17 +173,20 @@ async function send<S extends z.ZodType>(context: Context, spec: CallSpec<S>): P
   const site: CallSite = { method: spec.method, path: spec.path };
   let spentMs = 0;
   for (let attempt = 1; ; attempt += 1) {
+    // Before the budget: a call the gate refuses sends nothing and takes no slot.
+    const settle = await config.gate?.enter(site);
     const release = config.budget
       ? await config.budget.acquire((waitMs) =>
           notify(() => logger?.onThrottle?.({ ...site, waitMs: Number.isFinite(waitMs) ? waitMs : undefined })),
         )
       : undefined;
     const began = Date.now();
-    let outcome: Attempt;
+    let outcome: Attempt | undefined;
     try {
       outcome = await attemptOnce(context, spec, { ...site, attempt });
     } finally {
       release?.();
+      settle?.(settled(outcome));
     }
     spentMs += Date.now() - began;
     if (outcome.ok) return unwrap(context, outcome, site, spec, attempt);
@@ -194,6 +200,13 @@ async function send<S extends z.ZodType>(context: Context, spec: CallSpec<S>): P
     await sleep(delayMs);
     spentMs += delayMs;
   }
+}
+
+/** What an attempt's outcome tells the credential gate: the status of its answer, and its error. */
+function settled(outcome: Attempt | undefined): Parameters<Settle>[0] {
+  if (outcome === undefined) return {};
+  if (outcome.ok) return { status: outcome.status };
+  return { error: outcome.error, ...(outcome.failure.kind === 'status' ? { status: outcome.failure.status } : {}) };
 }
 
 /**

@@ -22,6 +22,12 @@ const ZONE = '0123456789abcdef0123456789abcdef';
 const ID = 'fedcba9876543210fedcba9876543210';
 const TOKEN = 'tok-SUPER-secret-0123456789';
 const KEY = 'key-SUPER-secret-abcdef';
+/**
+ * A zone of its own for a test whose stub answers 403: the client then sends nothing more to that zone with that
+ * credential in this process (src/client/refused-credentials.ts), so the other tests keep ZONE.
+ */
+let refusedZones = 0;
+const refusedZone = () => `ee${(refusedZones += 1).toString(16).padStart(30, '0')}`;
 
 const stub = new StubServer();
 beforeAll(() => stub.start());
@@ -329,7 +335,7 @@ describe('credentials stay secret', () => {
     };
     stub.next((_req, res) => json(res, 503, fail(10001, 'down')));
     stub.next((_req, res) => json(res, 403, fail(10000, 'Authentication error: invalid API token')));
-    const error = (await client({ credentials, logger, retry: { baseDelayMs: 1 } }).pageGuard.get({ zoneId: ZONE }).catch((e: unknown) => e)) as AuthenticationError;
+    const error = (await client({ credentials, logger, retry: { baseDelayMs: 1 } }).pageGuard.get({ zoneId: refusedZone() }).catch((e: unknown) => e)) as AuthenticationError;
     expect(error).toBeInstanceOf(AuthenticationError);
     expect(events).toHaveLength(5); // request, response 503, retry, request, response 403
     const shown = [error.message, error.stack, JSON.stringify(error), inspect(error, { depth: Infinity, showHidden: true }), JSON.stringify(events)].join('\n');
@@ -451,8 +457,9 @@ describe('a credential the server quotes is masked in errors', () => {
     ['a 500 quoting the percent-encoded token', { apiToken: SLASHED }, 500, `bad ${encodeURIComponent(SLASHED)}`, '500 Internal Server Error: 10001 bad ***'],
   ])('%s', async (_name, credentials, status, quoted, shown) => {
     stub.always((_req, res) => json(res, status, fail(status === 500 ? 10001 : status === 403 ? 10000 : 1004, quoted)));
-    const error = (await client({ credentials, retry: false }).pageGuard.get({ zoneId: ZONE }).catch((e: unknown) => e)) as Error;
-    expect(error.message).toBe(`GET /zones/${ZONE}/page_guard failed: HTTP ${shown}`);
+    const zone = refusedZone();
+    const error = (await client({ credentials, retry: false }).pageGuard.get({ zoneId: zone }).catch((e: unknown) => e)) as Error;
+    expect(error.message).toBe(`GET /zones/${zone}/page_guard failed: HTTP ${shown}`);
     expect(shownOf(error)).not.toMatch(/SUPER-secret/);
   });
 
@@ -462,8 +469,9 @@ describe('a credential the server quotes is masked in errors', () => {
       res.writeHead(403, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
       res.end(text);
     });
-    const error = (await client({ credentials: { apiToken: SLASHED }, retry: false }).pageGuard.get({ zoneId: ZONE }).catch((e: unknown) => e)) as Error;
-    expect(error.message).toBe(`GET /zones/${ZONE}/page_guard failed: HTTP 403 Forbidden: 10000 bad ***`);
+    const zone = refusedZone();
+    const error = (await client({ credentials: { apiToken: SLASHED }, retry: false }).pageGuard.get({ zoneId: zone }).catch((e: unknown) => e)) as Error;
+    expect(error.message).toBe(`GET /zones/${zone}/page_guard failed: HTTP 403 Forbidden: 10000 bad ***`);
   });
 
   it('masks a token quoted in a 200 whose envelope says success false', async () => {

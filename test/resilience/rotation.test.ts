@@ -13,7 +13,8 @@ jest.setTimeout(300_000);
 let sandbox: EngineSandbox;
 const declared = fleet('rotation');
 /** The hint each refused resource ends its line with (src/providers/kit/implementation.ts, settingHint). */
-const HINT = 'pulumi refresh and destroy use the credentials of the last pulumi up: after changing them, run pulumi up, or add --run-program to refresh and destroy';
+const HINT =
+  'pulumi refresh, destroy and preview --refresh use the credentials of the last pulumi up: after changing them, run pulumi up without --refresh, or add --run-program to refresh and destroy';
 const RESOURCES = 1 + declared.policies.length + declared.rules.length;
 
 beforeAll(async () => {
@@ -47,8 +48,12 @@ async function expectRefusedWithHint(zoneId: string, run: EngineRun, inventoryBe
     expect(message).toContain('failed: HTTP 403');
     expect(message.endsWith(HINT)).toBe(true);
   }
-  const statuses = new Set((await sandbox.emulator.admin.requests()).map((entry) => entry.status));
-  expect([...statuses]).toEqual([403]);
+  const requests = await sandbox.emulator.admin.requests();
+  expect([...new Set(requests.map((entry) => entry.status))]).toEqual([403]);
+  // Refused credentials stop at once (src/client/refused-credentials.ts): one zone here, each resource refused
+  // without a request of its own after the first refusal, where every resource sent its own before.
+  expect(requests.length).toBeGreaterThan(0);
+  expect(requests.length).toBeLessThanOrEqual(2);
   expect(await sandbox.emulator.admin.inventory(zoneId)).toEqual(inventoryBefore);
 }
 
@@ -72,6 +77,9 @@ test('after a rotation: plain refresh and destroy are refused with the hint; ref
   await expectRefusedWithHint(zoneId, await engine((opts) => stack.refresh(opts)), inventory);
   await sandbox.emulator.admin.clearRequests();
   await expectRefusedWithHint(zoneId, await engine((opts) => stack.destroy(opts)), inventory);
+  // preview --refresh: its refresh step reads with the same recorded token, before the program runs.
+  await sandbox.emulator.admin.clearRequests();
+  await expectRefusedWithHint(zoneId, await engine((opts) => stack.preview({ ...opts, refresh: true })), inventory);
 
   // refresh --run-program: the program runs, the providers get the new token, and the state records it, so a
   // plain refresh afterwards works too.

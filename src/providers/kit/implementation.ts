@@ -36,11 +36,13 @@ export function settingHint(error: ZoneGuardError): string {
     return `; check ${baseUrl.config} (or ${baseUrl.env}): it must be the service's base URL, ending in /client/v4. Nothing was read as deleted`;
   }
   if (error instanceof AuthenticationError) {
-    // The engine's refresh and destroy configure the providers with the config stored by the last up (README,
-    // "Rotating credentials"): a changed token reaches them only through an up or --run-program.
+    // The engine's refresh and destroy, and the refresh step of preview --refresh, configure the providers with the
+    // config stored by the last up (README, "Rotating credentials"): a changed token reaches them only through an up
+    // (without --refresh, whose refresh comes first) or --run-program.
     return (
       `; check ${apiToken.config} (or ${apiToken.env}), or ${apiEmail.config} and ${apiKey.config}: the credentials were refused. ` +
-      'pulumi refresh and destroy use the credentials of the last pulumi up: after changing them, run pulumi up, or add --run-program to refresh and destroy'
+      'pulumi refresh, destroy and preview --refresh use the credentials of the last pulumi up: after changing them, ' +
+      'run pulumi up without --refresh, or add --run-program to refresh and destroy'
     );
   }
   return '';

@@ -13,6 +13,8 @@ import { checkWithSchema } from './kit/check';
 import { ReadCoalescer } from './kit/coalesce';
 import { configure, assertConfigured, getClient } from './kit/context';
 import { diffFields, pickFields } from './kit/diff';
+import { CspPolicyKind, diffPlan, label as kindLabel } from '../kinds';
+import { nameOf } from './kit/ownership';
 import { ProviderError, step, unlessNotFound, type Implementation } from './kit/implementation';
 import { expressionCheckFailures } from './kit/expression';
 
@@ -42,7 +44,6 @@ export type CspPolicyInputs = z.output<typeof CspPolicyArgsSchema>;
 /** Outputs: the inputs as the service holds them, plus the policy id. */
 export type CspPolicyOutputs = CspPolicyInputs & { policyId: string };
 
-const MANAGED = ['zoneId', ...CSP_POLICY_FIELDS] as const;
 
 /** The fields of a policy that the service stores, in the provider's names. */
 export function outputsFromPolicy(zoneId: string, policy: CspPolicy, adoptPolicyId?: string): CspPolicyOutputs {
@@ -63,8 +64,8 @@ export function policyUpdateBody(current: Partial<CspPolicyInputs>, desired: Csp
   return body;
 }
 
-const label = (inputs: { zoneId?: unknown }, id?: string) =>
-  `CspPolicy ${id ? `${id} ` : ''}in zone ${String(inputs.zoneId)}`;
+const label = (props: Record<string, unknown>, id?: string) => kindLabel('CspPolicy', props, nameOf(props), id);
+const DIFF = diffPlan(CspPolicyKind);
 
 /**
  * A refresh's reads of a zone's policies, served from walks of the list (kit/coalesce.ts): the service answers a
@@ -86,7 +87,7 @@ export const cspPolicy: Implementation = {
 
   async diff(_id, olds, news) {
     // A policy belongs to its zone: another zone is another policy. adoptPolicyId is read only at create.
-    return diffFields(olds, news, { fields: MANAGED, replace: ['zoneId'] });
+    return diffFields(olds, news, DIFF);
   },
 
   async create(raw) {

@@ -16,8 +16,10 @@ import {
 } from './kit/firewall';
 import { ProviderError, unlessNotFound, type Implementation } from './kit/implementation';
 import { nameOf } from './kit/ownership';
+import { FirewallFilterKind, diffPlan, label as kindLabel } from '../kinds';
 
-const RESOURCE = 'FirewallFilter';
+const RESOURCE = FirewallFilterKind.kind;
+const DIFF = diffPlan(FirewallFilterKind);
 
 /** Inputs of a FirewallFilter, as `check` validates them. */
 export const FirewallFilterArgsSchema = z
@@ -43,8 +45,6 @@ export const FILTER_FIELDS = ['expression', 'description', 'paused', 'ref'] as c
  * Every field changes in place (PUT /filters/{id}): a new expression applies at once to every rule that references
  * the filter, which keep their ids (docs/service.md#filters). Only another zone is another filter.
  */
-export const MANAGED = ['zoneId', ...FILTER_FIELDS] as const;
-export const REPLACING = ['zoneId'] as const;
 
 /** The create (and update) body: every field as declared. */
 export function filterBody(inputs: FirewallFilterInputs): Required<FilterCreate> {
@@ -72,7 +72,7 @@ export function inputsFromOutputs(outputs: FirewallFilterOutputs): FirewallFilte
 
 /** Diff of the declared inputs against the state: every field in place, a new zone replaces. */
 export function diffFirewallFilter(olds: Record<string, unknown>, news: Record<string, unknown>) {
-  return diffFields(olds, news, { fields: MANAGED, replace: REPLACING }, normalizeField);
+  return diffFields(olds, news, DIFF, normalizeField);
 }
 
 /** Whether the outputs already hold the declared fields (an adoption then writes nothing). */
@@ -80,8 +80,7 @@ export function filterMatches(current: FirewallFilterOutputs, desired: FirewallF
   return !diffFirewallFilter(current, desired).changes;
 }
 
-const label = (inputs: { zoneId?: unknown }, name: string | undefined, id?: string) =>
-  `${name === undefined ? RESOURCE : `${RESOURCE} '${name}'`}${id ? ` ${id}` : ''} in zone ${String(inputs.zoneId)}`;
+const label = (inputs: { zoneId?: unknown }, name: string | undefined, id?: string) => kindLabel(RESOURCE, inputs, name, id);
 
 /**
  * The message of a create refused because a filter with this expression exists (10102): which one, and the ways

@@ -15,7 +15,6 @@ import { diffFields } from './kit/diff';
 import {
   CheckedExpressionSchema,
   RULE_ARGS,
-  RULE_FIELDS,
   firewallStep,
   firewallWrite,
   isDuplicateFilterError,
@@ -28,10 +27,11 @@ import {
 } from './kit/firewall';
 import { ProviderError, unlessNotFound, type Implementation } from './kit/implementation';
 import { nameOf } from './kit/ownership';
+import { FirewallRuleWithFilterKind, diffPlan, label as kindLabel } from '../kinds';
 
 export { RETIRED_API_HINT, isDuplicateFilterError, isQuotaError, ruleFields } from './kit/firewall';
 
-const RESOURCE = 'FirewallRuleWithFilter';
+const RESOURCE = FirewallRuleWithFilterKind.kind;
 
 /** Inputs of a FirewallRuleWithFilter, as `check` validates them. `products` against `action` is checked apart. */
 export const FirewallRuleWithFilterArgsSchema = z
@@ -48,9 +48,8 @@ export type FirewallRuleWithFilterInputs = z.output<typeof FirewallRuleWithFilte
 /** Outputs: the inputs as the service holds them, plus the rule's and its filter's ids. */
 export type FirewallRuleWithFilterOutputs = FirewallRuleWithFilterInputs & { ruleId: string; filterId: string };
 
-/** The fields a diff compares. A new zone or expression is another rule: the filter of a single-call rule is locked. */
-export const MANAGED = ['zoneId', 'expression', ...RULE_FIELDS, 'products'] as const;
-export const REPLACING = ['zoneId', 'expression'] as const;
+// A new zone or expression is another rule: the filter of a single-call rule is locked (src/kinds).
+const DIFF = diffPlan(FirewallRuleWithFilterKind);
 
 /** The single-call create item: the filter by expression, so the service creates it with the rule. */
 export function singleCallItem(inputs: FirewallRuleWithFilterInputs): FirewallRuleCreateItem {
@@ -85,7 +84,7 @@ export function inputsFromOutputs(outputs: FirewallRuleWithFilterOutputs): Firew
   return inputs;
 }
 
-const normalize = (field: (typeof MANAGED)[number], value: unknown) => normalizeField(field, value);
+const normalize = (field: (typeof DIFF.fields)[number], value: unknown) => normalizeField(field, value);
 
 /**
  * Diff of the declared inputs against the state: action, paused, priority, description, ref and products change
@@ -93,7 +92,7 @@ const normalize = (field: (typeof MANAGED)[number], value: unknown) => normalize
  * engine's default order), so the zone is never unprotected.
  */
 export function diffFirewallRuleWithFilter(olds: Record<string, unknown>, news: Record<string, unknown>) {
-  return diffFields(olds, news, { fields: MANAGED, replace: REPLACING }, normalize);
+  return diffFields(olds, news, DIFF, normalize);
 }
 
 /** A filter with exactly `expression` that no rule references: one a quota failure (or an out-of-band rule delete) left. */
@@ -107,7 +106,7 @@ export function rulesUsingExpression(rules: readonly FirewallRule[], expression:
   return rules.filter((rule) => rule.filter.expression === expression).map((rule) => rule.id);
 }
 
-const label = (inputs: { zoneId?: unknown }, id?: string) => `${RESOURCE} ${id ? `${id} ` : ''}in zone ${String(inputs.zoneId)}`;
+const label = (props: Record<string, unknown>, id?: string) => kindLabel(RESOURCE, props, nameOf(props), id);
 
 /** The message of a create refused by the rule quota: what was kept, and what to do. Pure. */
 export function quotaMessage(zoneId: string, serviceMessage: string, keptFilterId: string | undefined): string {
@@ -210,7 +209,7 @@ async function adoptRule(inputs: FirewallRuleWithFilterInputs, ruleId: string): 
   }
   const current = outputsFromRule(zoneId, existing);
   const desired = { ...inputs, ruleId, filterId: existing.filter.id };
-  const same = MANAGED.every((field) => JSON.stringify(normalize(field, current[field])) === JSON.stringify(normalize(field, desired[field])));
+  const same = DIFF.fields.every((field) => JSON.stringify(normalize(field, current[field])) === JSON.stringify(normalize(field, desired[field])));
   if (same) return existing;
   return client.firewallRules.update({ zoneId, ruleId, ...ruleUpdateBody(inputs, existing.filter.id) });
 }

@@ -5,7 +5,6 @@ import { assertConfigured, configure, getClient } from './kit/context';
 import { diffFields } from './kit/diff';
 import {
   RULE_ARGS,
-  RULE_FIELDS,
   firewallStep,
   firewallWrite,
   isConflictError,
@@ -18,8 +17,9 @@ import {
 } from './kit/firewall';
 import { ProviderError, unlessNotFound, type Implementation } from './kit/implementation';
 import { nameOf } from './kit/ownership';
+import { FirewallRuleKind, diffPlan, label as kindLabel } from '../kinds';
 
-const RESOURCE = 'FirewallRule';
+const RESOURCE = FirewallRuleKind.kind;
 
 /** Inputs of a FirewallRule (the second call of the two-call flow), as `check` validates them. */
 export const FirewallRuleArgsSchema = z
@@ -36,9 +36,8 @@ export type FirewallRuleInputs = z.output<typeof FirewallRuleArgsSchema>;
 /** Outputs: the inputs as the service holds them, plus the rule's id. */
 export type FirewallRuleOutputs = FirewallRuleInputs & { ruleId: string };
 
-/** Every field but the zone changes in place: PUT /firewall/rules/{id} takes the filter by id too (docs/service.md#filters). */
-export const MANAGED = ['zoneId', 'filterId', ...RULE_FIELDS, 'products'] as const;
-export const REPLACING = ['zoneId'] as const;
+// Every field but the zone changes in place: PUT /firewall/rules/{id} takes the filter by id too (docs/service.md#filters).
+const DIFF = diffPlan(FirewallRuleKind);
 
 /** The create item: the filter by id, the second call of the recommended flow (docs/service.md#two-flows). */
 export function ruleCreateItem(inputs: FirewallRuleInputs): FirewallRuleCreateItem {
@@ -63,11 +62,10 @@ export function inputsFromOutputs(outputs: FirewallRuleOutputs): FirewallRuleInp
 
 /** Diff of the declared inputs against the state: every field in place (the filter by id too), a new zone replaces. */
 export function diffFirewallRule(olds: Record<string, unknown>, news: Record<string, unknown>) {
-  return diffFields(olds, news, { fields: MANAGED, replace: REPLACING }, normalizeField);
+  return diffFields(olds, news, DIFF, normalizeField);
 }
 
-const label = (inputs: { zoneId?: unknown }, name: string | undefined, id?: string) =>
-  `${name === undefined ? RESOURCE : `${RESOURCE} '${name}'`}${id ? ` ${id}` : ''} in zone ${String(inputs.zoneId)}`;
+const label = (inputs: { zoneId?: unknown }, name: string | undefined, id?: string) => kindLabel(RESOURCE, inputs, name, id);
 
 /**
  * What a refusal of a create or update means for a rule on a filter by id, and what to do (10027 or 10030). Pure. 10027: the filter was created with another rule in one call and belongs to it

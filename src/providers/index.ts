@@ -2,7 +2,8 @@
 import '../node-version'; // first: an unsupported Node fails here, saying what to install
 import type { ResourceKind } from './kit/closure';
 import type { Implementation } from './kit/implementation';
-import { withOwnership } from './kit/ownership';
+import { KINDS } from '../kinds';
+import { ownershipSpec, withOwnership } from './kit/ownership';
 import { cspPolicy } from './csp-policy';
 import { pageGuardSettings } from './page-guard-settings';
 import { firewallRuleWithFilter } from './firewall-rule-with-filter';
@@ -12,24 +13,21 @@ import { wafMigration } from './waf-migration';
 import { wafManagedRules } from './waf-managed-rules';
 import { isDynamicProviderHost, quietHostEchoes, withQuietFailures } from './kit/quiet';
 
-const adopt = (key: string) => (inputs: Record<string, unknown>) => (typeof inputs[key] === 'string' ? (inputs[key] as string) : undefined);
-
-// Every kind behind the ownership guard (kit/ownership.ts). The settings and the migration are one per zone: their
-// create always takes the zone's over, so it is an adoption of the zone id.
-// `satisfies` makes a kind of RESOURCE_KINDS without its implementation a compile error.
-const implementations = {
-  PageGuardSettings: withOwnership('PageGuardSettings', pageGuardSettings, { noun: 'the page security settings of zone', adoptedId: adopt('zoneId') }),
-  CspPolicy: withOwnership('CspPolicy', cspPolicy, { noun: 'policy', adoptedId: adopt('adoptPolicyId'), adoptInput: 'adoptPolicyId' }),
-  FirewallRuleWithFilter: withOwnership('FirewallRuleWithFilter', firewallRuleWithFilter, {
-    noun: 'firewall rule',
-    adoptedId: adopt('adoptRuleId'),
-    adoptInput: 'adoptRuleId',
-  }),
-  FirewallFilter: withOwnership('FirewallFilter', firewallFilter, { noun: 'filter', adoptedId: adopt('adoptFilterId'), adoptInput: 'adoptFilterId' }),
-  FirewallRule: withOwnership('FirewallRule', firewallRule, { noun: 'firewall rule', adoptedId: adopt('adoptRuleId'), adoptInput: 'adoptRuleId' }),
-  WafMigration: withOwnership('WafMigration', wafMigration, { noun: 'the WAF migration of zone', adoptedId: adopt('zoneId') }),
-  WafManagedRules: withOwnership('WafManagedRules', wafManagedRules, { noun: 'the WAF managed rules entry point of zone', adoptedId: adopt('zoneId') }),
+// Every kind's handlers; `satisfies` makes a kind of the registry without its handlers a compile error.
+const handlers = {
+  PageGuardSettings: pageGuardSettings,
+  CspPolicy: cspPolicy,
+  FirewallRuleWithFilter: firewallRuleWithFilter,
+  FirewallFilter: firewallFilter,
+  FirewallRule: firewallRule,
+  WafMigration: wafMigration,
+  WafManagedRules: wafManagedRules,
 } satisfies Record<ResourceKind, Implementation>;
+
+// Every kind behind the ownership guard (kit/ownership.ts), which takes what it needs from the kind's declaration.
+const implementations = Object.fromEntries(
+  KINDS.map((declaration) => [declaration.kind, withOwnership(declaration.kind, handlers[declaration.kind], ownershipSpec(declaration))]),
+) as Record<ResourceKind, Implementation>;
 
 const quiet = new Map<ResourceKind, Implementation>();
 

@@ -11,6 +11,8 @@ import { checkWithSchema } from './kit/check';
 import { assertConfigured, configure, getClient } from './kit/context';
 import { diffFields } from './kit/diff';
 import { step, unlessNotFound, type Implementation } from './kit/implementation';
+import { nameOf } from './kit/ownership';
+import { PageGuardSettingsKind, diffPlan, label as kindLabel } from '../kinds';
 
 const wire = PageGuardSettingsUpdateSchema.shape;
 
@@ -36,7 +38,6 @@ export type PageGuardSettingsOutputs = PageGuardSettingsInputs & { updatedAt?: s
 
 const SETTINGS = Object.entries(PAGE_GUARD_SETTING_FIELDS) as [PageGuardSettingName, (typeof PAGE_GUARD_SETTING_FIELDS)[PageGuardSettingName]][];
 const SETTING_NAMES = SETTINGS.map(([name]) => name);
-const MANAGED = ['zoneId', ...SETTING_NAMES];
 /** The settings managed only when declared: every one but enabled. */
 const OPTIONAL = SETTING_NAMES.filter((name) => name !== 'enabled');
 
@@ -72,7 +73,8 @@ export function changedSettings(current: ZoneSettings, desired: Partial<PageGuar
   );
 }
 
-const label = (inputs: { zoneId?: unknown }) => `PageGuardSettings of zone ${String(inputs.zoneId)}`;
+const label = (props: Record<string, unknown>) => kindLabel('PageGuardSettings', props, nameOf(props));
+const DIFF = diffPlan(PageGuardSettingsKind);
 
 export const pageGuardSettings: Implementation = {
   configure,
@@ -84,7 +86,7 @@ export const pageGuardSettings: Implementation = {
 
   async diff(_id, olds, news) {
     // One per zone: another zone is another resource (its create takes that zone over, its delete restores this one).
-    return diffFields(olds, news, { fields: MANAGED, replace: ['zoneId'] });
+    return diffFields(olds, news, DIFF);
   },
 
   async create(raw) {

@@ -33,7 +33,7 @@ export class CspPolicy extends ZoneGuardResource {
   declare readonly policyId: pulumi.Output<string>;
 
   constructor(name: string, args: CspPolicyArgs, opts?: pulumi.CustomResourceOptions) {
-    super('CspPolicy', name, args, ['policyId', 'description', 'enabled'], opts);
+    super('CspPolicy', name, args, opts);
     // A warning, not a failure: a site may need these sources. It runs in the program, so the engine shows it under
     // this resource at preview (a provider's check has no channel for warnings; see docs/inputs.md). Only once the
     // policy is registered (its URN): @pulumi/pulumi sends all log messages of the process in one queue, each after

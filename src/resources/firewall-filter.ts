@@ -33,6 +33,6 @@ export class FirewallFilter extends ZoneGuardResource {
   declare readonly filterId: pulumi.Output<string>;
 
   constructor(name: string, args: FirewallFilterArgs, opts?: pulumi.CustomResourceOptions) {
-    super('FirewallFilter', name, args, ['filterId', 'description', 'paused', 'ref'], opts);
+    super('FirewallFilter', name, args, opts);
   }
 }

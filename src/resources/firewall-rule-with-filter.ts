@@ -19,6 +19,6 @@ export class FirewallRuleWithFilter extends FirewallRuleResource {
   declare readonly expression: pulumi.Output<string>;
 
   constructor(name: string, args: FirewallRuleWithFilterArgs, opts?: pulumi.CustomResourceOptions) {
-    super('FirewallRuleWithFilter', name, args, ['filterId'], opts);
+    super('FirewallRuleWithFilter', name, args, opts);
   }
 }

@@ -39,10 +39,9 @@ export abstract class FirewallRuleResource extends ZoneGuardResource {
     kind: ResourceKind & `FirewallRule${string}`,
     name: string,
     args: FirewallRuleFields & pulumi.Inputs,
-    outputs: readonly string[],
     opts?: pulumi.CustomResourceOptions,
   ) {
-    super(kind, name, args, ['ruleId', 'products', 'paused', 'priority', 'description', 'ref', ...outputs], opts);
+    super(kind, name, args, opts);
     // A WafMigration of the same zone in this program waits for this rule (zone-order.ts).
     noteFirewallRule(this, args.zoneId);
   }
@@ -64,6 +63,6 @@ export interface FirewallRuleArgs extends FirewallRuleFields {
  */
 export class FirewallRule extends FirewallRuleResource {
   constructor(name: string, args: FirewallRuleArgs, opts?: pulumi.CustomResourceOptions) {
-    super('FirewallRule', name, args, [], opts);
+    super('FirewallRule', name, args, opts);
   }
 }

@@ -27,6 +27,6 @@ export class PageGuardSettings extends ZoneGuardResource {
   declare readonly previous: pulumi.Output<{ enabled: boolean; useVendorReportingEndpoint?: boolean; useConnectionUrlPath?: boolean }>;
 
   constructor(name: string, args: PageGuardSettingsArgs, opts?: pulumi.CustomResourceOptions) {
-    super('PageGuardSettings', name, args, ['updatedAt', 'previous', 'useVendorReportingEndpoint', 'useConnectionUrlPath'], opts);
+    super('PageGuardSettings', name, args, opts);
   }
 }

@@ -49,7 +49,6 @@ export class WafManagedRules extends ZoneGuardResource {
       'WafManagedRules',
       name,
       { restoreOnDelete: args.restoreOnDelete, zoneId: args.zoneId, order: shaped.apply((s) => s.order), rules: shaped.apply((s) => s.rules) },
-      ['ruleIds', 'version', 'recorded'],
       opts,
     );
   }

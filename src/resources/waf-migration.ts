@@ -73,7 +73,6 @@ export class WafMigration extends ZoneGuardResource {
       'WafMigration',
       name,
       args,
-      ['migrationState', 'previousWafStatus', 'newWafStatus', 'submittedRuleset', 'conversion', 'adjustments', 'wait'],
       { ...wafMigrationOptions(opts), dependsOn: dependsOnZoneRules(args.zoneId, opts?.dependsOn) },
     );
   }

@@ -1,3 +1,4 @@
+import type { KindDeclaration } from '../../kinds';
 import { NAME_KEY, type ResourceKind } from './closure';
 import { ProviderError, type Implementation } from './implementation';
 
@@ -19,6 +20,20 @@ export interface OwnershipSpec {
   adoptedId(inputs: Record<string, unknown>): string | undefined;
   /** The input that names it, for the message; undefined when the kind always takes over (one per zone). */
   adoptInput?: string;
+}
+
+/**
+ * The guard's view of a kind, from its declaration: a per-zone kind's create always takes the zone's object over,
+ * so it is an adoption of the zone id; another kind adopts only through its adopt input.
+ */
+export function ownershipSpec(declaration: KindDeclaration): OwnershipSpec {
+  const { noun, scope, adoptInput } = declaration.identity;
+  const key = scope === 'zone' ? 'zoneId' : adoptInput;
+  return {
+    noun,
+    adoptedId: (inputs) => (key !== undefined && typeof inputs[key] === 'string' ? (inputs[key] as string) : undefined),
+    ...(scope === 'object' && adoptInput !== undefined ? { adoptInput } : {}),
+  };
 }
 
 /** `CspPolicy 'login'`, or the kind alone when the name was not recorded. */

@@ -1,0 +1,89 @@
+/**
+ * What a resource kind is, written once: its name, its fields, the outputs the provider computes, and who it is to
+ * the service (what object it holds, how it is found, where its owner is recorded). The providers, the resource
+ * classes, `zoneguard export` and `zoneguard orphans` and every per-kind test derive their per-kind parts from the
+ * registry of these (src/kinds/index.ts). Pure data: no client, no Pulumi, so every layer above src/schemas may read it.
+ */
+
+/**
+ * How a change of one input reaches the service:
+ * - `update`: in place, by the kind's update;
+ * - `replace`: a new object (create, then delete the old one; `deleteBeforeReplace` kinds the other way round);
+ * - `refused`: never changed; `check` refuses a new value and says what to do (a one-way migration's zone);
+ * - `create`: read only when the object is created (an adopt…Id), never a change;
+ * - `state`: how the provider works, kept in the state only (a wait's bounds, restoreOnDelete), never a change.
+ */
+export type FieldChange = 'update' | 'replace' | 'refused' | 'create' | 'state';
+
+/** One input of a kind: its name in the program, where it goes on the wire (docs/service.md), and how a change applies. */
+export interface Field<I extends string = string> {
+  input: I;
+  /** The wire field (dotted for a nested one), the path parameter `zone_id`, or '' for what never goes on the wire. */
+  wire: string;
+  change: FieldChange;
+}
+
+/**
+ * The service objects a resource can hold. Two kinds that hold the same object type hold the same objects (a firewall
+ * rule is one object whether a FirewallRule or a FirewallRuleWithFilter holds it).
+ */
+export type ObjectType = 'pageGuardSettings' | 'cspPolicy' | 'firewallRule' | 'filter' | 'wafMigration' | 'managedEntrypoint';
+
+/**
+ * Where the service lets a client record who owns an object: a rule's or filter's `ref`, a policy's or ruleset's
+ * `description`, or nowhere (`none`: the page security settings and the migration have no free field).
+ */
+export type MarkerPlace = 'ref' | 'description' | 'none';
+
+/** Who a kind is to the service. */
+export interface Identity {
+  /** The object a resource of the kind holds. */
+  object: ObjectType;
+  /**
+   * `zone`: one object per zone, the zone's id is the resource's id and a create takes the zone's object over;
+   * `object`: many per zone, each with the id the service assigns.
+   */
+  scope: 'zone' | 'object';
+  /** The output that holds the service's id (`object` scope only). */
+  idOutput?: string;
+  /** The input that takes over an existing object instead of creating one (`object` scope only). */
+  adoptInput?: string;
+  /** What the object is called in messages: `policy`, `firewall rule`. */
+  noun: string;
+  /** Where the owner marker of the object is recorded. */
+  marker: MarkerPlace;
+}
+
+/** A resource kind's declaration. `K` is its name, the last part of its type token `zoneguard:<K>`. */
+export interface KindDeclaration<K extends string = string, I extends string = string, O extends string = string> {
+  kind: K;
+  /** Every input, in the order a reader expects them. */
+  fields: readonly Field<I>[];
+  /** The outputs that are not inputs: the provider computes them. */
+  outputs: readonly O[];
+  identity: Identity;
+  /** Whether a replacement deletes the old object before it creates the new one (one object per zone). */
+  deleteBeforeReplace?: boolean;
+}
+
+/** The declaration, with its literal types kept. */
+export function declareKind<const K extends string, const I extends string, const O extends string>(
+  declaration: KindDeclaration<K, I, O>,
+): KindDeclaration<K, I, O> {
+  return declaration;
+}
+
+/** The inputs whose change the diff reports, and those of them that replace: what `diffFields` compares. */
+export function diffPlan<I extends string>(declaration: KindDeclaration<string, I>): { fields: I[]; replace: I[]; deleteBeforeReplace: boolean } {
+  const compared = declaration.fields.filter((field) => field.change === 'update' || field.change === 'replace' || field.change === 'refused');
+  return {
+    fields: compared.map((field) => field.input),
+    replace: compared.filter((field) => field.change === 'replace').map((field) => field.input),
+    deleteBeforeReplace: declaration.deleteBeforeReplace === true,
+  };
+}
+
+/** Every property a resource of the kind has: its inputs, then the outputs the provider computes. */
+export function propertiesOf(declaration: KindDeclaration): string[] {
+  return [...declaration.fields.map((field) => field.input), ...declaration.outputs];
+}

@@ -1,0 +1,60 @@
+// The registry of resource kinds: every per-kind part of zoneguard derives from this list (src/kinds/declaration.ts).
+import type { KindDeclaration } from './declaration';
+import { PageGuardSettingsKind } from './page-guard-settings';
+import { CspPolicyKind } from './csp-policy';
+import { FirewallRuleWithFilterKind } from './firewall-rule-with-filter';
+import { FirewallFilterKind } from './firewall-filter';
+import { FirewallRuleKind } from './firewall-rule';
+import { WafMigrationKind } from './waf-migration';
+import { WafManagedRulesKind } from './waf-managed-rules';
+
+/** Every kind, in the order the docs list them. A kind is added here and nowhere else by hand. */
+export const KINDS = [
+  PageGuardSettingsKind,
+  CspPolicyKind,
+  FirewallRuleWithFilterKind,
+  FirewallFilterKind,
+  FirewallRuleKind,
+  WafMigrationKind,
+  WafManagedRulesKind,
+] as const;
+
+/** The resource types of zoneguard; the last part of each type token `pulumi-nodejs:dynamic/zoneguard:<Kind>`. */
+export type ResourceKind = (typeof KINDS)[number]['kind'];
+
+/** The declaration of each kind, by name. */
+export type Declarations = { [D in (typeof KINDS)[number] as D['kind']]: D };
+
+/** Every kind's name, in registry order. */
+export const RESOURCE_KINDS: readonly ResourceKind[] = KINDS.map((declaration) => declaration.kind);
+
+/** Module part of every type token. Changing it would change every URN. */
+export const TYPE_MODULE = 'zoneguard';
+
+/** The type token the engine records for a kind: `pulumi-nodejs:dynamic/zoneguard:<Kind>`. */
+export const typeToken = (kind: ResourceKind) => `pulumi-nodejs:dynamic/${TYPE_MODULE}:${kind}`;
+
+const byName = new Map<string, KindDeclaration>(KINDS.map((declaration) => [declaration.kind, declaration]));
+
+/** The declaration of `kind`, typed. */
+export function declarationOf<K extends ResourceKind>(kind: K): Declarations[K] {
+  return byName.get(kind) as Declarations[K];
+}
+
+/** The kind a type token names, or undefined for a resource that is not zoneguard's (or a kind this version does not know). */
+export function kindOfType(type: string): ResourceKind | undefined {
+  const prefix = `pulumi-nodejs:dynamic/${TYPE_MODULE}:`;
+  if (!type.startsWith(prefix)) return undefined;
+  const kind = type.slice(prefix.length);
+  return byName.has(kind) ? (kind as ResourceKind) : undefined;
+}
+
+/** A one-line description of the resource for messages: `CspPolicy 'login' 1c2d… in zone 023e…`, or `WafMigration 'shop' of zone 023e…`. */
+export function label(kind: ResourceKind, props: { zoneId?: unknown }, name: string | undefined, id?: string): string {
+  const who = name === undefined ? kind : `${kind} '${name}'`;
+  if (declarationOf(kind).identity.scope === 'zone') return `${who} of zone ${String(props.zoneId)}`;
+  return `${who}${id ? ` ${id}` : ''} in zone ${String(props.zoneId)}`;
+}
+
+export { declareKind, diffPlan, propertiesOf, type Field, type FieldChange, type Identity, type KindDeclaration, type MarkerPlace, type ObjectType } from './declaration';
+export { PageGuardSettingsKind, CspPolicyKind, FirewallRuleWithFilterKind, FirewallFilterKind, FirewallRuleKind, WafMigrationKind, WafManagedRulesKind };

@@ -66,12 +66,22 @@ export interface KindDeclaration<K extends string = string, I extends string = s
   deleteBeforeReplace?: boolean;
 }
 
-/** The declaration, with its literal types kept. */
+/** The declaration of kind `kind`, with its literal types kept. */
 export function declareKind<const K extends string, const I extends string, const O extends string>(
-  declaration: KindDeclaration<K, I, O>,
+  kind: K,
+  declaration: Omit<KindDeclaration<K, I, O>, 'kind'>,
 ): KindDeclaration<K, I, O> {
-  return declaration;
+  return { kind, ...declaration };
 }
+
+/** The zone an object belongs to: the path parameter `zone_id`. */
+export const zoneField = <C extends FieldChange>(change: C) => ({ input: 'zoneId', wire: 'zone_id', change }) as const;
+
+/** Inputs that change in place and go on the wire under the same name. */
+export const inPlace = <const I extends string>(...inputs: I[]): Field<I>[] => inputs.map((input) => ({ input, wire: input, change: 'update' }));
+
+/** An input read only at create, never sent as a field (an adopt…Id). */
+export const createOnly = <const I extends string>(input: I): Field<I> => ({ input, wire: '', change: 'create' });
 
 /** The inputs whose change the diff reports, and those of them that replace: what `diffFields` compares. */
 export function diffPlan<I extends string>(declaration: KindDeclaration<string, I>): { fields: I[]; replace: I[]; deleteBeforeReplace: boolean } {

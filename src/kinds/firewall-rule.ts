@@ -1,19 +1,14 @@
-import { declareKind } from './declaration';
+import { createOnly, declareKind, inPlace, zoneField, type Identity } from './declaration';
+
+/** A firewall rule's own fields, in place in both forms and under the same names on the wire (docs/service.md#firewall-rules). */
+export const FIREWALL_RULE_FIELDS = ['action', 'paused', 'priority', 'description', 'ref', 'products'] as const;
+
+/** A firewall rule is one object whichever kind holds it. */
+export const FIREWALL_RULE_IDENTITY = { object: 'firewallRule', scope: 'object', idOutput: 'ruleId', adoptInput: 'adoptRuleId', noun: 'firewall rule', marker: 'ref' } as const satisfies Identity;
 
 /** A firewall rule on a filter by id, the second call of the two-call flow (docs/service.md#two-flows). */
-export const FirewallRuleKind = declareKind({
-  kind: 'FirewallRule',
-  fields: [
-    { input: 'zoneId', wire: 'zone_id', change: 'replace' },
-    { input: 'filterId', wire: 'filter.id', change: 'update' },
-    { input: 'action', wire: 'action', change: 'update' },
-    { input: 'paused', wire: 'paused', change: 'update' },
-    { input: 'priority', wire: 'priority', change: 'update' },
-    { input: 'description', wire: 'description', change: 'update' },
-    { input: 'ref', wire: 'ref', change: 'update' },
-    { input: 'products', wire: 'products', change: 'update' },
-    { input: 'adoptRuleId', wire: '', change: 'create' },
-  ],
+export const FirewallRuleKind = declareKind('FirewallRule', {
+  fields: [zoneField('replace'), { input: 'filterId', wire: 'filter.id', change: 'update' }, ...inPlace(...FIREWALL_RULE_FIELDS), createOnly('adoptRuleId')],
   outputs: ['ruleId'],
-  identity: { object: 'firewallRule', scope: 'object', idOutput: 'ruleId', adoptInput: 'adoptRuleId', noun: 'firewall rule', marker: 'ref' },
+  identity: FIREWALL_RULE_IDENTITY,
 });

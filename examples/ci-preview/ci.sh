@@ -1,38 +1,51 @@
 #!/usr/bin/env bash
-# How a CI job runs this stack. Needs the Pulumi CLI, `npm install` in this folder (`npm ci` once a lockfile of
-# your own is committed; see docs/examples.md for installing pulumi-zoneguard before it is published), the stack's backend
-# (PULUMI_ACCESS_TOKEN, or PULUMI_BACKEND_URL and PULUMI_CONFIG_PASSPHRASE) and its config, set once:
+# How a CI job runs this stack, from this folder (the one with Pulumi.yaml). Needs the Pulumi CLI, Node.js, `npm ci`
+# in this folder (it installs pulumi-zoneguard and its `zoneguard` command; see docs/examples.md for installing it
+# before it is published), the stack's backend (PULUMI_ACCESS_TOKEN, or PULUMI_BACKEND_URL and
+# PULUMI_CONFIG_PASSPHRASE) and its config, set once:
 #   pulumi config set zoneId <zone id>
 #   pulumi config set shopHost shop.example.com
 #   pulumi config set --path 'blockedUserAgents[0]' sqlmap
 #   pulumi config set --secret zoneguard:apiToken <token>
+# The stack is `ci`; set PULUMI_STACK to use another.
 #
-#   ci.sh pr      on a pull request: what merging would change, resource by resource, then the stack outputs the
-#                 preview computed (the observed-scripts CSP and the WAF migration plan) for the reviewer. Fails only
-#                 when the program or a check fails.
+#   ci.sh pr      on a pull request: previews the change and prints a Markdown report for the reviewer (per zone
+#                 what `pulumi up` would change, the CSP sources each policy gains or loses, the firewall and WAF
+#                 rules added, changed or removed, the pending WAF migration plan, each failure in one line). Also
+#                 appended to $GITHUB_STEP_SUMMARY when that is set; the preview's JSON is kept in $PREVIEW_JSON when
+#                 that is set. Fails when the preview fails.
 #   ci.sh drift   on the main branch, nightly and after each deploy: refreshes from the service and fails when the
 #                 zone no longer matches the stack (a change made in the dashboard) or main holds an undeployed change.
 #   ci.sh deploy  on the main branch after a merge: applies it.
+# Words after the first go to the pulumi command (for example `ci.sh pr --target <urn>`).
 set -euo pipefail
 stack="${PULUMI_STACK:-ci}"
-case "${1:-}" in
+command="${1:-}"
+shift || true
+export PATH="$PWD/node_modules/.bin:$PATH" # the zoneguard command of the installed package
+case "$command" in
   pr)
-    events="$(mktemp)"
-    pulumi preview --stack "$stack" --diff --non-interactive --suppress-progress --event-log "$events"
-    # The preview prints only the outputs that changed; the engine's events hold all of them (JSON, one a line).
-    echo "Stack outputs of this preview:"
-    node -e '
-      const events = require("fs").readFileSync(process.argv[1], "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
-      const stack = events.filter((e) => e.resOutputsEvent?.metadata.type === "pulumi:pulumi:Stack").at(-1);
-      // A value the preview cannot know yet comes as the engine placeholder: say so instead.
-      const unknown = (key, value) => (value === "04da6b54-80e4-46f7-96ec-b56ff0331ba9" ? "(known after deploy)" : value);
-      console.log(JSON.stringify(stack?.resOutputsEvent.metadata.new.outputs ?? {}, unknown, 2));
-    ' "$events"
+    preview="${PREVIEW_JSON:-}" # where to keep what pulumi preview --json printed, for a later step; else a temp file
+    if [ -z "$preview" ]; then
+      preview="$(mktemp)"
+      trap 'rm -f "$preview"' EXIT
+    fi
+    status=0
+    # Streamed, the JSON carries the stack outputs too (the WAF migration plan); one engine event a line.
+    PULUMI_ENABLE_STREAMING_JSON_PREVIEW=true pulumi preview --stack "$stack" --json --non-interactive "$@" > "$preview" || status=$?
+    if [ ! -s "$preview" ]; then
+      echo "ci.sh: pulumi preview stopped before it printed a preview (exit $status); its errors are above." >&2
+      exit "$status"
+    fi
+    report="$(zoneguard preview-report --stack "$stack" "$preview")"
+    printf '%s\n' "$report"
+    if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then printf '%s\n' "$report" >> "$GITHUB_STEP_SUMMARY"; fi
+    exit "$status"
     ;;
-  drift) pulumi preview --stack "$stack" --refresh --diff --expect-no-changes --non-interactive --suppress-progress ;;
-  deploy) pulumi up --stack "$stack" --yes --non-interactive --suppress-progress ;;
+  drift) pulumi preview --stack "$stack" --refresh --diff --expect-no-changes --non-interactive --suppress-progress "$@" ;;
+  deploy) pulumi up --stack "$stack" --yes --non-interactive --suppress-progress "$@" ;;
   *)
-    echo "usage: $0 pr|drift|deploy" >&2
+    echo "usage: $0 pr|drift|deploy [pulumi flags...]" >&2
     exit 2
     ;;
 esac

@@ -38,4 +38,12 @@ export {
   type ObservedCspOptions,
 } from './csp';
 export { exportZoneProgram, readZoneSnapshot, renderPulumiProgram, slug, standaloneFilterIds, tsLiteral, tsString, type RenderOptions, type ZoneSnapshot } from './export';
+export {
+  PreviewDigestSchema,
+  cspSourceChanges,
+  renderPreviewReport,
+  resourceChanges,
+  type PreviewDigest,
+  type ResourceChange,
+} from './preview-report';
 export type { DetectedKind } from '../schemas';

@@ -4,7 +4,8 @@ import { UNKNOWN } from '../../src/providers/kit/check';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { ZoneGuardClient } from '../../src/client';
-import { engineFailure, openSandbox, previewDiff, projectStack, type EngineSandbox } from './harness';
+import { engineFailure, inlineProgram, openSandbox, previewDiff, projectStack, type EngineSandbox } from './harness';
+import { serveProgram } from './inline-host';
 import type { Stack } from '@pulumi/pulumi/automation';
 import { testClient, zoneOfPlan } from '../support/emulator';
 
@@ -217,38 +218,74 @@ describe('examples/ci-preview', () => {
     await stack.preview({ expectNoChanges: true, color: 'never' });
   });
 
-  test("a pull request's preview shows what it changes, and computes the outputs ci.sh prints", async () => {
-    await stack.setConfig('ci-preview:blockedUserAgents', { value: JSON.stringify(['sqlmap', 'nikto']) });
+  /**
+   * Runs examples/ci-preview/ci.sh itself, as a CI job does: from the stack's folder, with the stack's backend and
+   * passphrase in the environment and `zoneguard` installed in the folder's node_modules/.bin. The program is served
+   * by this process (inline-host.ts), reached through the flags ci.sh passes on to pulumi.
+   */
+  async function runCiScript(mode: string): Promise<{ code: number; stdout: string; stderr: string; summary: string }> {
+    const workDir = stack.workspace.workDir;
+    const bin = path.join(workDir, 'node_modules', '.bin');
+    fs.mkdirSync(bin, { recursive: true });
+    fs.writeFileSync(path.join(bin, 'zoneguard'), `#!/bin/sh\nexec node ${JSON.stringify(path.resolve(examples, '../dist/cli/index.js'))} "$@"\n`, { mode: 0o755 });
+    const summary = path.join(workDir, 'step-summary.md');
+    fs.writeFileSync(summary, '');
+    const served = await serveProgram(inlineProgram(path.join(examples, 'ci-preview', 'index.ts')));
+    const env = { ...process.env, ...stack.workspace.envVars, GITHUB_STEP_SUMMARY: summary, PREVIEW_JSON: path.join(workDir, `preview-${mode}.json`), PULUMI_STACK: '' };
+    delete (env as Record<string, string | undefined>).PULUMI_STACK; // the script's default stack, `ci`
+    const result = await promisify(execFile)('bash', [path.join(examples, 'ci-preview', 'ci.sh'), mode, ...served.flags], { cwd: workDir, env, encoding: 'utf8' }).then(
+      ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+      (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
+    );
+    served.close(result.code !== 0);
+    return { ...result, summary: fs.readFileSync(summary, 'utf8') };
+  }
+
+  test("ci.sh pr prints the reviewer's Markdown report: per zone the changes, CSP sources gained and lost, the firewall rule, the WAF plan", async () => {
+    await stack.setAllConfig({
+      'ci-preview:blockedUserAgents': { value: JSON.stringify(['sqlmap', 'nikto']) },
+      'ci-preview:shopHost': { value: 'login.acme-bank.example' },
+    });
     try {
-      // ci.sh reads the stack's outputs from the engine's events (--event-log): the same events as onEvent here.
-      let outputs: Record<string, unknown> | undefined;
-      let text = '';
-      const events: string[] = [];
-      const preview = await stack.preview({
-        diff: true,
-        color: 'never',
-        onOutput: (out) => (text += out),
-        onEvent: (event) => {
-          events.push(JSON.stringify(event));
-          const metadata = event.resOutputsEvent?.metadata;
-          if (metadata?.type === 'pulumi:pulumi:Stack') outputs = metadata.new?.outputs;
-        },
-      });
-      expect(preview.changeSummary).toMatchObject({ replace: 1, same: 2 });
-      expect(text).toMatch(/~ expression\s*:\s*"http.user_agent contains \\"sqlmap\\"" => "http.user_agent contains \\"sqlmap\\" or http.user_agent contains \\"nikto\\""/);
-      expect(outputs).toMatchObject({
-        shopCsp: { value: expect.stringMatching(/^script-src 'self' /), leftOut: [expect.any(String)] },
-        wafMigration: { compatible: true, migrationState: 'start', problems: [] },
-      });
-      // ci.sh's own extraction, run on these events written as an event log is (one JSON event a line).
-      const script = /node -e '([\s\S]*?)' "\$events"/.exec(fs.readFileSync(path.join(examples, 'ci-preview', 'ci.sh'), 'utf8'))?.[1];
-      expect(script).toBeDefined();
-      const log = path.join(context.sandbox.dir, 'preview-events.jsonl');
-      fs.writeFileSync(log, events.join('\n') + '\n');
-      const { stdout } = await promisify(execFile)(process.execPath, ['-e', script!, log], { encoding: 'utf8' });
-      // Values the preview cannot know are printed as "(known after deploy)", never as the engine's placeholder.
+      const { code, stdout, summary } = await runCiScript('pr');
+      expect(code).toBe(0);
+      expect(summary).toBe(stdout);
+      fs.writeFileSync(path.join(context.sandbox.dir, 'ci-report-pr.md'), stdout);
+      const lines = stdout.split('\n');
+      expect(lines[0]).toBe('### Pulumi preview of stack `ci`: 1 to update, 1 to replace');
+      expect(lines).toContain(`**Zone \`${zoneId}\`**`);
+      expect(lines).toContain('| update | CspPolicy `shop-observed-scripts` | description, expression, value |');
+      expect(lines).toContain('| replace | FirewallRuleWithFilter `block-scanners` | expression |');
+      expect(stdout).toMatch(/^- CSP policy `shop-observed-scripts`, script-src: gains `https:\/\/\S+`(, `https:\/\/\S+`)*; loses `https:\/\/\S+`/m);
+      expect(lines).toContain(
+        '- FirewallRuleWithFilter `block-scanners` replaced: expression `http.user_agent contains "sqlmap"` → `http.user_agent contains "sqlmap" or http.user_agent contains "nikto"`',
+      );
+      expect(lines).toContain('**WAF migration plan** (stack output `wafMigration`): compatible, state `start`');
+      expect(stdout).toMatch(/^- changes: \S/m);
       expect(stdout).not.toContain(UNKNOWN);
-      expect(JSON.parse(stdout)).toEqual(JSON.parse(JSON.stringify(outputs, (_key, value: unknown) => (value === UNKNOWN ? '(known after deploy)' : value))));
+      // A preview changes nothing on the zone.
+      expect(await context.client.firewallRules.get({ zoneId, ruleId: (await valueOf(stack, 'scannerRuleId')) as string })).toMatchObject({
+        filter: { expression: 'http.user_agent contains "sqlmap"' },
+      });
+    } finally {
+      await stack.setAllConfig({
+        'ci-preview:blockedUserAgents': { value: JSON.stringify(['sqlmap']) },
+        'ci-preview:shopHost': { value: 'shop.acme-bank.example' },
+      });
+    }
+  });
+
+  test('ci.sh pr on a bad input fails, and its report names the resource and the field in one line', async () => {
+    await stack.setConfig('ci-preview:blockedUserAgents', { value: JSON.stringify(['sqlmap', 'bad"agent']) });
+    try {
+      const { code, stdout } = await runCiScript('pr');
+      expect(code).not.toBe(0);
+      fs.writeFileSync(path.join(context.sandbox.dir, 'ci-report-failed.md'), stdout);
+      const failed = stdout.split('\n').filter((line) => line.startsWith('- FirewallRuleWithFilter `block-scanners`: '));
+      expect(stdout.split('\n')[0]).toBe('### Pulumi preview of stack `ci`: failed');
+      expect(failed).toEqual([
+        '- FirewallRuleWithFilter `block-scanners`: FirewallRuleWithFilter.expression: line 1, column 68: expected an operator or end of input after string "bad", found "agent"',
+      ]);
     } finally {
       await stack.setConfig('ci-preview:blockedUserAgents', { value: JSON.stringify(['sqlmap']) });
     }

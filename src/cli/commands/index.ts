@@ -6,13 +6,14 @@ import { cookiesCommand } from './cookies';
 import { exportCommand } from './export';
 import { migrationCommand } from './migration-plan';
 import { orphansCommand } from './orphans';
+import { previewReportCommand } from './preview-report';
 import { scriptsCommand } from './scripts';
 
 export { EXIT, processIo, type CliIo, type Output, type RunIo } from './io';
 export { runCommand } from './run';
-export { scriptsCommand, connectionsCommand, cookiesCommand, exportCommand, migrationCommand, orphansCommand };
+export { scriptsCommand, connectionsCommand, cookiesCommand, exportCommand, migrationCommand, orphansCommand, previewReportCommand };
 
 /** Every insight command, for `program.addCommand(...)` in the bin. */
 export function insightCommands(io: CliIo = processIo()): Command[] {
-  return [scriptsCommand(io), connectionsCommand(io), cookiesCommand(io), exportCommand(io), migrationCommand(io), orphansCommand(io)];
+  return [scriptsCommand(io), connectionsCommand(io), cookiesCommand(io), exportCommand(io), migrationCommand(io), orphansCommand(io), previewReportCommand(io)];
 }

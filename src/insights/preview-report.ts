@@ -1,0 +1,307 @@
+// A pull request's preview as a reviewer reads it: what `pulumi preview --json` printed, turned into Markdown for a
+// CI step summary or a PR comment. The CLI prints either one JSON document (its PreviewDigest, which leaves out the
+// stack outputs in v3.259) or, with PULUMI_ENABLE_STREAMING_JSON_PREVIEW=true, the engine's events one a line, stack
+// outputs included; both read into the digest's shape. Per zone, what `up` would change; the sources each CSP policy gains or loses; the
+// firewall rules and WAF custom rules added, changed or removed; the WAF migration plan a stack output carries while
+// the migration is pending; and each failure in one line. Pure: the preview's JSON in, the text out.
+import { stripVTControlCharacters } from 'node:util';
+import { z } from 'zod';
+import { UNKNOWN } from '../providers/kit/check';
+
+const StateSchema = z.looseObject({
+  inputs: z.record(z.string(), z.unknown()).optional(),
+  outputs: z.record(z.string(), z.unknown()).optional(),
+});
+
+/** One step of `pulumi preview --json` (the CLI's PreviewStep): unchanged resources are left out by the CLI. */
+export const PreviewStepSchema = z.looseObject({
+  op: z.string(),
+  urn: z.string(),
+  oldState: StateSchema.optional(),
+  newState: StateSchema.optional(),
+  diffReasons: z.array(z.string()).optional(),
+  replaceReasons: z.array(z.string()).optional(),
+  detailedDiff: z.record(z.string(), z.unknown()).nullish(),
+});
+
+/** What `pulumi preview --json` prints (the CLI's PreviewDigest), the parts the report reads. */
+export const PreviewDigestSchema = z.looseObject({
+  steps: z.array(PreviewStepSchema).optional(),
+  diagnostics: z.array(z.looseObject({ urn: z.string().optional(), message: z.string().optional(), severity: z.string().optional() })).optional(),
+  changeSummary: z.record(z.string(), z.number()).optional(),
+});
+export type PreviewDigest = z.infer<typeof PreviewDigestSchema>;
+type Step = z.infer<typeof PreviewStepSchema>;
+type Inputs = Record<string, unknown>;
+
+const EventMetadataSchema = z.looseObject({
+  op: z.string(),
+  urn: z.string(),
+  old: StateSchema.nullish(),
+  new: StateSchema.nullish(),
+  diffs: z.array(z.string()).nullish(),
+  detailedDiff: z.record(z.string(), z.unknown()).nullish(),
+});
+
+/** One engine event of the streamed preview (the CLI's apitype.EngineEvent), the kinds the report reads. */
+export const EngineEventSchema = z.looseObject({
+  resourcePreEvent: z.looseObject({ metadata: EventMetadataSchema }).optional(),
+  resOutputsEvent: z.looseObject({ metadata: EventMetadataSchema }).optional(),
+  diagnosticEvent: z.looseObject({ urn: z.string().optional(), message: z.string().optional(), severity: z.string().optional() }).optional(),
+  summaryEvent: z.looseObject({ resourceChanges: z.record(z.string(), z.number()).nullish() }).optional(),
+});
+export type EngineEvent = z.infer<typeof EngineEventSchema>;
+
+/** The streamed events as a digest: a step per resource event, the stack's outputs from its outputs event. */
+export function digestOfEvents(events: EngineEvent[]): PreviewDigest {
+  const steps: Step[] = [];
+  const diagnostics: NonNullable<PreviewDigest['diagnostics']> = [];
+  let changeSummary: Record<string, number> | undefined;
+  for (const event of events) {
+    const pre = event.resourcePreEvent?.metadata;
+    if (pre) steps.push({ op: pre.op, urn: pre.urn, oldState: pre.old ?? undefined, newState: pre.new ?? undefined, diffReasons: pre.diffs ?? [], detailedDiff: pre.detailedDiff ?? null });
+    const outputs = event.resOutputsEvent?.metadata;
+    if (outputs && resourceOfUrn(outputs.urn).kind === 'Stack') {
+      const stack = steps.find((step) => step.urn === outputs.urn);
+      if (stack) stack.newState = { ...stack.newState, outputs: outputs.new?.outputs ?? {} };
+      else steps.push({ op: outputs.op, urn: outputs.urn, newState: { outputs: outputs.new?.outputs ?? {} } });
+    }
+    if (event.diagnosticEvent) diagnostics.push(event.diagnosticEvent);
+    if (event.summaryEvent?.resourceChanges) changeSummary = event.summaryEvent.resourceChanges;
+  }
+  return { steps, diagnostics, ...(changeSummary ? { changeSummary } : {}) };
+}
+
+/** A resource of the preview: its kind (the type's last part), its name and the zone it is on. */
+export interface PreviewResource {
+  kind: string;
+  name: string;
+  zoneId: string | undefined;
+}
+
+/** Kind and name from a URN (`urn:pulumi:stack::project::parent$type::name`). */
+export function resourceOfUrn(urn: string): { stack: string; kind: string; name: string } {
+  const [head = '', , type = '', ...name] = urn.split('::');
+  return { stack: head.replace(/^urn:pulumi:/, ''), kind: type.split('$').at(-1)!.split(':').at(-1)!, name: name.join('::') };
+}
+
+/** A value as the report shows it: the preview's unknown placeholder as "(known after up)". */
+export function shown(value: unknown): string {
+  if (value === UNKNOWN) return '(known after up)';
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+const VERBS: Record<string, string> = {
+  create: 'create',
+  update: 'update',
+  replace: 'replace',
+  'create-replacement': 'replace',
+  delete: 'delete',
+  'delete-replaced': 'replace',
+  read: 'read',
+  refresh: 'refresh',
+  import: 'import',
+  'discard-replaced': 'replace',
+};
+
+/**
+ * The input names a step changes, without the providers' own (`__provider`, `__zoneguardName`): those the engine
+ * names, else those whose old and new inputs differ (a dynamic provider's diff names none).
+ */
+export function changedFields(step: Step): string[] {
+  const named = [...Object.keys(step.detailedDiff ?? {}), ...(step.replaceReasons ?? []), ...(step.diffReasons ?? [])];
+  const [before, after] = [step.oldState?.inputs, step.newState?.inputs];
+  const compared =
+    before && after
+      ? [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((key) => JSON.stringify(before[key]) !== JSON.stringify(after[key]))
+      : [];
+  const keys = named.some((key) => !key.startsWith('__')) ? named : compared;
+  return [...new Set(keys.map((key) => key.split(/[.[]/)[0]!))].filter((key) => !key.startsWith('__')).sort();
+}
+
+/** A CSP value's sources per directive: `script-src 'self' a; img-src b` → { script-src: ['self', a], img-src: [b] }. */
+export function cspSources(value: unknown): Map<string, Set<string>> {
+  const directives = new Map<string, Set<string>>();
+  if (typeof value !== 'string' || value === UNKNOWN) return directives;
+  for (const directive of value.split(';')) {
+    const [name, ...sources] = directive.trim().split(/\s+/);
+    if (name) directives.set(name, new Set([...(directives.get(name) ?? []), ...sources]));
+  }
+  return directives;
+}
+
+/** Per directive, the sources `after` has and `before` lacks, and the reverse. */
+export function cspSourceChanges(before: unknown, after: unknown): Array<{ directive: string; gained: string[]; lost: string[] }> {
+  const [old, now] = [cspSources(before), cspSources(after)];
+  return [...new Set([...old.keys(), ...now.keys()])].sort().flatMap((directive) => {
+    const [o, n] = [old.get(directive) ?? new Set<string>(), now.get(directive) ?? new Set<string>()];
+    const gained = [...n].filter((s) => !o.has(s));
+    const lost = [...o].filter((s) => !n.has(s));
+    return gained.length + lost.length > 0 ? [{ directive, gained, lost }] : [];
+  });
+}
+
+/** A WAF managed rules resource's rules by `ref`: which are added, changed (by value) or removed. */
+export function rulesByRef(before: unknown, after: unknown): { added: string[]; changed: string[]; removed: string[] } {
+  const byRef = (rules: unknown) =>
+    new Map((Array.isArray(rules) ? rules : []).map((rule: Record<string, unknown>) => [String(rule.ref), JSON.stringify(rule)]));
+  const [old, now] = [byRef(before), byRef(after)];
+  return {
+    added: [...now.keys()].filter((ref) => !old.has(ref)),
+    changed: [...now.keys()].filter((ref) => old.has(ref) && old.get(ref) !== now.get(ref)),
+    removed: [...old.keys()].filter((ref) => !now.has(ref)),
+  };
+}
+
+/** One resource's change, as the report lists it. */
+export interface ResourceChange extends PreviewResource {
+  verb: string;
+  fields: string[];
+  before: Inputs;
+  after: Inputs;
+}
+
+/** The changes of a preview, one per resource (a replacement's several steps are one change), stack left out. */
+export function resourceChanges(digest: PreviewDigest): ResourceChange[] {
+  const changes = new Map<string, ResourceChange>();
+  for (const step of digest.steps ?? []) {
+    const verb = VERBS[step.op];
+    const { kind, name } = resourceOfUrn(step.urn);
+    if (!verb || kind === 'Stack') continue;
+    const before = step.oldState?.inputs ?? {};
+    const after = step.newState?.inputs ?? {};
+    const zoneId = (after.zoneId ?? before.zoneId) as string | undefined;
+    const seen = changes.get(step.urn);
+    const fields = [...new Set([...(seen?.fields ?? []), ...changedFields(step)])].sort();
+    changes.set(step.urn, {
+      kind,
+      name,
+      zoneId: typeof zoneId === 'string' ? zoneId : undefined,
+      verb: seen && seen.verb !== verb ? 'replace' : verb,
+      fields,
+      before: Object.keys(before).length > 0 ? before : (seen?.before ?? {}),
+      after: Object.keys(after).length > 0 ? after : (seen?.after ?? {}),
+    });
+  }
+  return [...changes.values()];
+}
+
+/** A stack output that is a WAF migration plan (planWafMigration's, whole or in part) still to be carried out. */
+export interface PendingPlan {
+  output: string;
+  plan: { compatible?: unknown; migrationState?: unknown; problems?: unknown; changed?: unknown; dropped?: unknown };
+}
+
+/** The stack outputs shaped as a WAF migration plan whose migration is not complete. */
+export function pendingPlans(digest: PreviewDigest): PendingPlan[] {
+  const stack = (digest.steps ?? []).find((step) => resourceOfUrn(step.urn).kind === 'Stack');
+  const outputs = stack?.newState?.outputs ?? {};
+  return Object.entries(outputs).flatMap(([output, value]) => {
+    if (typeof value !== 'object' || value === null || !('compatible' in value) || !('migrationState' in value)) return [];
+    const plan = value as PendingPlan['plan'] & { conversion?: { changed?: unknown; dropped?: unknown } };
+    if (plan.migrationState === 'complete') return [];
+    return [{ output, plan: { ...plan, changed: plan.changed ?? plan.conversion?.changed, dropped: plan.dropped ?? plan.conversion?.dropped } }];
+  });
+}
+
+/** Each error of the preview in one line: the resource (kind and name) and the message's first line. */
+export function failureLines(digest: PreviewDigest): string[] {
+  return (digest.diagnostics ?? [])
+    .filter((d) => d.severity === 'error' && d.message)
+    .map((d) => {
+      // The engine wraps a check failure as `error: <type> resource '<name>': property <field> value {…} has a problem:
+      // <the provider's line>`; the provider's line already names the kind and the field.
+      const message = stripVTControlCharacters(d.message!)
+        .trim()
+        .split('\n')[0]!
+        .trim()
+        .replace(/^error: /, '')
+        .replace(/^\S+ resource '[^']*': property \S+ value \{.*\} has a problem: /, '');
+      if (!d.urn) return message;
+      const { kind, name } = resourceOfUrn(d.urn);
+      return kind === 'Stack' ? message : `${kind} \`${name}\`: ${message}`;
+    });
+}
+
+/** Inline code that survives any text: a longer fence when the text holds backticks, pipes escaped for tables. */
+export function code(text: string): string {
+  const fence = text.includes('`') ? '``' : '`';
+  const padded = fence.length > 1 ? ` ${text} ` : text;
+  return `${fence}${padded.replace(/\|/g, '\\|')}${fence}`;
+}
+
+const FIREWALL_KINDS = new Set(['FirewallFilter', 'FirewallRule', 'FirewallRuleWithFilter']);
+
+/** What a firewall change does, field by field: `expression: a → b`, or the rule's expression and action when added. */
+function firewallLine(change: ResourceChange): string {
+  const what = `${change.kind} ${code(change.name)}`;
+  const field = (name: string) => (change.after[name] ?? change.before[name]) as unknown;
+  const summary = ['action', 'expression'].filter((name) => field(name) !== undefined).map((name) => `${name} ${code(shown(field(name)))}`);
+  if (change.verb === 'create') return `${what} added: ${summary.join(', ')}`;
+  if (change.verb === 'delete') return `${what} removed (was ${summary.join(', ')})`;
+  const fields = change.fields.map((name) => `${name} ${code(shown(change.before[name]))} → ${code(shown(change.after[name]))}`);
+  return `${what} ${change.verb === 'replace' ? 'replaced' : 'changed'}: ${fields.join('; ')}`;
+}
+
+/** The detail lines of one zone's changes: CSP sources, firewall rules, WAF custom rules. */
+export function detailLines(changes: ResourceChange[]): string[] {
+  return changes.flatMap((change) => {
+    if (change.kind === 'CspPolicy' && (change.verb !== 'update' || change.fields.includes('value'))) {
+      const before = change.verb === 'create' ? undefined : change.before.value;
+      const after = change.verb === 'delete' ? undefined : change.after.value;
+      if (after === UNKNOWN) return [`CSP policy ${code(change.name)}: its sources are known after up`];
+      return cspSourceChanges(before, after).map(({ directive, gained, lost }) => {
+        const parts = [gained.length > 0 ? `gains ${gained.map(code).join(', ')}` : '', lost.length > 0 ? `loses ${lost.map(code).join(', ')}` : ''];
+        return `CSP policy ${code(change.name)}, ${directive}: ${parts.filter(Boolean).join('; ')}`;
+      });
+    }
+    if (FIREWALL_KINDS.has(change.kind)) return [firewallLine(change)];
+    if (change.kind === 'WafManagedRules') {
+      const { added, changed, removed } = rulesByRef(change.verb === 'create' ? [] : change.before.rules, change.verb === 'delete' ? [] : change.after.rules);
+      const parts = [['added', added], ['changed', changed], ['removed', removed]] as const;
+      const text = parts.filter(([, refs]) => refs.length > 0).map(([verb, refs]) => `${verb} ${refs.map(code).join(', ')}`);
+      return text.length > 0 ? [`WAF rules ${code(change.name)}: ${text.join('; ')}`] : [];
+    }
+    return [];
+  });
+}
+
+/** "1 to create, 2 to replace" from the preview's change summary; unchanged resources are not counted. */
+export function summaryText(digest: PreviewDigest): string {
+  const summary = digest.changeSummary ?? {};
+  const parts = ['create', 'update', 'replace', 'delete'].flatMap((op) => ((summary[op] ?? 0) > 0 ? [`${summary[op]} to ${op}`] : []));
+  return parts.length > 0 ? parts.join(', ') : 'no changes';
+}
+
+/** The Markdown of one WAF migration plan output. */
+function planLines({ output, plan }: PendingPlan): string[] {
+  const list = (value: unknown) => (Array.isArray(value) ? value.map(String) : []);
+  const state = plan.migrationState === UNKNOWN ? 'known after up' : `state ${code(String(plan.migrationState))}`;
+  return [
+    `**WAF migration plan** (stack output ${code(output)}): ${plan.compatible === true ? 'compatible' : plan.compatible === false ? '**not compatible**' : 'compatibility known after up'}, ${state}`,
+    '',
+    ...list(plan.problems).map((problem) => `- problem: ${problem}`),
+    ...list(plan.changed).map((change) => `- changes: ${change}`),
+    ...list(plan.dropped).map((dropped) => `- dropped: ${dropped}`),
+  ];
+}
+
+/** The whole report: a heading with the counts, a section per zone, the pending WAF plans, the failures. */
+export function renderPreviewReport(digest: PreviewDigest, options: { stack?: string } = {}): string {
+  const changes = resourceChanges(digest);
+  const stack = options.stack ?? (digest.steps?.[0] ? resourceOfUrn(digest.steps[0].urn).stack : undefined);
+  const failures = failureLines(digest);
+  const lines = [`### Pulumi preview${stack ? ` of stack ${code(stack)}` : ''}: ${failures.length > 0 ? 'failed' : summaryText(digest)}`, ''];
+  const zones = [...new Set(changes.map((change) => change.zoneId ?? ''))].sort();
+  if (changes.length === 0 && failures.length === 0) lines.push('`pulumi up` would change nothing.', '');
+  for (const zone of zones) {
+    const inZone = changes.filter((change) => (change.zoneId ?? '') === zone);
+    lines.push(zone ? `**Zone ${code(zone)}**` : '**Not on a zone**', '', '| Change | Resource | Fields |', '|---|---|---|');
+    for (const change of inZone) lines.push(`| ${change.verb} | ${change.kind} ${code(change.name)} | ${change.fields.join(', ')} |`);
+    const details = detailLines(inZone);
+    lines.push('', ...details.map((line) => `- ${line}`), ...(details.length > 0 ? [''] : []));
+  }
+  for (const plan of pendingPlans(digest)) lines.push(...planLines(plan), '');
+  if (failures.length > 0) lines.push('**Failed**', '', ...failures.map((failure) => `- ${failure}`), '');
+  return `${lines.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+}

@@ -1,0 +1,131 @@
+import { UNKNOWN } from '../../src/providers/kit/check';
+import {
+  code,
+  cspSourceChanges,
+  failureLines,
+  pendingPlans,
+  renderPreviewReport,
+  resourceChanges,
+  resourceOfUrn,
+  rulesByRef,
+  type PreviewDigest,
+} from '../../src/insights/preview-report';
+
+// The report's decisions over digests shaped as `pulumi preview --json` prints them (the CLI's PreviewDigest); the
+// report of a real preview is checked through the engine in test/e2e/examples.test.ts.
+const URN = 'urn:pulumi:ci::ci-preview::pulumi-nodejs:dynamic/zoneguard:';
+const ZONE = 'a9b67e024b090640650f12971210b69b';
+
+describe.each([
+  ['a resource', `${URN}CspPolicy::shop`, { stack: 'ci', kind: 'CspPolicy', name: 'shop' }],
+  ['the stack', 'urn:pulumi:ci::ci-preview::pulumi:pulumi:Stack::ci-preview-ci', { stack: 'ci', kind: 'Stack', name: 'ci-preview-ci' }],
+  ['a child', `urn:pulumi:dev::p::my:Component$pulumi-nodejs:dynamic/zoneguard:FirewallRule::a::b`, { stack: 'dev', kind: 'FirewallRule', name: 'a::b' }],
+])('resourceOfUrn: %s', (_label, urn, expected) => {
+  test('kind and name', () => expect(resourceOfUrn(urn)).toEqual(expected));
+});
+
+describe('cspSourceChanges', () => {
+  test.each([
+    ['a source added', "script-src 'self'", "script-src 'self' https://a.example", [{ directive: 'script-src', gained: ['https://a.example'], lost: [] }]],
+    ['one swapped', "script-src 'self' https://a.example", "script-src 'self' https://b.example", [{ directive: 'script-src', gained: ['https://b.example'], lost: ['https://a.example'] }]],
+    ['a new policy', undefined, "script-src 'self'; img-src https://i.example", [
+      { directive: 'img-src', gained: ['https://i.example'], lost: [] },
+      { directive: 'script-src', gained: ["'self'"], lost: [] },
+    ]],
+    ['a deleted policy', "script-src 'self'", undefined, [{ directive: 'script-src', gained: [], lost: ["'self'"] }]],
+    ['the same sources in another order', "script-src a b", 'script-src  b a;', []],
+  ])('%s', (_label, before, after, expected) => {
+    expect(cspSourceChanges(before, after)).toEqual(expected);
+  });
+});
+
+test('rulesByRef: added, changed and removed by ref', () => {
+  const before = [{ ref: 'a', action: 'log' }, { ref: 'b' }, { ref: 'c' }];
+  const after = [{ ref: 'a', action: 'block' }, { ref: 'c' }, { ref: 'd' }];
+  expect(rulesByRef(before, after)).toEqual({ added: ['d'], changed: ['a'], removed: ['b'] });
+});
+
+test('code: backticks and table pipes survive', () => {
+  expect([code('a'), code('a`b'), code('x | y')]).toEqual(['`a`', '`` a`b ``', '`x \\| y`']);
+});
+
+const digest: PreviewDigest = {
+  steps: [
+    { op: 'same', urn: 'urn:pulumi:ci::ci-preview::pulumi:pulumi:Stack::ci-preview-ci', newState: { outputs: { plan: { compatible: true, migrationState: 'start', problems: [], conversion: { changed: ['x becomes y'], dropped: ['z'] } } } } },
+    {
+      op: 'update',
+      urn: `${URN}CspPolicy::shop`,
+      oldState: { inputs: { zoneId: ZONE, value: "script-src 'self' https://a.example", __provider: 'code' } },
+      newState: { inputs: { zoneId: ZONE, value: "script-src 'self' https://b.example", __provider: 'code' } },
+      diffReasons: ['value'],
+      detailedDiff: { value: { kind: 'update' }, __provider: { kind: 'update' } },
+    },
+    { op: 'create-replacement', urn: `${URN}FirewallRuleWithFilter::scanners`, oldState: { inputs: { zoneId: ZONE, action: 'block', expression: 'a' } }, newState: { inputs: { zoneId: ZONE, action: 'block', expression: 'b' } }, replaceReasons: ['expression'] },
+    { op: 'replace', urn: `${URN}FirewallRuleWithFilter::scanners`, oldState: { inputs: { zoneId: ZONE, action: 'block', expression: 'a' } }, newState: { inputs: { zoneId: ZONE, action: 'block', expression: 'b' } }, replaceReasons: ['expression'] },
+    { op: 'delete-replaced', urn: `${URN}FirewallRuleWithFilter::scanners`, oldState: { inputs: { zoneId: ZONE, action: 'block', expression: 'a' } } },
+    { op: 'create', urn: `${URN}FirewallRule::admin`, newState: { inputs: { zoneId: 'other', action: 'log', filterId: UNKNOWN } } },
+  ],
+  changeSummary: { same: 2, update: 1, replace: 1, create: 1 },
+};
+
+test("resourceChanges: one change per resource, a replacement's steps as one, the providers' own fields left out", () => {
+  expect(resourceChanges(digest).map(({ kind, name, zoneId, verb, fields }) => ({ kind, name, zoneId, verb, fields }))).toEqual([
+    { kind: 'CspPolicy', name: 'shop', zoneId: ZONE, verb: 'update', fields: ['value'] },
+    { kind: 'FirewallRuleWithFilter', name: 'scanners', zoneId: ZONE, verb: 'replace', fields: ['expression'] },
+    { kind: 'FirewallRule', name: 'admin', zoneId: 'other', verb: 'create', fields: [] },
+  ]);
+});
+
+test('pendingPlans: a plan output while the migration is pending; none once complete', () => {
+  expect(pendingPlans(digest)).toEqual([{ output: 'plan', plan: expect.objectContaining({ changed: ['x becomes y'], dropped: ['z'] }) }]);
+  const complete = { steps: [{ op: 'same', urn: 'urn:pulumi:ci::p::pulumi:pulumi:Stack::p-ci', newState: { outputs: { plan: { compatible: true, migrationState: 'complete' } } } }] };
+  expect(pendingPlans(complete)).toEqual([]);
+});
+
+test('failureLines: each error in one line with its resource; warnings left out', () => {
+  expect(
+    failureLines({
+      diagnostics: [
+        { urn: `${URN}CspPolicy::shop`, severity: 'error', message: '\u001b[31mzoneguard: value: must not be empty\u001b[0m\nmore detail\n' },
+        { urn: `${URN}CspPolicy::shop`, severity: 'warning', message: 'allow weakens the page' },
+        { severity: 'error', message: 'preview failed' },
+      ],
+    }),
+  ).toEqual(['CspPolicy `shop`: zoneguard: value: must not be empty', 'preview failed']);
+});
+
+test('renderPreviewReport: the whole report', () => {
+  expect(renderPreviewReport(digest)).toBe(
+    [
+      '### Pulumi preview of stack `ci`: 1 to create, 1 to update, 1 to replace',
+      '',
+      '**Zone `a9b67e024b090640650f12971210b69b`**',
+      '',
+      '| Change | Resource | Fields |',
+      '|---|---|---|',
+      '| update | CspPolicy `shop` | value |',
+      '| replace | FirewallRuleWithFilter `scanners` | expression |',
+      '',
+      "- CSP policy `shop`, script-src: gains `https://b.example`; loses `https://a.example`",
+      '- FirewallRuleWithFilter `scanners` replaced: expression `a` → `b`',
+      '',
+      '**Zone `other`**',
+      '',
+      '| Change | Resource | Fields |',
+      '|---|---|---|',
+      '| create | FirewallRule `admin` |  |',
+      '',
+      '- FirewallRule `admin` added: action `log`',
+      '',
+      '**WAF migration plan** (stack output `plan`): compatible, state `start`',
+      '',
+      '- changes: x becomes y',
+      '- dropped: z',
+      '',
+    ].join('\n'),
+  );
+});
+
+test('renderPreviewReport: nothing to change', () => {
+  expect(renderPreviewReport({ steps: [], changeSummary: { same: 3 } }, { stack: 'ci' })).toBe('### Pulumi preview of stack `ci`: no changes\n\n`pulumi up` would change nothing.\n');
+});

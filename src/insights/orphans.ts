@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { TYPE_MODULE } from '../kinds';
-import { CSP_POLICY_FIELDS, type CspPolicy, type FirewallRule } from '../schemas';
+import { KINDS, declarationOf, kindOfType, type ObjectType, type ResourceKind } from '../kinds';
+import { CSP_POLICY_FIELDS, printable, type CspPolicy, type Filter, type FirewallRule } from '../schemas';
 
 // Objects of a zone that no resource of the given stacks holds: what an interrupted `pulumi up` can leave behind
-// (README, "Who owns what"). Pure: the stack exports and the zone's objects are passed in.
-
-const TYPE_PREFIX = `pulumi-nodejs:dynamic/${TYPE_MODULE}:`;
+// (README, "Who owns what"). Pure: the stack exports and the zone's objects are passed in. Every per-kind part comes
+// from the kind registry (src/kinds): which objects a kind holds, by which outputs, and how a pending create of it
+// is recognised.
 
 const ResourceStateSchema = z.object({
   urn: z.string(),
@@ -14,6 +14,7 @@ const ResourceStateSchema = z.object({
   inputs: z.record(z.string(), z.unknown()).optional(),
   outputs: z.record(z.string(), z.unknown()).optional(),
 });
+type ResourceState = z.infer<typeof ResourceStateSchema>;
 
 /** What `pulumi stack export` writes, as far as ownership needs it: the resources and the pending operations. */
 export const StackExportSchema = z.object({
@@ -24,66 +25,135 @@ export const StackExportSchema = z.object({
 });
 export type StackExport = z.infer<typeof StackExportSchema>;
 
-/** A create the engine started and never recorded the end of (the CLI was killed): its URN and declared inputs. */
+/** The objects of a zone `orphans` reads: those a zone holds many of, each with the id the service assigned. */
+export type ListedObject = Extract<ObjectType, 'cspPolicy' | 'firewallRule' | 'filter'>;
+
+/** What a zone holds of each listed object type. */
+export interface ZoneObjects {
+  cspPolicies: readonly CspPolicy[];
+  firewallRules: readonly FirewallRule[];
+  filters: readonly Filter[];
+}
+
+/** A create the engine started and never recorded the end of (the CLI was killed): its URN, kind and declared inputs. */
 export interface PendingCreate {
   urn: string;
-  kind: 'CspPolicy' | 'FirewallRuleWithFilter';
+  kind: ResourceKind;
   inputs: Record<string, unknown>;
 }
 
 /** An object of the zone no resource of the stacks holds; `pendingOf` lists the pending creates it matches. */
 export interface Orphan {
-  kind: 'CspPolicy' | 'FirewallRuleWithFilter';
+  object: ListedObject;
   id: string;
-  /** One line that says what the object is: a policy's description and expression, a rule's action and expression. */
+  /** One line that says what the object is, printable (src/schemas/text.ts): a policy's description and expression, a rule's action and expression. */
   summary: string;
-  pendingOf: string[];
+  pendingOf: PendingCreate[];
+  /** A rule's filter, when no resource holds it either: deleting the rule deletes it too. */
+  filterId?: string;
+}
+
+/** What the messages call each listed object. */
+export const OBJECT_NOUN: Record<ListedObject, string> = { cspPolicy: 'policy', firewallRule: 'firewall rule', filter: 'filter' };
+
+/**
+ * A secret value as `pulumi stack export` writes it without `--show-secrets`: the engine's signature key beside the
+ * ciphertext. Its plain value cannot be known here.
+ */
+const isSecret = (value: unknown) => typeof value === 'object' && value !== null && '4dabf18193072939515e22adb298388d' in value;
+
+/** Whether a resource belongs to `zoneId`; a secret zone id might be any zone, so it counts as this one. */
+function inZone(resource: ResourceState, zoneId: string): boolean {
+  const values = [resource.outputs?.zoneId, resource.inputs?.zoneId];
+  return values.includes(zoneId) || values.some(isSecret);
+}
+
+/** What one stack export holds in `zoneId`: the ids its resources hold (every kind, their owned objects too) and its pending creates. */
+export interface Ownership {
+  held: Set<string>;
+  pending: PendingCreate[];
+  /** How many resources of zoneguard in the zone the export holds: none means the export is not of a stack of this zone. */
+  resources: number;
 }
 
 /** The ids the stacks' resources hold in `zoneId`, and their pending creates there. */
-export function ownershipOf(exports: readonly StackExport[], zoneId: string): { held: Set<string>; pending: PendingCreate[] } {
-  const held = new Set<string>();
-  const pending: PendingCreate[] = [];
+export function ownershipOf(exports: readonly StackExport[], zoneId: string): Ownership {
+  const ownership: Ownership = { held: new Set(), pending: [], resources: 0 };
   for (const { deployment } of exports) {
     for (const resource of deployment.resources ?? []) {
-      if (!resource.type.startsWith(TYPE_PREFIX) || resource.id === undefined) continue;
-      if (resource.outputs?.zoneId !== zoneId && resource.inputs?.zoneId !== zoneId) continue;
-      held.add(resource.id);
+      const kind = kindOfType(resource.type);
+      if (kind === undefined || !inZone(resource, zoneId)) continue;
+      ownership.resources += 1;
+      if (resource.id !== undefined && resource.id !== '') ownership.held.add(resource.id);
+      const owned = declarationOf(kind).identity.owns;
+      const ownedId = owned ? resource.outputs?.[owned.output] : undefined;
+      if (typeof ownedId === 'string' && ownedId !== '') ownership.held.add(ownedId);
     }
     for (const operation of deployment.pending_operations ?? []) {
       const { resource } = operation;
-      const kind = resource.type.slice(TYPE_PREFIX.length);
-      if (operation.type !== 'creating' || !resource.type.startsWith(TYPE_PREFIX)) continue;
-      if ((kind !== 'CspPolicy' && kind !== 'FirewallRuleWithFilter') || resource.inputs?.zoneId !== zoneId) continue;
-      pending.push({ urn: resource.urn, kind, inputs: resource.inputs });
+      const kind = kindOfType(resource.type);
+      if (operation.type !== 'creating' || kind === undefined || !resource.inputs || !inZone(resource, zoneId)) continue;
+      ownership.resources += 1;
+      // A per-zone kind's create takes the zone's object over: it makes nothing that could be left behind.
+      if (declarationOf(kind).identity.scope === 'object') ownership.pending.push({ urn: resource.urn, kind, inputs: resource.inputs });
     }
   }
-  return { held, pending };
+  return ownership;
 }
 
-/** Whether an object is what a pending create declared: every field of a policy; the expression of a rule (its filter's). */
-export function matchesPending(kind: Orphan['kind'], object: CspPolicy | FirewallRule, inputs: Record<string, unknown>): boolean {
-  if (kind === 'FirewallRuleWithFilter') return (object as FirewallRule).filter.expression === inputs.expression;
-  const policy = object as CspPolicy;
-  return CSP_POLICY_FIELDS.every((field) => policy[field] === inputs[field]);
+type Listed = CspPolicy | FirewallRule | Filter;
+
+/**
+ * How a pending create of each kind is recognised in what the service holds: the object type it makes and the
+ * fields the create sent. Null for the per-zone kinds, whose create makes nothing. Pure.
+ */
+const PENDING_MATCH: Record<ResourceKind, { object: ListedObject; matches(object: Listed, inputs: Record<string, unknown>): boolean } | null> = {
+  PageGuardSettings: null,
+  CspPolicy: { object: 'cspPolicy', matches: (o, inputs) => CSP_POLICY_FIELDS.every((field) => (o as CspPolicy)[field] === inputs[field]) },
+  FirewallRuleWithFilter: { object: 'firewallRule', matches: (o, inputs) => (o as FirewallRule).filter.expression === inputs.expression },
+  FirewallFilter: { object: 'filter', matches: (o, inputs) => (o as Filter).expression === inputs.expression },
+  FirewallRule: { object: 'firewallRule', matches: (o, inputs) => (o as FirewallRule).filter.id === inputs.filterId },
+  WafMigration: null,
+  WafManagedRules: null,
+};
+
+/** Whether `object` (of the type the kind makes) is what a pending create of `kind` declared. */
+export function matchesPending(kind: ResourceKind, object: Listed, inputs: Record<string, unknown>): boolean {
+  return PENDING_MATCH[kind]?.matches(object, inputs) ?? false;
 }
 
-/** The zone's policies and rules that `held` does not name, each with the pending creates it matches. */
-export function findOrphans(
-  zone: { cspPolicies: readonly CspPolicy[]; firewallRules: readonly FirewallRule[] },
-  ownership: { held: ReadonlySet<string>; pending: readonly PendingCreate[] },
-): Orphan[] {
-  const of = (kind: Orphan['kind'], object: CspPolicy | FirewallRule, summary: string): Orphan => ({
-    kind,
-    id: object.id,
-    summary,
-    pendingOf: ownership.pending.filter((p) => p.kind === kind && matchesPending(kind, object, p.inputs)).map((p) => p.urn),
+/** The kinds that make objects of `object`, from the registry: the adopt inputs a listed orphan can be taken over with. */
+export function kindsMaking(object: ListedObject): ResourceKind[] {
+  return KINDS.filter((declaration) => PENDING_MATCH[declaration.kind]?.object === object).map((declaration) => declaration.kind);
+}
+
+const summaries: { [O in ListedObject]: (object: O extends 'cspPolicy' ? CspPolicy : O extends 'filter' ? Filter : FirewallRule) => string } = {
+  cspPolicy: (p) => `${JSON.stringify(p.description)} ${p.action} when ${p.expression}`,
+  firewallRule: (r) => `${r.action} when ${r.filter.expression}`,
+  filter: (f) => `${JSON.stringify(f.description ?? '')} ${f.expression}`,
+};
+
+/**
+ * The zone's policies, rules and filters that `held` does not name, each with the pending creates it matches. A
+ * filter whose rule is listed goes with that rule (made with it in one call, or left by it); a filter a held rule
+ * uses is held through that rule.
+ */
+export function findOrphans(zone: ZoneObjects, ownership: Pick<Ownership, 'held' | 'pending'>): Orphan[] {
+  const { held, pending } = ownership;
+  const orphan = <O extends ListedObject>(object: O, found: Listed, extra: Partial<Orphan> = {}): Orphan => ({
+    object,
+    id: found.id,
+    summary: printable((summaries[object] as (o: Listed) => string)(found)),
+    pendingOf: pending.filter((p) => PENDING_MATCH[p.kind]?.object === object && PENDING_MATCH[p.kind]!.matches(found, p.inputs)),
+    ...extra,
   });
+  const usedByHeld = new Set(zone.firewallRules.filter((r) => held.has(r.id)).map((r) => r.filter.id));
+  const rules = zone.firewallRules.filter((r) => !held.has(r.id));
+  const withRule = new Set(rules.map((r) => r.filter.id));
   return [
-    ...zone.cspPolicies.filter((p) => !ownership.held.has(p.id)).map((p) => of('CspPolicy', p, `${JSON.stringify(p.description)} ${p.action} when ${p.expression}`)),
-    ...zone.firewallRules
-      .filter((r) => !ownership.held.has(r.id))
-      .map((r) => of('FirewallRuleWithFilter', r, `${r.action} when ${r.filter.expression}`)),
+    ...zone.cspPolicies.filter((p) => !held.has(p.id)).map((p) => orphan('cspPolicy', p)),
+    ...rules.map((r) => orphan('firewallRule', r, held.has(r.filter.id) || usedByHeld.has(r.filter.id) ? {} : { filterId: r.filter.id })),
+    ...zone.filters.filter((f) => !held.has(f.id) && !usedByHeld.has(f.id) && !withRule.has(f.id)).map((f) => orphan('filter', f)),
   ];
 }
 
@@ -95,7 +165,7 @@ export function pendingDeletions(orphans: readonly Orphan[], pending: readonly P
   const chosen: Orphan[] = [];
   const refused: string[] = [];
   for (const create of pending) {
-    const matches = orphans.filter((o) => o.pendingOf.includes(create.urn));
+    const matches = orphans.filter((o) => o.pendingOf.includes(create));
     if (matches.length === 1) chosen.push(matches[0]!);
     else if (matches.length > 1) {
       refused.push(
@@ -107,5 +177,5 @@ export function pendingDeletions(orphans: readonly Orphan[], pending: readonly P
   return { delete: chosen, refused };
 }
 
-/** The adopt input of a kind, for the printed adoption line. */
-export const ADOPT_INPUT: Record<Orphan['kind'], string> = { CspPolicy: 'adoptPolicyId', FirewallRuleWithFilter: 'adoptRuleId' };
+/** The adopt input of a kind, from its declaration, for the printed adoption line. */
+export const adoptInputOf = (kind: ResourceKind): string | undefined => declarationOf(kind).identity.adoptInput;

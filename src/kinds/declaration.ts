@@ -52,6 +52,8 @@ export interface Identity {
   noun: string;
   /** Where the owner marker of the object is recorded. */
   marker: MarkerPlace;
+  /** An object the resource owns besides its own, by the output that holds its id: a single-call rule's filter. */
+  owns?: { object: ObjectType; output: string };
 }
 
 /** A resource kind's declaration. `K` is its name, the last part of its type token `zoneguard:<K>`. */

@@ -8,5 +8,6 @@ import { FIREWALL_RULE_FIELDS, FIREWALL_RULE_IDENTITY } from './firewall-rule';
 export const FirewallRuleWithFilterKind = declareKind('FirewallRuleWithFilter', {
   fields: [zoneField('replace'), { input: 'expression', wire: 'filter.expression', change: 'replace' }, ...inPlace(...FIREWALL_RULE_FIELDS), createOnly('adoptRuleId')],
   outputs: ['ruleId', 'filterId'],
-  identity: FIREWALL_RULE_IDENTITY,
+  // Its filter is its own: made with it, deleted with it (docs/service.md#single-call-filter).
+  identity: { ...FIREWALL_RULE_IDENTITY, owns: { object: 'filter', output: 'filterId' } },
 });

@@ -82,3 +82,28 @@ export function controlCharacterProblem(text: string, options: { multiline?: boo
       : 'control characters and line breaks are not allowed',
   );
 }
+
+/**
+ * True for the characters that change how a text reads without being seen: the bidirectional controls
+ * (U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069) and the zero-width characters (U+200B to U+200D, U+2060,
+ * U+FEFF).
+ */
+function isInvisible(code: number): boolean {
+  return (
+    (code >= 0x200b && code <= 0x200f) || (code >= 0x202a && code <= 0x202e) || (code >= 0x2060 && code <= 0x2069 && code !== 0x2065) || code === 0xfeff
+  );
+}
+
+/**
+ * `text` as it may be printed to a terminal: every control, bidirectional or zero-width character written as
+ * `\u{XXXX}`, so text from the service (an expression, a description) cannot move the cursor, recolour the screen or
+ * read backwards. Pure.
+ */
+export function printable(text: string): string {
+  let out = '';
+  for (const char of text) {
+    const code = char.codePointAt(0)!;
+    out += isControl(code) || isInvisible(code) ? `\\u{${code.toString(16).toUpperCase().padStart(4, '0')}}` : char;
+  }
+  return out;
+}

@@ -113,6 +113,84 @@ test('a file that is not a stack export: exit 2, one line', async () => {
   expect(c.stderr()).toBe(`zoneguard orphans: error: ${file} is not a pulumi stack export: deployment: is required\n`);
 });
 
+/** A stack export file holding the given resources (any kind), as `pulumi stack export` writes them. */
+function exportOf(resources: Array<{ kind: string; name: string; id: string; zoneId?: unknown; outputs?: Record<string, unknown> }>, pending: Array<{ kind: string; name: string; inputs: Record<string, unknown> }> = []): string {
+  written += 1;
+  const file = path.join(dir, `export-${written}.json`);
+  const state = (kind: string, name: string) => ({ urn: `${URN}${TYPE}${kind}::${name}`, type: `${TYPE}${kind}` });
+  const deployment = {
+    resources: resources.map(({ kind, name, id, zoneId = EMPTY_ZONE, outputs = {} }) => ({ ...state(kind, name), id, inputs: { zoneId }, outputs: { zoneId, ...outputs } })),
+    pending_operations: pending.map(({ kind, name, inputs }) => ({ type: 'creating', resource: { ...state(kind, name), inputs: { zoneId: EMPTY_ZONE, ...inputs } } })),
+  };
+  fs.writeFileSync(file, JSON.stringify({ version: 3, deployment }));
+  return file;
+}
+
+describe('every kind of the registry', () => {
+  test('a filter no resource holds and no rule uses is listed; one a FirewallFilter holds, or a held rule uses, is not', async () => {
+    const [loose, kept, shared] = await h.client.filters.create({
+      zoneId: EMPTY_ZONE,
+      filters: [{ expression: 'ip.src eq 192.0.2.20' }, { expression: 'ip.src eq 192.0.2.21' }, { expression: 'ip.src eq 192.0.2.22' }],
+    });
+    const [rule] = await h.client.firewallRules.create({ zoneId: EMPTY_ZONE, rules: [{ filter: { id: shared!.id }, action: 'block' }] });
+    const file = exportOf([
+      { kind: 'FirewallFilter', name: 'kept', id: kept!.id },
+      { kind: 'FirewallRule', name: 'rule', id: rule!.id, outputs: { filterId: shared!.id } },
+    ]);
+    const c = capture();
+    expect(await run(['--zone', EMPTY_ZONE, '--stack-export', file, ...h.flags()], c.io)).toBe(0);
+    expect(c.stdout()).toBe(
+      `filter ${loose!.id}  "" ip.src eq 192.0.2.20\n` +
+        'nothing deleted (read only): --delete-pending deletes what matches a pending create, --delete <id> what you name\n',
+    );
+  });
+
+  test('a two-call rule left by a pending FirewallRule create is offered for adoption on that FirewallRule, and --delete keeps the filter a FirewallFilter holds', async () => {
+    const [filter] = await h.client.filters.create({ zoneId: EMPTY_ZONE, filters: [{ expression: 'ip.src eq 192.0.2.30' }] });
+    const [lost] = await h.client.firewallRules.create({ zoneId: EMPTY_ZONE, rules: [{ filter: { id: filter!.id }, action: 'block' }] });
+    const file = exportOf([{ kind: 'FirewallFilter', name: 'filter', id: filter!.id }], [{ kind: 'FirewallRule', name: 'block', inputs: { filterId: filter!.id, action: 'block' } }]);
+    const c = capture();
+    expect(await run(['--zone', EMPTY_ZONE, '--stack-export', file, ...h.flags()], c.io)).toBe(0);
+    expect(c.stdout()).toContain(
+      `firewall rule ${lost!.id}  block when ip.src eq 192.0.2.30  pending create of ${URN}${TYPE}FirewallRule::block\n` +
+        `  to adopt it instead: adoptRuleId: '${lost!.id}' on ${URN}${TYPE}FirewallRule::block\n`,
+    );
+    expect(await run(['--zone', EMPTY_ZONE, '--stack-export', file, '--delete-pending', ...h.flags()], capture().io)).toBe(0);
+    expect(await h.client.firewallRules.list({ zoneId: EMPTY_ZONE }).toArray()).toEqual([]);
+    expect((await h.client.filters.list({ zoneId: EMPTY_ZONE }).toArray()).map((f) => f.id)).toEqual([filter!.id]);
+  });
+
+  test('a resource whose zoneId is a secret counts as held in this zone: its policy is never listed nor deleted', async () => {
+    const policy = await h.client.cspPolicies.create({ zoneId: EMPTY_ZONE, ...declared });
+    const secret = { '4dabf18193072939515e22adb298388d': '1b47061264138c4ac30d75fd1eb44270', ciphertext: 'v1:abc' };
+    const file = exportOf([{ kind: 'CspPolicy', name: 'login', id: policy.id, zoneId: secret }]);
+    const c = capture();
+    expect(await run(['--zone', EMPTY_ZONE, '--stack-export', file, '--delete', policy.id, ...h.flags()], c.io)).toBe(2);
+    expect(c.stderr()).toBe(`zoneguard orphans: error: --delete ${policy.id}: held by a resource of the given stacks; nothing deleted\n`);
+    expect((await zone()).policies).toEqual([policy.id]);
+  });
+
+  test('an export that holds nothing of the zone is an error before any request', async () => {
+    await h.client.cspPolicies.create({ zoneId: EMPTY_ZONE, ...declared });
+    const file = exportOf([{ kind: 'CspPolicy', name: 'elsewhere', id: 'd'.repeat(32), zoneId: 'e'.repeat(32) }]);
+    await h.emulator.admin.clearRequests();
+    const c = capture();
+    expect(await run(['--zone', EMPTY_ZONE, '--stack-export', file, '--delete-pending', ...h.flags()], c.io)).toBe(2);
+    expect(c.stderr()).toBe(
+      `zoneguard orphans: error: ${file}: no zoneguard resource of zone ${EMPTY_ZONE} in this export; pass the export of each stack that manages this zone (pulumi stack export --stack <name>)\n`,
+    );
+    expect(await h.emulator.admin.requests()).toEqual([]);
+  });
+
+  test('text from the service is printed with control, bidirectional and zero-width characters escaped', async () => {
+    const held = await h.client.cspPolicies.create({ zoneId: EMPTY_ZONE, ...declared });
+    const [rule] = await h.client.firewallRules.create({ zoneId: EMPTY_ZONE, rules: [{ filter: { expression: 'http.host eq "a\u202Eb"' }, action: 'block', description: 'x' }] });
+    const c = capture();
+    expect(await run(['--zone', EMPTY_ZONE, '--stack-export', exportOf([{ kind: 'CspPolicy', name: 'login', id: held.id }]), ...h.flags()], c.io)).toBe(0);
+    expect(c.stdout()).toContain(`firewall rule ${rule!.id}  block when http.host eq "a\\u{202E}b"\n`);
+  });
+});
+
 describe('matchesPending', () => {
   const policy = { id: 'a'.repeat(32), ...declared };
   const rule = { id: 'b'.repeat(32), action: 'block', paused: false, filter: { id: 'c'.repeat(32), expression: 'ip.src eq 192.0.2.9', paused: false } };

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { NotFoundError } from '../../client';
-import { ADOPT_INPUT, StackExportSchema, findOrphans, ownershipOf, pendingDeletions, type Orphan, type StackExport } from '../../insights/orphans';
+import { OBJECT_NOUN, StackExportSchema, adoptInputOf, findOrphans, ownershipOf, pendingDeletions, type Orphan, type StackExport } from '../../insights/orphans';
+import type { ZoneGuardClient } from '../../client';
 import { formatZodIssues, readableIssue } from '../../schemas';
 import { UsageError, processIo, type CliIo, type RunIo } from './io';
 import { addConnectionOptions, zoneOption, type ConnectionOptions } from './options';
@@ -34,10 +35,24 @@ function readExport(file: string): StackExport {
   return parsed.data;
 }
 
-const noun = (orphan: Orphan) => (orphan.kind === 'CspPolicy' ? 'policy' : 'firewall rule');
+const noun = (orphan: Orphan) => OBJECT_NOUN[orphan.object];
 
 /**
- * `zoneguard orphans`: the zone's CSP policies and firewall rules that no resource of the given stack exports holds,
+ * Deletes one orphan. A rule's filter goes with it only when no resource holds it (`filterId` set): a filter a
+ * FirewallFilter of the stacks holds stays. Gone meanwhile is what was asked.
+ */
+async function deleteOrphan(client: ZoneGuardClient, zoneId: string, orphan: Orphan): Promise<void> {
+  try {
+    if (orphan.object === 'cspPolicy') await client.cspPolicies.delete({ zoneId, policyId: orphan.id });
+    else if (orphan.object === 'filter') await client.filters.delete({ zoneId, filterId: orphan.id });
+    else await client.firewallRules.delete({ zoneId, ruleId: orphan.id, deleteFilterIfUnused: orphan.filterId !== undefined });
+  } catch (error) {
+    if (!(error instanceof NotFoundError)) throw error;
+  }
+}
+
+/**
+ * `zoneguard orphans`: the zone's CSP policies, firewall rules and filters that no resource of the given stack exports holds,
  * marking those that match a pending create (a `pulumi up` killed between a create's request and the state write).
  * Reads only, unless --delete-pending or --delete says what to delete.
  */
@@ -61,35 +76,39 @@ held by a stack not passed in would be listed as an orphan. After a pulumi up wh
   );
   command.action(
     actionOf<OrphansOptions>(io, async (options) => {
-      const exports = options.stackExport.map(readExport);
-      const { held, pending } = ownershipOf(exports, options.zone);
+      const exports = options.stackExport.map((file) => ({ file, export: readExport(file) }));
+      const empty = exports.filter((e) => ownershipOf([e.export], options.zone).resources === 0).map((e) => e.file);
+      if (empty.length > 0) {
+        throw new UsageError(
+          `${empty.join(', ')}: no zoneguard resource of zone ${options.zone} in this export; pass the export of each stack that manages this zone (pulumi stack export --stack <name>)`,
+        );
+      }
+      const { held, pending } = ownershipOf(exports.map((e) => e.export), options.zone);
       const named = options.delete ?? [];
       const heldNamed = named.filter((id) => held.has(id));
       if (heldNamed.length > 0) throw new UsageError(`--delete ${heldNamed.join(', ')}: held by a resource of the given stacks; nothing deleted`);
       const { client } = clientFrom(options, io.env);
       const zoneId = options.zone;
-      const [cspPolicies, firewallRules] = await Promise.all([client.cspPolicies.list({ zoneId }).toArray(), client.firewallRules.list({ zoneId }).toArray()]);
-      const orphans = findOrphans({ cspPolicies, firewallRules }, { held, pending });
+      const [cspPolicies, firewallRules, filters] = await Promise.all([
+        client.cspPolicies.list({ zoneId }).toArray(),
+        client.firewallRules.list({ zoneId }).toArray(),
+        client.filters.list({ zoneId }).toArray(),
+      ]);
+      const orphans = findOrphans({ cspPolicies, firewallRules, filters }, { held, pending });
       const unknown = named.filter((id) => !orphans.some((o) => o.id === id));
       if (unknown.length > 0) throw new UsageError(`--delete ${unknown.join(', ')}: not an object of zone ${zoneId} that the given stacks leave unheld; nothing deleted`);
 
-      if (orphans.length === 0) io.stdout.write(`zone ${zoneId}: every CSP policy and firewall rule is held by a resource of the given stacks\n`);
+      if (orphans.length === 0) io.stdout.write(`zone ${zoneId}: every CSP policy, firewall rule and filter is held by a resource of the given stacks\n`);
       for (const orphan of orphans) {
-        const pendingNote = orphan.pendingOf.length > 0 ? `  pending create of ${orphan.pendingOf.join(', ')}` : '';
+        const pendingNote = orphan.pendingOf.length > 0 ? `  pending create of ${orphan.pendingOf.map((p) => p.urn).join(', ')}` : '';
         io.stdout.write(`${noun(orphan)} ${orphan.id}  ${orphan.summary}${pendingNote}\n`);
-        for (const urn of orphan.pendingOf) io.stdout.write(`  to adopt it instead: ${ADOPT_INPUT[orphan.kind]}: '${orphan.id}' on ${urn}\n`);
+        for (const { urn, kind } of orphan.pendingOf) io.stdout.write(`  to adopt it instead: ${adoptInputOf(kind)}: '${orphan.id}' on ${urn}\n`);
       }
 
       const plan = options.deletePending ? pendingDeletions(orphans, pending) : { delete: [], refused: [] };
       const doomed = [...plan.delete, ...orphans.filter((o) => named.includes(o.id) && !plan.delete.includes(o))];
       for (const orphan of doomed) {
-        try {
-          if (orphan.kind === 'CspPolicy') await client.cspPolicies.delete({ zoneId, policyId: orphan.id });
-          else await client.firewallRules.delete({ zoneId, ruleId: orphan.id, deleteFilterIfUnused: true });
-        } catch (error) {
-          // Gone meanwhile is what was asked.
-          if (!(error instanceof NotFoundError)) throw error;
-        }
+        await deleteOrphan(client, zoneId, orphan);
         io.stdout.write(`deleted ${noun(orphan)} ${orphan.id}\n`);
       }
       for (const line of plan.refused) io.stderr.write(`zoneguard orphans: ${line}\n`);

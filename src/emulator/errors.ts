@@ -120,14 +120,29 @@ export const Messages = {
     'the firewall rules and filters API is retired for this zone (end of life 2025-06-15); use custom rules of the rulesets API (phase http_request_firewall_custom)',
   notEmulated: (method: string, route: string) =>
     `${method} ${route} is part of the public API but not emulated by zoneguard's emulator (docs/emulator.md, "What it does not do")`,
-  dryRunNotEmulated:
-    `dry_run: a dry run of the entry point ruleset is part of the public API but not emulated by zoneguard's emulator (docs/emulator.md, "What it does not do"); nothing was saved: send the PUT without dry_run to apply it`,
   stateNotWritten: (path: string, detail: string) =>
     `the change was not applied: the state file ${path} could not be written (${detail}); fix the path or its permissions and retry`,
   malformedUri: 'Could not route to that URI: an identifier is malformed (bad percent-encoding, or longer than 100 characters)',
   headersTooLarge: 'Request headers are larger than the service accepts',
   malformedRequest: 'Malformed HTTP request',
-  entrypointNotFound: (zoneId: string) => `zone ${zoneId} has no http_request_firewall_managed entry point ruleset`,
+  entrypointNotFound: (zoneId: string, phase = 'http_request_firewall_managed') => `zone ${zoneId} has no ${phase} entry point ruleset`,
+  rulesetNotFound: (zoneId: string, rulesetId: string) => `zone ${zoneId} has no ruleset ${rulesetId}`,
+  rulesetVersionNotFound: (rulesetId: string, version: string) => `ruleset ${rulesetId} has no version ${version}`,
+  ruleNotFound: (rulesetId: string, ruleId: string) => `ruleset ${rulesetId} has no rule ${ruleId}`,
+  positionRule: (field: string, ruleId: string) => `${field}: the ruleset has no rule ${ruleId}; name a rule of this ruleset, or use { index: n }`,
+  positionIndex: (field: string, max: number) => `${field}: must be between 1 and ${max} (the places of this ruleset)`,
+  phaseNotEmulated: (phase: string, phases: readonly string[]) =>
+    `ruleset_phase: ${phase} is a phase the emulator does not hold (docs/emulator.md, "What it does not do"); it holds ${phases.join(', ')}`,
+  phaseQuota: (zoneId: string, phase: string, plan: string, quota: number, count: number) =>
+    `rules: the ${phase} phase of zone ${zoneId} (${plan} plan) allows ${quota} rules; this write would leave ${count}; nothing was saved`,
+  dryRunValue: 'dry_run: must be true or false',
+  required: (field: string, what: string) => `${field}: required: ${what}`,
+  notOneOf: (field: string, value: string, allowed: readonly (string | number)[]) => `${field}: ${value} is not allowed; use ${allowed.join(', ')}`,
+  notInPhase: (field: string, phase: string) => `${field}: not available in the ${phase} phase`,
+  mustInclude: (field: string, value: string) => `${field}: must include ${value}`,
+  atLeast: (field: string, min: number) => `${field}: must be a whole number of at least ${min}`,
+  between: (field: string, min: number, max: number) => `${field}: must be a whole number from ${min} to ${max}`,
+  timeoutWithChallenge: (field: string, action: string) => `${field}: must be 0 with ${action} (a challenge lasts until it is passed)`,
 } as const;
 
 /** The failure envelope every error answers with. */

@@ -78,6 +78,8 @@ export const WafRecordSchema = z.strictObject({
   startedAt: z.string().optional(),
   /** Every saved version of the http_request_firewall_managed entry point ruleset, oldest first; the last is current. */
   entrypointVersions: z.array(SavedRulesetSchema),
+  /** Every saved version of the zone's other entry points (custom rules, rate limiting rules), by phase, oldest first. */
+  phaseVersions: z.record(z.string(), z.array(SavedRulesetSchema)).optional(),
 });
 export type WafRecord = z.infer<typeof WafRecordSchema>;
 

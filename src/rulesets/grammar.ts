@@ -1,8 +1,19 @@
 import {
+  BLOCK_CONTENT_TYPES,
+  CUSTOM_PHASE,
   HexIdSchema,
   MANAGED_PHASE,
   MANAGED_PHASE_ACTIONS,
   MANAGED_RULESET_NAMES,
+  PHASE_ACTIONS,
+  RATELIMIT_PERIODS,
+  RATELIMIT_PHASE,
+  RATELIMIT_REQUIRED_CHARACTERISTIC,
+  RATELIMIT_TIMEOUTS,
+  SKIPPABLE_PHASES,
+  SKIPPABLE_PRODUCTS,
+  RulesetPhaseSchema,
+  type Ratelimit,
   ManagedRuleIdSchema,
   OverrideActionSchema,
   repeats,
@@ -34,7 +45,14 @@ export type RuleProblem =
   | { kind: 'overrideSetsNothing'; path: ProblemPath; fields: readonly string[] }
   | { kind: 'managedRuleId'; path: ProblemPath; reason: string }
   | { kind: 'duplicate'; path: ProblemPath; value: string; first: ProblemPath }
-  | { kind: 'expression'; path: ProblemPath; problem: string };
+  | { kind: 'expression'; path: ProblemPath; problem: string }
+  | { kind: 'required'; path: ProblemPath; what: string }
+  | { kind: 'notOneOf'; path: ProblemPath; value: string; allowed: readonly (string | number)[] }
+  | { kind: 'notInPhase'; path: ProblemPath; phase: string }
+  | { kind: 'mustInclude'; path: ProblemPath; value: string }
+  | { kind: 'atLeast'; path: ProblemPath; min: number }
+  | { kind: 'between'; path: ProblemPath; min: number; max: number }
+  | { kind: 'timeoutWithChallenge'; path: ProblemPath; action: string };
 
 /** `managed ruleset id (name)` for each managed ruleset the entry point may execute, joined with "or". */
 export const knownManagedRulesets = (): string =>
@@ -127,11 +145,93 @@ function skipListProblems(parameters: ActionParameters | undefined, at: ProblemP
  * The expression is the caller's: its checker differs (the emulator's hook, the providers' `check`).
  */
 export function ruleActionProblems(rule: Pick<RulesetRule, 'action' | 'action_parameters'>, phase: string = MANAGED_PHASE): RuleProblem[] {
-  if (!(MANAGED_PHASE_ACTIONS as readonly string[]).includes(rule.action)) {
-    return [{ kind: 'action', path: ['action'], action: rule.action, phase, allowed: MANAGED_PHASE_ACTIONS }];
-  }
+  const allowed = RulesetPhaseSchema.safeParse(phase).success ? PHASE_ACTIONS[phase as keyof typeof PHASE_ACTIONS] : MANAGED_PHASE_ACTIONS;
+  if (!allowed.includes(rule.action)) return [{ kind: 'action', path: ['action'], action: rule.action, phase, allowed }];
   const at = ['action_parameters'];
-  return rule.action === 'execute' ? executeProblems(rule.action_parameters, at, phase) : skipProblems(rule.action_parameters, at, phase);
+  if (phase === MANAGED_PHASE) return rule.action === 'execute' ? executeProblems(rule.action_parameters, at, phase) : skipProblems(rule.action_parameters, at, phase);
+  return rule.action === 'skip' ? customSkipProblems(rule.action_parameters, at, phase) : responseProblems(rule.action, rule.action_parameters, at);
+}
+
+/** What a custom rule's skip names: any of ruleset "current", phases, products, rules of managed rulesets. */
+function customSkipProblems(parameters: ActionParameters | undefined, at: ProblemPath, phase: string): RuleProblem[] {
+  const problems: RuleProblem[] = [];
+  for (const key of [...EXECUTE_ONLY, 'rulesets', 'response'] as const) if (parameters?.[key] !== undefined) problems.push({ kind: 'parameterRefused', path: [...at, key], action: 'skip' });
+  const targets = (['ruleset', 'phases', 'products', 'rules'] as const).filter((key) => parameters?.[key] !== undefined);
+  if (targets.length === 0 && problems.length === 0) return [{ kind: 'parameterRequired', path: at, action: 'skip', phase }];
+  if (parameters?.ruleset !== undefined && parameters.ruleset !== 'current') problems.push({ kind: 'skipRuleset', path: [...at, 'ruleset'], value: parameters.ruleset });
+  const lists = [
+    ['phases', SKIPPABLE_PHASES],
+    ['products', SKIPPABLE_PRODUCTS],
+  ] as const;
+  for (const [key, known] of lists) {
+    const values = parameters?.[key];
+    if (values?.length === 0) problems.push({ kind: 'emptyList', path: [...at, key] });
+    (values ?? []).forEach((value, k) => {
+      if (!(known as readonly string[]).includes(value)) problems.push({ kind: 'notOneOf', path: [...at, key, k], value, allowed: known });
+    });
+    problems.push(...duplicateProblems(values ?? [], (k) => [...at, key, k]));
+  }
+  problems.push(...skipListProblems({ rules: parameters?.rules }, at));
+  return problems;
+}
+
+/** A terminating action's parameters: only block takes one, its own `response` (status 400-499, a content type). */
+function responseProblems(action: string, parameters: ActionParameters | undefined, at: ProblemPath): RuleProblem[] {
+  const problems: RuleProblem[] = [];
+  for (const [key, value] of Object.entries(parameters ?? {})) {
+    if (value !== undefined && (key !== 'response' || action !== 'block')) problems.push({ kind: 'parameterRefused', path: [...at, key], action });
+  }
+  const response = action === 'block' ? parameters?.response : undefined;
+  if (response === undefined) return problems;
+  const field = [...at, 'response'];
+  if (response.status_code === undefined) problems.push({ kind: 'required', path: [...field, 'status_code'], what: 'the status code of the answer, 400 to 499' });
+  else if (!Number.isInteger(response.status_code) || response.status_code < 400 || response.status_code > 499) problems.push({ kind: 'between', path: [...field, 'status_code'], min: 400, max: 499 });
+  if (response.content === undefined) problems.push({ kind: 'required', path: [...field, 'content'], what: 'the body of the answer' });
+  if (response.content_type !== undefined && !(BLOCK_CONTENT_TYPES as readonly string[]).includes(response.content_type)) {
+    problems.push({ kind: 'notOneOf', path: [...field, 'content_type'], value: response.content_type, allowed: BLOCK_CONTENT_TYPES });
+  }
+  return problems;
+}
+
+/** A rate limiting rule's `ratelimit`: required in its phase, refused elsewhere; its values from the service's lists. */
+export function ratelimitProblems(rule: Pick<RulesetRule, 'action' | 'ratelimit'>, phase: string): RuleProblem[] {
+  if (phase !== RATELIMIT_PHASE) return rule.ratelimit === undefined ? [] : [{ kind: 'notInPhase', path: ['ratelimit'], phase }];
+  const limit: Ratelimit | undefined = rule.ratelimit;
+  if (limit === undefined) return [{ kind: 'required', path: ['ratelimit'], what: 'characteristics, period, requests_per_period and mitigation_timeout' }];
+  const problems: RuleProblem[] = [];
+  const at = ['ratelimit'];
+  if (limit.characteristics.length === 0) problems.push({ kind: 'emptyList', path: [...at, 'characteristics'] });
+  else if (!limit.characteristics.includes(RATELIMIT_REQUIRED_CHARACTERISTIC)) problems.push({ kind: 'mustInclude', path: [...at, 'characteristics'], value: RATELIMIT_REQUIRED_CHARACTERISTIC });
+  problems.push(...duplicateProblems(limit.characteristics, (k) => [...at, 'characteristics', k]));
+  if (!(RATELIMIT_PERIODS as readonly number[]).includes(limit.period)) problems.push({ kind: 'notOneOf', path: [...at, 'period'], value: String(limit.period), allowed: RATELIMIT_PERIODS });
+  if (limit.requests_per_period === undefined) problems.push({ kind: 'required', path: [...at, 'requests_per_period'], what: 'how many requests a period allows' });
+  else if (!Number.isInteger(limit.requests_per_period) || limit.requests_per_period < 1) problems.push({ kind: 'atLeast', path: [...at, 'requests_per_period'], min: 1 });
+  const timeout = limit.mitigation_timeout;
+  if (timeout === undefined) problems.push({ kind: 'required', path: [...at, 'mitigation_timeout'], what: 'how long the action lasts, in seconds (0 for a challenge)' });
+  else if (!(RATELIMIT_TIMEOUTS as readonly number[]).includes(timeout)) problems.push({ kind: 'notOneOf', path: [...at, 'mitigation_timeout'], value: String(timeout), allowed: RATELIMIT_TIMEOUTS });
+  else if (timeout !== 0 && CHALLENGES.includes(rule.action)) problems.push({ kind: 'timeoutWithChallenge', path: [...at, 'mitigation_timeout'], action: rule.action });
+  return problems;
+}
+
+/** The actions that challenge the visitor: their rate limit lasts until the challenge is passed (mitigation_timeout 0). */
+const CHALLENGES: readonly string[] = ['challenge', 'js_challenge', 'managed_challenge'];
+
+/** The caller's expression check: the first problem, or undefined. `responseFields`: whether http.response.* may be used. */
+export type ExpressionCheck = (text: string, options: { responseFields: boolean }) => string | undefined;
+
+/**
+ * Everything wrong with one rule in `phase`, paths from the rule: its action and parameters, its rate limit, its
+ * expression (request fields only) and its counting expression (response fields too).
+ */
+export function ruleProblems(rule: RulesetRule, phase: string, expressionProblem: ExpressionCheck): RuleProblem[] {
+  const problems = [...ruleActionProblems(rule, phase), ...ratelimitProblems(rule, phase)];
+  // The managed phase's expressions keep the checker's whole field table, as they always had.
+  const expression = expressionProblem(rule.expression, { responseFields: phase === MANAGED_PHASE });
+  if (expression !== undefined) problems.push({ kind: 'expression', path: ['expression'], problem: expression });
+  const counting = rule.ratelimit?.counting_expression;
+  const countingProblem = phase === RATELIMIT_PHASE && counting !== undefined && counting !== '' ? expressionProblem(counting, { responseFields: true }) : undefined;
+  if (countingProblem !== undefined) problems.push({ kind: 'expression', path: ['ratelimit', 'counting_expression'], problem: countingProblem });
+  return problems;
 }
 
 /** A problem of one rule as a problem of the ruleset: its paths (the repeat's first one too) under `at`. */
@@ -143,8 +243,7 @@ export function within(at: ProblemPath, problem: RuleProblem): RuleProblem {
 export interface RulesetCheck {
   /** Ids of the rules of the saved version: an id sent must be one of them (the service assigns ids). */
   knownIds: ReadonlySet<string>;
-  /** The first problem of an expression, or undefined when it is valid. */
-  expressionProblem: (text: string) => string | undefined;
+  expressionProblem: ExpressionCheck;
   phase?: string;
 }
 
@@ -160,11 +259,20 @@ export function rulesetProblems(rules: readonly RulesetRule[], { knownIds, expre
       if (!HexIdSchema.safeParse(rule.id).success) problems.push({ kind: 'ruleIdFormat', path: [...at, 'id'] });
       else if (!knownIds.has(rule.id)) problems.push({ kind: 'ruleIdUnknown', path: [...at, 'id'], id: rule.id });
     }
-    problems.push(...ruleActionProblems(rule, phase).map((problem) => within(at, problem)));
-    const expression = expressionProblem(rule.expression);
-    if (expression !== undefined) problems.push({ kind: 'expression', path: [...at, 'expression'], problem: expression });
+    problems.push(...ruleProblems(rule, phase, expressionProblem).map((problem) => within(at, problem)));
   });
   problems.push(...duplicateProblems(rules.map((rule) => rule.id), (index) => ['rules', index, 'id']));
   problems.push(...duplicateProblems(rules.map((rule) => rule.ref), (index) => ['rules', index, 'ref']));
   return problems;
+}
+
+/** The most rules a zone's entry point of `phase` may hold on `plan` (docs/service.md#rulesets); none for the managed phase. */
+export const PHASE_RULE_QUOTAS: Readonly<Record<string, Readonly<Record<string, number>>>> = {
+  [CUSTOM_PHASE]: { free: 5, pro: 20, business: 100, enterprise: 1000 },
+  [RATELIMIT_PHASE]: { free: 1, pro: 2, business: 5, enterprise: 100 },
+};
+
+/** The quota of rules of `phase` on `plan`, or undefined when the phase has none. */
+export function phaseQuota(phase: string, plan: string): number | undefined {
+  return PHASE_RULE_QUOTAS[phase]?.[plan];
 }

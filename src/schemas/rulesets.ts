@@ -5,6 +5,54 @@ import { HEX_ID_PATTERN, TimestampSchema } from './common';
 
 /** Phase of the entry point the migration writes: the WAF managed rules. */
 export const MANAGED_PHASE = 'http_request_firewall_managed';
+/** Phase of the custom rules, the legacy firewall rules' successor (docs/service.md#rulesets). */
+export const CUSTOM_PHASE = 'http_request_firewall_custom';
+/** Phase of the rate limiting rules (docs/service.md#rulesets). */
+export const RATELIMIT_PHASE = 'http_ratelimit';
+
+/** The phases whose zone entry points the emulator holds and the client reads and writes. */
+export const RulesetPhaseSchema = z.enum([MANAGED_PHASE, CUSTOM_PHASE, RATELIMIT_PHASE], {
+  error: `must be one of ${MANAGED_PHASE}, ${CUSTOM_PHASE}, ${RATELIMIT_PHASE}`,
+});
+export type RulesetPhase = z.infer<typeof RulesetPhaseSchema>;
+
+/** The actions a rule may take in each phase (docs/service.md#rulesets). */
+export const PHASE_ACTIONS: Readonly<Record<RulesetPhase, readonly string[]>> = {
+  [MANAGED_PHASE]: ['execute', 'skip'],
+  [CUSTOM_PHASE]: ['block', 'challenge', 'js_challenge', 'managed_challenge', 'log', 'skip'],
+  [RATELIMIT_PHASE]: ['block', 'challenge', 'js_challenge', 'managed_challenge', 'log'],
+};
+
+/** Phases a custom rule's skip may skip, and the products it may skip (the legacy bypass's, docs/service.md#rulesets). */
+export const SKIPPABLE_PHASES = ['http_ratelimit', 'http_request_firewall_managed', 'http_request_sbfm'] as const;
+export const SKIPPABLE_PRODUCTS = ['bic', 'hot', 'rateLimit', 'securityLevel', 'uaBlock', 'waf', 'zoneLockdown'] as const;
+
+/** A rate limiting rule's `period` and `mitigation_timeout` values, in seconds (docs/service.md#rulesets). */
+export const RATELIMIT_PERIODS = [10, 60, 120, 300, 600, 3600] as const;
+export const RATELIMIT_TIMEOUTS = [0, 10, 60, 120, 300, 600, 3600, 86400] as const;
+/** The characteristic every rate limiting rule counts by: the data centre (docs/service.md#rulesets). */
+export const RATELIMIT_REQUIRED_CHARACTERISTIC = 'cf.colo.id';
+
+/** What a rate limiting rule counts, and what it does over the limit. Lenient: the grammar (src/rulesets) checks the values. */
+export const RatelimitSchema = z.object({
+  characteristics: z.array(z.string()),
+  period: z.number(),
+  requests_per_period: z.number().optional(),
+  mitigation_timeout: z.number().optional(),
+  counting_expression: z.string().optional(),
+  requests_to_origin: z.boolean().optional(),
+});
+export type Ratelimit = z.infer<typeof RatelimitSchema>;
+
+/** A block action's own answer: a status code 400-499 and a body of one content type. */
+export const BlockResponseSchema = z.object({
+  status_code: z.number().optional(),
+  content: z.string().optional(),
+  content_type: z.string().optional(),
+});
+export type BlockResponse = z.infer<typeof BlockResponseSchema>;
+/** The content types a block's response may have (public API). */
+export const BLOCK_CONTENT_TYPES = ['application/json', 'text/html', 'text/plain', 'text/xml'] as const;
 
 /** Actions an override of a managed rule or category may set (docs/emulator.md, "Entry point rules"). */
 export const OverrideActionSchema = z.enum(['block', 'challenge', 'js_challenge', 'managed_challenge', 'log'], {
@@ -65,6 +113,7 @@ export const ActionParametersSchema = z.object({
   rules: z.record(z.string(), z.array(z.string())).optional(),
   phases: z.array(z.string()).optional(),
   products: z.array(z.string()).optional(),
+  response: BlockResponseSchema.optional(),
 });
 export type ActionParameters = z.infer<typeof ActionParametersSchema>;
 
@@ -79,6 +128,8 @@ export const RulesetRuleSchema = z.object({
   /** Defaults to true, as in the public API. */
   enabled: z.boolean().optional(),
   action_parameters: ActionParametersSchema.optional(),
+  ratelimit: RatelimitSchema.optional(),
+  logging: z.object({ enabled: z.boolean() }).optional(),
   last_updated: TimestampSchema.optional(),
 });
 export type RulesetRule = z.infer<typeof RulesetRuleSchema>;
@@ -105,3 +156,26 @@ export const SavedRulesetSchema = EntrypointRulesetSchema.extend({
 });
 export type SavedRuleset = z.infer<typeof SavedRulesetSchema>;
 
+
+/** Where a rule goes in its ruleset: before or after a rule (by id), or at a 1-based index; default last. */
+export const RulePositionSchema = z.union(
+  [
+    z.strictObject({ before: z.string().min(1, 'must name a rule id') }),
+    z.strictObject({ after: z.string().min(1, 'must name a rule id') }),
+    z.strictObject({ index: z.number().int('must be a whole number').min(1, 'must be at least 1 (the first place)') }),
+  ],
+  { error: 'must be one of { before: rule id }, { after: rule id }, { index: n }' },
+);
+export type RulePosition = z.infer<typeof RulePositionSchema>;
+
+/** Body of POST .../rulesets/{ruleset_id}/rules: one rule (the service assigns its id) and where it goes. */
+export const RuleCreateSchema = RulesetRuleSchema.omit({ id: true, version: true, last_updated: true }).extend({ position: RulePositionSchema.optional() });
+export type RuleCreate = z.infer<typeof RuleCreateSchema>;
+
+/** Body of PATCH .../rulesets/{ruleset_id}/rules/{rule_id}: the fields to change, and maybe a new place. */
+export const RulePatchSchema = RuleCreateSchema.partial();
+export type RulePatch = z.infer<typeof RulePatchSchema>;
+
+/** A version of a ruleset as the versions list shows it (the public API leaves the rules out). */
+export const RulesetVersionSchema = SavedRulesetSchema.omit({ rules: true });
+export type RulesetVersion = z.infer<typeof RulesetVersionSchema>;

@@ -43,6 +43,28 @@ describe('the cloudflare SDK against the emulator', () => {
     expect((error as Error).message).toContain('rules.0.action_parameters.id: abc is not a managed ruleset');
   });
 
+  const limit = { characteristics: ['cf.colo.id', 'ip.src'], period: 60 as const, requests_per_period: 50, mitigation_timeout: 600 };
+  test.each<[string, 'http_request_firewall_custom' | 'http_ratelimit', { ratelimit?: typeof limit }]>([
+    ['custom rules', 'http_request_firewall_custom', {}],
+    ['rate limiting rules', 'http_ratelimit', { ratelimit: limit }],
+  ])('rulesets: %s are created, listed, patched and deleted one at a time', async (_name, phase, extra) => {
+    const zone_id = h.zoneOf('enterprise');
+    type Ruleset = { id: string; version: string; rules: { id: string; ref: string; action: string }[] };
+    const entry = (await sdk().rulesets.phases.update(phase, { zone_id, rules: [{ action: 'block', expression: 'ip.src eq 192.0.2.1', ref: 'first', ...extra }] })) as Ruleset;
+    const created = (await sdk().rulesets.rules.create(entry.id, { zone_id, action: 'log', expression: 'ip.src eq 192.0.2.2', ref: 'second', position: { before: entry.rules[0]?.id ?? '' }, ...extra })) as Ruleset;
+    expect(created.rules.map((rule) => rule.ref)).toEqual(['second', 'first']);
+    const listed = (await sdk().rulesets.phases.get(phase, { zone_id })) as Ruleset;
+    expect(listed.rules.map((rule) => rule.ref)).toEqual(['second', 'first']);
+    const second = listed.rules[0]?.id ?? '';
+    const patched = (await sdk().rulesets.rules.edit(second, { zone_id, ruleset_id: entry.id, action: 'block', expression: 'ip.src eq 192.0.2.3', ...extra })) as Ruleset;
+    expect(patched.rules[0]).toMatchObject({ id: second, action: 'block' });
+    const deleted = (await sdk().rulesets.rules.delete(second, { zone_id, ruleset_id: entry.id })) as Ruleset;
+    expect(deleted.rules.map((rule) => rule.ref)).toEqual(['first']);
+    const versions = [];
+    for await (const version of sdk().rulesets.versions.list(entry.id, { zone_id })) versions.push(version.version);
+    expect(versions).toEqual(['1', '2', '3', '4']);
+  });
+
   test('filters and firewall rules: the lists walk their pages', async () => {
     const zone_id = h.zoneOf('enterprise');
     const rules = [];

@@ -74,23 +74,36 @@ describe('request errors in our words: one error per problem, the field named on
   });
 });
 
-describe('the entry point\'s dry_run: not emulated, never applied', () => {
+describe('the entry point\'s dry_run: validated, answered as if written, never applied', () => {
   const path = (zone: string) => `/zones/${zone}/rulesets/phases/http_request_firewall_managed/entrypoint`;
-  const message =
-    'dry_run: a dry run of the entry point ruleset is part of the public API but not emulated by zoneguard\'s emulator (docs/emulator.md, "What it does not do"); nothing was saved: send the PUT without dry_run to apply it';
   const rules = [{ action: 'execute', expression: 'true', action_parameters: { id: MANAGED_RULESET_ID } }];
 
   test.each([
-    ['in the query', '?dry_run=true', { rules }],
-    ['in the body', '', { rules, dry_run: true }],
-    ['with a migration step', '?waf_migration=pending&phase_two=1&dry_run=1', { rules }],
-  ])('%s: 501 code 10040, and no version is saved nor the migration moved', async (_name, q, body) => {
+    ['alone', '?dry_run=true'],
+    ['with a migration step', '?waf_migration=pending&phase_two=1&dry_run=true'],
+  ])('%s: 200 with result null, and no version is saved nor the migration moved', async (_name, q) => {
     const zone = h.zoneOf('enterprise');
     const before = await h.emulator.admin.inventory(zone);
-    const answer = await h.call('PUT', `${path(zone)}${q}`, { body });
-    expect(answer.status).toBe(501);
-    expect(answer.body).toEqual(failure([10040, message]));
+    const answer = await h.call('PUT', `${path(zone)}${q}`, { body: { rules } });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({ success: true, errors: [], messages: [], result: null });
     expect(await h.emulator.admin.inventory(zone)).toEqual(before);
+    expect((await h.call('GET', path(zone))).status).toBe(404);
+  });
+
+  test('a dry run is refused as the write would be, with the same messages', async () => {
+    const zone = h.zoneOf('enterprise');
+    const body = { rules: [{ action: 'execute', expression: 'true', action_parameters: { id: 'abc' } }] };
+    const dry = await h.call('PUT', `${path(zone)}?dry_run=true`, { body });
+    const real = await h.call('PUT', path(zone), { body });
+    expect(dry.status).toBe(400);
+    expect(dry.body).toEqual(real.body);
+  });
+
+  test('dry_run other than true or false: 400 code 1004, nothing saved', async () => {
+    const zone = h.zoneOf('enterprise');
+    const answer = await h.call('PUT', `${path(zone)}?dry_run=1`, { body: { rules } });
+    expect(answer.body).toEqual(failure([1004, 'dry_run: must be true or false']));
     expect((await h.call('GET', path(zone))).status).toBe(404);
   });
 });

@@ -10,6 +10,7 @@ import {
 } from '../schemas';
 import { managedEntrypointBlocker, rulesFromRuleset } from '../rulesets';
 import { compareText } from './classification';
+import { RESOURCE_KINDS, type ResourceKind } from '../kinds';
 
 /**
  * What `export` reads from a zone: its page security settings, CSP policies, firewall rules and filters, and, once
@@ -23,15 +24,16 @@ export interface ZoneSnapshot {
   filters: Filter[];
   /** The http_request_firewall_managed entry point of a migrated zone; absent before the migration or in validation. */
   wafRules?: SavedRuleset;
+  /** The zone's migration state (`start`, `validation`, `pending`, `complete`); absent when not read. */
+  migrationState?: string;
 }
 
 /**
  * The entry point WafManagedRules would take over: only on a zone its create accepts (migrated; in validation the
  * WafMigration resource owns it), and only when the zone has one.
  */
-async function readWafRules(client: ZoneGuardClient, zoneId: string): Promise<SavedRuleset | undefined> {
-  const status = await client.wafMigration.status({ zoneId });
-  if (managedEntrypointBlocker(String(status.migration_state)) !== undefined) return undefined;
+async function readWafRules(client: ZoneGuardClient, zoneId: string, migrationState: string): Promise<SavedRuleset | undefined> {
+  if (managedEntrypointBlocker(migrationState) !== undefined) return undefined;
   try {
     return await client.rulesets.getEntrypoint({ zoneId });
   } catch (error) {
@@ -46,8 +48,9 @@ export async function readZoneSnapshot({ client, zoneId }: { client: ZoneGuardCl
   const cspPolicies = await client.cspPolicies.list({ zoneId }).toArray();
   const firewallRules = await client.firewallRules.list({ zoneId }).toArray();
   const filters = await client.filters.list({ zoneId }).toArray();
-  const wafRules = await readWafRules(client, zoneId);
-  return { zoneId, settings, cspPolicies, firewallRules, filters, ...(wafRules ? { wafRules } : {}) };
+  const migrationState = String((await client.wafMigration.status({ zoneId })).migration_state);
+  const wafRules = await readWafRules(client, zoneId, migrationState);
+  return { zoneId, settings, cspPolicies, firewallRules, filters, ...(wafRules ? { wafRules } : {}), migrationState };
 }
 
 /** Options of the program text. */
@@ -181,127 +184,156 @@ function ruleFieldLines(r: FirewallRule): [string, string | undefined][] {
   ];
 }
 
+/** The objects of a snapshot with their resource and variable names, named once for every kind that declares them. */
+interface Named {
+  policies: ReturnType<typeof nameObjects<CspPolicy>>;
+  rules: ReturnType<typeof nameObjects<FirewallRule>>;
+  filters: ReturnType<typeof nameObjects<Filter>>;
+  /** The variable of each filter declared as a FirewallFilter, by its id: the rules on it reference it. */
+  filterVariable: Map<string, string>;
+}
+
+/** One declaration of the program: its kind, where it goes (section, then the object's id), and its text. */
+interface Block {
+  kind: ResourceKind;
+  section: number;
+  id: string;
+  text: string;
+}
+
+/** How each kind is exported: the blocks it declares for a snapshot. A kind of the registry without an entry is a compile error. */
+const RENDERERS: Record<ResourceKind, (snapshot: ZoneSnapshot, named: Named) => Block[]> = {
+  PageGuardSettings: ({ settings }) => [
+    {
+      kind: 'PageGuardSettings',
+      section: 0,
+      id: '',
+      text: block(
+        'PageGuardSettings',
+        'pageGuard',
+        'page-guard',
+        [['zoneId', 'zoneId'], ...Object.entries(PAGE_GUARD_SETTING_FIELDS).map(([name, wireName]): [string, string | undefined] => [name, bool(settings[wireName])])],
+        ['The page security settings (one per zone).'],
+      ),
+    },
+  ],
+  CspPolicy: (_snapshot, { policies }) =>
+    policies.map(({ object: p, name, variable }) => ({
+      kind: 'CspPolicy',
+      section: 1,
+      id: p.id,
+      text: block(
+        'CspPolicy',
+        variable,
+        name,
+        [['zoneId', 'zoneId'], ['adoptPolicyId', tsString(p.id)], ...CSP_POLICY_FIELDS.map((field): [string, string] => [field, field === 'enabled' ? String(p.enabled) : tsString(p[field])])],
+        [`CSP policy ${p.id}.`],
+      ),
+    })),
+  FirewallFilter: (snapshot, { filters }) =>
+    filters.map(({ object: f, name, variable }) => {
+      const users = snapshot.firewallRules.filter((r) => r.filter.id === f.id).length;
+      const fields: [string, string | undefined][] = [
+        ['zoneId', 'zoneId'],
+        ['adoptFilterId', tsString(f.id)],
+        ['description', str(f.description)],
+        ['expression', tsString(f.expression)],
+        ['paused', bool(f.paused)],
+        ['ref', f.ref ? tsString(f.ref) : undefined],
+      ];
+      const comment = `Filter ${f.id}, ${users === 0 ? 'used by no rule' : `shared by ${users} rules`}.`;
+      return { kind: 'FirewallFilter', section: 2, id: f.id, text: block('FirewallFilter', variable, name, fields, [comment]) };
+    }),
+  // Both rule kinds share section 3, so the rules stay in id order whichever form each takes.
+  FirewallRule: (_snapshot, { rules, filterVariable }) =>
+    rules.flatMap(({ object: r, name, variable }) => {
+      const shared = filterVariable.get(r.filter.id);
+      if (!shared) return [];
+      const fields: [string, string | undefined][] = [['zoneId', 'zoneId'], ['adoptRuleId', tsString(r.id)], ['description', str(r.description)], ['filterId', `${shared}.id`], ...ruleFieldLines(r)];
+      return [{ kind: 'FirewallRule', section: 3, id: r.id, text: block('FirewallRule', variable, name, fields, [`Firewall rule ${r.id} on the shared filter ${r.filter.id}.`]) }];
+    }),
+  FirewallRuleWithFilter: (_snapshot, { rules, filterVariable }) =>
+    rules.flatMap(({ object: r, name, variable }) => {
+      if (filterVariable.has(r.filter.id)) return [];
+      const fields: [string, string | undefined][] = [['zoneId', 'zoneId'], ['adoptRuleId', tsString(r.id)], ['description', str(r.description)], ['expression', tsString(r.filter.expression)], ...ruleFieldLines(r)];
+      return [{ kind: 'FirewallRuleWithFilter', section: 3, id: r.id, text: block('FirewallRuleWithFilter', variable, name, fields, [`Firewall rule ${r.id} with its filter ${r.filter.id}.`]) }];
+    }),
+  WafMigration: ({ migrationState }) => {
+    const mode = migrationModeOf(migrationState);
+    if (!mode) return [];
+    const comment = [
+      `The zone's migration to the new WAF (now ${migrationState}). Declared so that the stack holds it: its create takes`,
+      'the zone as it is, with no write; it can never be undone, so it is protected (docs/firewall-and-migration.md).',
+    ];
+    return [{ kind: 'WafMigration', section: 4, id: '', text: block('WafMigration', 'wafMigration', 'waf-migration', [['zoneId', 'zoneId'], ['mode', tsString(mode)]], comment) }];
+  },
+  WafManagedRules: ({ wafRules }) =>
+    wafRules
+      ? [
+          {
+            kind: 'WafManagedRules',
+            section: 5,
+            id: '',
+            text: block(
+              'WafManagedRules',
+              'wafManagedRules',
+              'waf-managed-rules',
+              [
+                ['zoneId', 'zoneId'],
+                ['rules', tsLiteral(rulesFromRuleset(wafRules), 2)],
+              ],
+              [
+                'The new WAF: the zone migrated, and its managed rules entry point holds these rules, in this order. Declared',
+                'with the refs the zone holds, so the first `pulumi up` takes them over without a write; delete puts them back',
+                '(docs/firewall-and-migration.md, "Then manage it").',
+              ],
+            ),
+          },
+        ]
+      : [],
+};
+
+/** The mode a WafMigration declares for a zone in `state`, or undefined before the migration (nothing to hold). Pure. */
+export function migrationModeOf(state: string | undefined): 'direct' | 'validation' | undefined {
+  if (state === 'validation') return 'validation';
+  if (state === 'pending' || state === 'complete') return 'direct';
+  return undefined;
+}
+
 /**
- * The Pulumi program (TypeScript) declaring a zone's page security settings, CSP policies and firewall rules
- * exactly as the snapshot holds them, each with its adoption input (`adoptPolicyId`, `adoptFilterId`,
- * `adoptRuleId`), so that the first `pulumi up` takes them over instead of creating new ones. A filter shared by
- * several rules, or by none, is a FirewallFilter its rules reference (standaloneFilterIds). Pure and deterministic:
+ * The Pulumi program (TypeScript) declaring a zone's page security settings, CSP policies, firewall rules and
+ * filters, and its WAF migration and managed rules once it migrated, exactly as the snapshot holds them, each with
+ * its adoption input (`adoptPolicyId`, `adoptFilterId`, `adoptRuleId`), so that the first `pulumi up` takes them
+ * over instead of creating new ones. A filter shared by several rules, or by none, is a FirewallFilter its rules
+ * reference (standaloneFilterIds). Every kind of the registry has its renderer (RENDERERS). Pure and deterministic:
  * objects are sorted by id, and nothing varies from run to run (no date).
  */
 export function renderPulumiProgram(snapshot: ZoneSnapshot, options: RenderOptions = {}): string {
   const packageName = options.packageName ?? 'pulumi-zoneguard';
   const byId = <T extends { id: string }>(objects: T[]) => [...objects].sort((a, b) => compareText(a.id, b.id));
-  const policies = nameObjects(byId(snapshot.cspPolicies), 'csp-policy', 'csp');
-  const rules = nameObjects(byId(snapshot.firewallRules), 'firewall-rule', 'rule');
   const standalone = standaloneFilterIds(snapshot.firewallRules, snapshot.filters);
   // A shared filter a rule lists but the filter list missed is still declared, from the rule's copy of it.
   const filterObjects = new Map(snapshot.firewallRules.map((r) => [r.filter.id, { paused: false, ...r.filter }] as const));
   for (const filter of snapshot.filters) filterObjects.set(filter.id, filter);
   const filters = nameObjects(byId([...filterObjects.values()].filter((f) => standalone.has(f.id))), 'filter', 'filter');
-  const filterVariable = new Map(filters.map(({ object, variable }) => [object.id, variable]));
-  const imports = ['PageGuardSettings'];
-  if (policies.length > 0) imports.push('CspPolicy');
-  if (rules.some(({ object }) => !filterVariable.has(object.filter.id))) imports.push('FirewallRuleWithFilter');
-  if (filters.length > 0) imports.push('FirewallFilter');
-  if (rules.some(({ object }) => filterVariable.has(object.filter.id))) imports.push('FirewallRule');
-  if (snapshot.wafRules) imports.push('WafManagedRules');
-  imports.sort(compareText);
-
-  const { settings } = snapshot;
-  const sections: string[] = [
-    [
-      `// Page security of zone ${snapshot.zoneId}, generated by \`zoneguard export\`.`,
-      '// Every resource declares what the zone holds now and adopts the existing object (the settings, and each',
-      '// policy and rule by id), so the first `pulumi up` takes them over without creating anything. Review the',
-      '// declarations, then edit them like any other code: later runs update the zone to match.',
-      `import { ${imports.join(', ')} } from ${tsString(packageName)};`,
-      '',
-      `const zoneId = ${tsString(snapshot.zoneId)};`,
-    ].join('\n'),
-    block(
-      'PageGuardSettings',
-      'pageGuard',
-      'page-guard',
-      [
-        ['zoneId', 'zoneId'],
-        ...Object.entries(PAGE_GUARD_SETTING_FIELDS).map(([name, wireName]): [string, string | undefined] => [name, bool(settings[wireName])]),
-      ],
-      ['The page security settings (one per zone).'],
-    ),
-  ];
-  for (const { object: p, name, variable } of policies) {
-    sections.push(
-      block(
-        'CspPolicy',
-        variable,
-        name,
-        [
-          ['zoneId', 'zoneId'],
-          ['adoptPolicyId', tsString(p.id)],
-          ...CSP_POLICY_FIELDS.map((field): [string, string] => [field, field === 'enabled' ? String(p.enabled) : tsString(p[field])]),
-        ],
-        [`CSP policy ${p.id}.`],
-      ),
-    );
-  }
-  for (const { object: f, name, variable } of filters) {
-    const users = snapshot.firewallRules.filter((r) => r.filter.id === f.id).length;
-    sections.push(
-      block(
-        'FirewallFilter',
-        variable,
-        name,
-        [
-          ['zoneId', 'zoneId'],
-          ['adoptFilterId', tsString(f.id)],
-          ['description', str(f.description)],
-          ['expression', tsString(f.expression)],
-          ['paused', bool(f.paused)],
-          ['ref', f.ref ? tsString(f.ref) : undefined],
-        ],
-        [`Filter ${f.id}, ${users === 0 ? 'used by no rule' : `shared by ${users} rules`}.`],
-      ),
-    );
-  }
-  for (const { object: r, name, variable } of rules) {
-    const shared = filterVariable.get(r.filter.id);
-    sections.push(
-      shared
-        ? block(
-            'FirewallRule',
-            variable,
-            name,
-            [['zoneId', 'zoneId'], ['adoptRuleId', tsString(r.id)], ['description', str(r.description)], ['filterId', `${shared}.id`], ...ruleFieldLines(r)],
-            [`Firewall rule ${r.id} on the shared filter ${r.filter.id}.`],
-          )
-        : block(
-            'FirewallRuleWithFilter',
-            variable,
-            name,
-            [['zoneId', 'zoneId'], ['adoptRuleId', tsString(r.id)], ['description', str(r.description)], ['expression', tsString(r.filter.expression)], ...ruleFieldLines(r)],
-            [`Firewall rule ${r.id} with its filter ${r.filter.id}.`],
-          ),
-    );
-  }
-  if (snapshot.wafRules) {
-    sections.push(
-      block(
-        'WafManagedRules',
-        'wafManagedRules',
-        'waf-managed-rules',
-        [
-          ['zoneId', 'zoneId'],
-          ['rules', tsLiteral(rulesFromRuleset(snapshot.wafRules), 2)],
-        ],
-        [
-          'The new WAF: the zone migrated, and its managed rules entry point holds these rules, in this order. Declared',
-          'with the refs the zone holds, so the first `pulumi up` takes them over without a write; delete puts them back',
-          '(docs/firewall-and-migration.md, "Then manage it").',
-        ],
-      ),
-    );
-  }
-  return `${sections.join('\n\n')}\n`;
+  const named: Named = {
+    policies: nameObjects(byId(snapshot.cspPolicies), 'csp-policy', 'csp'),
+    rules: nameObjects(byId(snapshot.firewallRules), 'firewall-rule', 'rule'),
+    filters,
+    filterVariable: new Map(filters.map(({ object, variable }) => [object.id, variable])),
+  };
+  const blocks = RESOURCE_KINDS.flatMap((kind) => RENDERERS[kind](snapshot, named)).sort((a, b) => a.section - b.section || compareText(a.id, b.id));
+  const imports = [...new Set(blocks.map((b) => b.kind))].sort(compareText);
+  const header = [
+    `// Page security of zone ${snapshot.zoneId}, generated by \`zoneguard export\`.`,
+    '// Every resource declares what the zone holds now and adopts the existing object (the settings, and each',
+    '// policy and rule by id), so the first `pulumi up` takes them over without creating anything. Review the',
+    '// declarations, then edit them like any other code: later runs update the zone to match.',
+    `import { ${imports.join(', ')} } from ${tsString(packageName)};`,
+    '',
+    `const zoneId = ${tsString(snapshot.zoneId)};`,
+  ].join('\n');
+  return `${[header, ...blocks.map((b) => b.text)].join('\n\n')}\n`;
 }
 
 /** Reads the zone and renders its program. */

@@ -309,6 +309,22 @@ export const ruleOpsHealth = new FirewallRuleWithFilter('ops-health', {
     expect(text.match(/new FirewallRule\(/g)).toHaveLength(2);
   });
 
+  test.each([
+    ['validation', 'validation'],
+    ['pending', 'direct'],
+    ['complete', 'direct'],
+  ])('a zone whose migration is %p declares a WafMigration of mode %p, before its managed rules', (migrationState, mode) => {
+    const text = renderPulumiProgram({ ...migrated, migrationState });
+    const declared = `export const wafMigration = new WafMigration('waf-migration', {\n  zoneId,\n  mode: '${mode}',\n});`;
+    expect(text).toContain(declared);
+    expect(text).toContain('import { PageGuardSettings, WafManagedRules, WafMigration } from ');
+    expect(text.indexOf(declared)).toBeLessThan(text.indexOf('new WafManagedRules('));
+  });
+
+  test.each([['start'], [undefined]])('a zone whose migration is %p declares no WafMigration', (migrationState) => {
+    expect(renderPulumiProgram({ ...snapshot, ...(migrationState ? { migrationState } : {}) })).not.toContain('WafMigration');
+  });
+
   test('the same zone in another order renders the same text', () => {
     const reversed = { ...snapshot, cspPolicies: [...snapshot.cspPolicies].reverse(), firewallRules: [...snapshot.firewallRules].reverse() };
     expect(renderPulumiProgram(reversed)).toBe(renderPulumiProgram(snapshot));

@@ -82,7 +82,7 @@ export class ZoneGuardClient {
   readonly wafOverrides: WafOverridesGroup;
   /** Packages of the previous WAF: /firewall/waf/packages. */
   readonly wafPackages: WafPackagesGroup;
-  /** The managed phase's entry point ruleset outside the migration: /rulesets/phases/{phase}/entrypoint. */
+  /** The rulesets API: entry points of the managed, custom and rate limiting phases, one rule at a time, versions. */
   readonly rulesets: RulesetsGroup;
 
   constructor(options: ZoneGuardClientOptions) {

@@ -51,7 +51,7 @@ type QueryValue = string | number | boolean | undefined;
 
 /** One call of an endpoint: the method, the path below the base URL, and the schema of its result. */
 export interface CallSpec<S extends z.ZodType> {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Path below the base URL, starting with `/`, path parameters already encoded (see `zonePath`). */
   path: string;
   query?: Record<string, QueryValue>;

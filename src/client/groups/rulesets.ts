@@ -1,12 +1,48 @@
-import { MANAGED_PHASE, SavedRulesetSchema, type EntrypointRuleset, type SavedRuleset } from '../../schemas';
+import { z } from 'zod';
+import {
+  MANAGED_PHASE,
+  RulesetVersionSchema,
+  SavedRulesetSchema,
+  type EntrypointRuleset,
+  type RuleCreate,
+  type RulePatch,
+  type RulePosition,
+  type RulesetPhase,
+  type RulesetVersion,
+  type SavedRuleset,
+} from '../../schemas';
 import { zonePath, type Transport } from '../transport';
 import type { ZoneArgs } from './common';
 
-const entrypointPath = (zoneId: string) => zonePath(zoneId, 'rulesets', 'phases', MANAGED_PHASE, 'entrypoint');
+const entrypointPath = (zoneId: string, phase: string) => zonePath(zoneId, 'rulesets', 'phases', phase, 'entrypoint');
+const rulesetPath = (zoneId: string, rulesetId: string, ...rest: string[]) => zonePath(zoneId, 'rulesets', rulesetId, ...rest);
+
+/** A write's answer: the saved ruleset, or null for a dry run (the service validates and saves nothing). */
+export type RulesetWrite<D extends boolean | undefined> = D extends true ? null : SavedRuleset;
+
+/** Options of every ruleset write. */
+export interface DryRunArgs<D extends boolean | undefined> {
+  /** Send `?dry_run=true`: the service runs every check of the write and saves nothing (docs/service.md#ruleset-dry-run). */
+  dryRun?: D;
+}
+
+/** The phase of an entry point; default the managed phase (the migration's). */
+export interface PhaseArgs {
+  phase?: RulesetPhase;
+}
+
+/** A ruleset of the zone, by the id its entry point answers. */
+export interface RulesetArgs extends ZoneArgs {
+  rulesetId: string;
+}
+
+const writeSchema = (dryRun: boolean | undefined) => (dryRun === true ? z.null() : SavedRulesetSchema);
+const dryRunQuery = (dryRun: boolean | undefined) => (dryRun === true ? { dry_run: 'true' } : undefined);
 
 /**
- * The http_request_firewall_managed entry point outside the migration: /zones/{zone_id}/rulesets/phases/…/entrypoint
- * (docs/emulator.md, "The WAF migration and the entry point"). The migration's own PUT is wafMigration.updateEntrypoint.
+ * The rulesets API of a zone (docs/service.md#rulesets): the entry point of a phase (the WAF managed rules, custom
+ * rules, rate limiting rules), one rule at a time, and versions. The migration's own PUT is
+ * wafMigration.updateEntrypoint.
  */
 export class RulesetsGroup {
   readonly #transport: Transport;
@@ -16,16 +52,73 @@ export class RulesetsGroup {
   }
 
   /** GET the entry point's current version (NotFoundError while the zone has none). */
-  getEntrypoint({ zoneId }: ZoneArgs): Promise<SavedRuleset> {
-    return this.#transport.call({ method: 'GET', path: entrypointPath(zoneId), schema: SavedRulesetSchema });
+  getEntrypoint({ zoneId, phase = MANAGED_PHASE }: ZoneArgs & PhaseArgs): Promise<SavedRuleset> {
+    return this.#transport.call({ method: 'GET', path: entrypointPath(zoneId, phase), schema: SavedRulesetSchema });
   }
 
   /**
-   * PUT the whole entry point as its next version (the ordinary ruleset update: no waf_migration). Rules keep the
-   * ids sent; a rule without an id is new. The body replaces the ruleset, so a repeat after a lost answer saves the
-   * same rules again: retried like any PUT.
+   * PUT the whole entry point as its next version (the ordinary ruleset update: no waf_migration); the first PUT of a
+   * phase creates it. Rules keep the ids sent; a rule without an id is new. The body replaces the ruleset, so a repeat
+   * after a lost answer saves the same rules again: retried like any PUT. The last writer wins.
    */
-  updateEntrypoint({ zoneId, ruleset }: ZoneArgs & { ruleset: EntrypointRuleset }): Promise<SavedRuleset> {
-    return this.#transport.call({ method: 'PUT', path: entrypointPath(zoneId), json: ruleset, schema: SavedRulesetSchema });
+  updateEntrypoint<D extends boolean | undefined = undefined>({
+    zoneId,
+    phase = MANAGED_PHASE,
+    ruleset,
+    dryRun,
+  }: ZoneArgs & PhaseArgs & DryRunArgs<D> & { ruleset: EntrypointRuleset }): Promise<RulesetWrite<D>> {
+    const spec = { method: 'PUT', path: entrypointPath(zoneId, phase), query: dryRunQuery(dryRun), json: ruleset, schema: writeSchema(dryRun) } as const;
+    return this.#transport.call(spec) as Promise<RulesetWrite<D>>;
+  }
+
+  /** GET a ruleset by id, its current version. */
+  get({ zoneId, rulesetId }: RulesetArgs): Promise<SavedRuleset> {
+    return this.#transport.call({ method: 'GET', path: rulesetPath(zoneId, rulesetId), schema: SavedRulesetSchema });
+  }
+
+  /**
+   * POST one rule to a ruleset, last or where `position` says (before or after a rule id, or a 1-based index); answers
+   * the whole ruleset. Not repeated once sent: a repeat would add the rule twice.
+   */
+  createRule<D extends boolean | undefined = undefined>({
+    zoneId,
+    rulesetId,
+    rule,
+    position,
+    dryRun,
+  }: RulesetArgs & DryRunArgs<D> & { rule: Omit<RuleCreate, 'position'>; position?: RulePosition }): Promise<RulesetWrite<D>> {
+    const json = position === undefined ? rule : { ...rule, position };
+    const spec = { method: 'POST', path: rulesetPath(zoneId, rulesetId, 'rules'), query: dryRunQuery(dryRun), json, schema: writeSchema(dryRun) } as const;
+    return this.#transport.call(spec) as Promise<RulesetWrite<D>>;
+  }
+
+  /** PATCH the fields of one rule given, and move it when `position` is given; answers the whole ruleset. */
+  updateRule<D extends boolean | undefined = undefined>({
+    zoneId,
+    rulesetId,
+    ruleId,
+    rule,
+    position,
+    dryRun,
+  }: RulesetArgs & DryRunArgs<D> & { ruleId: string; rule: Omit<RulePatch, 'position'>; position?: RulePosition }): Promise<RulesetWrite<D>> {
+    const json = position === undefined ? rule : { ...rule, position };
+    const spec = { method: 'PATCH', path: rulesetPath(zoneId, rulesetId, 'rules', ruleId), query: dryRunQuery(dryRun), json, schema: writeSchema(dryRun) } as const;
+    return this.#transport.call(spec) as Promise<RulesetWrite<D>>;
+  }
+
+  /** DELETE one rule; answers the whole ruleset without it (NotFoundError for a rule it does not hold). */
+  deleteRule<D extends boolean | undefined = undefined>({ zoneId, rulesetId, ruleId, dryRun }: RulesetArgs & DryRunArgs<D> & { ruleId: string }): Promise<RulesetWrite<D>> {
+    const spec = { method: 'DELETE', path: rulesetPath(zoneId, rulesetId, 'rules', ruleId), query: dryRunQuery(dryRun), schema: writeSchema(dryRun) } as const;
+    return this.#transport.call(spec) as Promise<RulesetWrite<D>>;
+  }
+
+  /** GET every version of a ruleset, oldest first, without rules. */
+  listVersions({ zoneId, rulesetId }: RulesetArgs): Promise<RulesetVersion[]> {
+    return this.#transport.call({ method: 'GET', path: rulesetPath(zoneId, rulesetId, 'versions'), schema: z.array(RulesetVersionSchema) });
+  }
+
+  /** GET one version of a ruleset, with its rules. */
+  getVersion({ zoneId, rulesetId, version }: RulesetArgs & { version: string }): Promise<SavedRuleset> {
+    return this.#transport.call({ method: 'GET', path: rulesetPath(zoneId, rulesetId, 'versions', version), schema: SavedRulesetSchema });
   }
 }

@@ -6,7 +6,7 @@
 // the migration is pending; and each failure in one line. Pure: the preview's JSON in, the text out.
 import { stripVTControlCharacters } from 'node:util';
 import { z } from 'zod';
-import { UNKNOWN } from '../providers/kit/check';
+import { UNKNOWN } from '../unknown';
 
 const StateSchema = z.looseObject({
   inputs: z.record(z.string(), z.unknown()).optional(),

@@ -4,17 +4,9 @@ import type * as pulumi from '@pulumi/pulumi';
 import { NAME_KEY } from './closure';
 import { controlCharacterProblem } from '../../schemas/text';
 import { readableIssue } from '../../schemas/messages';
+import { UNKNOWN, containsUnknown } from '../../unknown';
 
-/** The value the engine puts in place of an input that is not known yet during a preview. */
-export const UNKNOWN = '04da6b54-80e4-46f7-96ec-b56ff0331ba9';
-
-/** True when `value` is, or contains, a value not known yet during a preview. */
-export function containsUnknown(value: unknown): boolean {
-  if (value === UNKNOWN) return true;
-  if (Array.isArray(value)) return value.some(containsUnknown);
-  if (value !== null && typeof value === 'object') return Object.values(value).some(containsUnknown);
-  return false;
-}
+export { UNKNOWN, containsUnknown };
 
 /** Keys the engine (the provider) and the resource classes (the name) add to the inputs; never validated, always passed through. */
 const ENGINE_KEYS = new Set(['__provider', NAME_KEY]);

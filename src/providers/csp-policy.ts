@@ -13,9 +13,9 @@ import { checkWithSchema } from './kit/check';
 import { ReadCoalescer } from './kit/coalesce';
 import { configure, assertConfigured, getClient } from './kit/context';
 import { diffFields, pickFields } from './kit/diff';
-import { CspPolicyKind, diffPlan, label as kindLabel } from '../kinds';
-import { nameOf } from './kit/ownership';
-import { ProviderError, step, unlessNotFound, type Implementation } from './kit/implementation';
+import { CspPolicyKind, diffPlan } from '../kinds';
+import { adoptableObject } from './kit/adoptable';
+import { step, unlessNotFound, type Implementation } from './kit/implementation';
 import { expressionCheckFailures } from './kit/expression';
 
 const wire = CspPolicyCreateSchema.shape;
@@ -64,7 +64,6 @@ export function policyUpdateBody(current: Partial<CspPolicyInputs>, desired: Csp
   return body;
 }
 
-const label = (props: Record<string, unknown>, id?: string) => kindLabel('CspPolicy', props, nameOf(props), id);
 const DIFF = diffPlan(CspPolicyKind);
 
 /**
@@ -90,58 +89,19 @@ export const cspPolicy: Implementation = {
     return diffFields(olds, news, DIFF);
   },
 
-  async create(raw) {
-    const inputs = raw as CspPolicyInputs;
-    const { zoneId, adoptPolicyId } = inputs;
-    const body = pickFields(inputs, CSP_POLICY_FIELDS);
-    const client = getClient();
-    const policy = await policyReads.writing(zoneId, () =>
-      adoptPolicyId
-        ? step(`${label(inputs, adoptPolicyId)}: adopting the policy`, async () => {
-            // Read first, and write only what differs: adopting a policy already as declared changes nothing.
-            const current = await unlessNotFound(() => client.cspPolicies.get({ zoneId, policyId: adoptPolicyId }), undefined);
-            if (!current) {
-              throw new ProviderError(
-                `${label(inputs)}: adoptPolicyId ${adoptPolicyId} names no policy of this zone; ` +
-                  'check the id (zoneguard export lists them) or remove adoptPolicyId to create a new policy',
-              );
-            }
-            const changes = policyUpdateBody(current, inputs);
-            return Object.keys(changes).length === 0
-              ? current
-              : client.cspPolicies.update({ zoneId, policyId: adoptPolicyId, ...changes });
-          })
-        : // One call, and never a policy found by its fields: identical policies are legitimate (two resources, two
-          // stacks), and binding to one by a guess would let another resource's delete remove it (README, "Who owns what").
-          step(`${label(inputs)}: creating the policy`, () => client.cspPolicies.create({ zoneId, ...body })),
-    );
-    return { id: policy.id, outs: outputsFromPolicy(zoneId, policy, adoptPolicyId) };
-  },
-
-  async read(id, props) {
-    const { zoneId, adoptPolicyId } = props as CspPolicyOutputs;
-    const policy = await step(`${label(props, id)}: reading the policy`, () => policyReads.read(zoneId, id));
-    // Deleted out of band: a blank id takes the resource out of the state, and the next up creates it again.
-    if (!policy) return { id: '' };
-    const outs = outputsFromPolicy(zoneId, policy, adoptPolicyId);
-    const { policyId: _policyId, ...inputs } = outs;
-    return { id, props: outs, inputs };
-  },
-
-  async update(id, olds, news) {
-    const desired = news as CspPolicyInputs;
-    const body = policyUpdateBody(olds as CspPolicyOutputs, desired);
-    const policy = await policyReads.writing(desired.zoneId, () =>
-      step(`${label(desired, id)}: updating the policy`, () => getClient().cspPolicies.update({ zoneId: desired.zoneId, policyId: id, ...body })),
-    );
-    return { outs: outputsFromPolicy(desired.zoneId, policy, desired.adoptPolicyId) };
-  },
-
-  async delete(id, props) {
-    const { zoneId } = props as CspPolicyOutputs;
-    // Already gone is what delete wants: not an error.
-    await policyReads.writing(zoneId, () =>
-      step(`${label(props, id)}: deleting the policy`, () => unlessNotFound(() => getClient().cspPolicies.delete({ zoneId, policyId: id }), undefined)),
-    );
-  },
+  ...adoptableObject<CspPolicy, CspPolicyInputs, CspPolicyOutputs>({
+    kind: 'CspPolicy',
+    object: 'the policy',
+    step,
+    writing: (zoneId, call) => policyReads.writing(zoneId, call),
+    read: (zoneId, policyId) => policyReads.read(zoneId, policyId),
+    get: (zoneId, policyId) => getClient().cspPolicies.get({ zoneId, policyId }),
+    // One call, and never a policy found by its fields: identical policies are legitimate (two resources, two
+    // stacks), and binding to one by a guess would let another resource's delete remove it (README, "Who owns what").
+    create: (inputs) => getClient().cspPolicies.create({ zoneId: inputs.zoneId, ...pickFields(inputs, CSP_POLICY_FIELDS) }),
+    update: (inputs, policyId, current) => getClient().cspPolicies.update({ zoneId: inputs.zoneId, policyId, ...policyUpdateBody(current, inputs) }),
+    remove: (zoneId, policyId) => getClient().cspPolicies.delete({ zoneId, policyId }),
+    outputs: outputsFromPolicy,
+    matches: (current, inputs) => Object.keys(policyUpdateBody(current, inputs)).length === 0,
+  }),
 };

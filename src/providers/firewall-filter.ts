@@ -14,7 +14,8 @@ import {
   isDuplicateFilterError,
   normalizeField,
 } from './kit/firewall';
-import { ProviderError, unlessNotFound, type Implementation } from './kit/implementation';
+import { ProviderError, type Implementation } from './kit/implementation';
+import { adoptableObject } from './kit/adoptable';
 import { nameOf } from './kit/ownership';
 import { FirewallFilterKind, diffPlan, label as kindLabel } from '../kinds';
 
@@ -138,20 +139,6 @@ async function createFilter(inputs: FirewallFilterInputs): Promise<Filter> {
   }
 }
 
-/** Takes over an existing filter by id and brings it to the declared fields (no write when it already matches). */
-async function adoptFilter(inputs: FirewallFilterInputs, filterId: string): Promise<Filter> {
-  const { zoneId } = inputs;
-  const client = getClient();
-  const existing = await unlessNotFound(() => client.filters.get({ zoneId, filterId }), undefined);
-  if (!existing) {
-    throw new ProviderError(
-      `${label(inputs, nameOf(inputs))}: adoptFilterId ${filterId} names no filter of this zone; check the id, or remove adoptFilterId to create a new filter`,
-    );
-  }
-  if (filterMatches(outputsFromFilter(zoneId, existing), inputs)) return existing;
-  return updateFilter(inputs, filterId);
-}
-
 async function updateFilter(inputs: FirewallFilterInputs, filterId: string): Promise<Filter> {
   const { zoneId } = inputs;
   try {
@@ -171,6 +158,19 @@ export function rulesReferencing(rules: readonly FirewallRule[], filterId: strin
   return rules.filter((rule) => rule.filter.id === filterId).map((rule) => rule.id);
 }
 
+/** Deletes a filter; refused because rules outside the stack still use it (10027), it says which and what to do. */
+async function removeFilter(zoneId: string, filterId: string, props: Record<string, unknown>): Promise<void> {
+  const client = getClient();
+  try {
+    await client.filters.delete({ zoneId, filterId });
+  } catch (error) {
+    if (!isConflictError(error)) throw error;
+    // The stack's own rules were deleted before (they depend on the filter): whoever still uses it is outside.
+    const users = await bestEffort(async () => rulesReferencing(await client.firewallRules.list({ zoneId }).toArray(), filterId), []);
+    throw new ProviderError(filterInUseMessage(zoneId, nameOf(props), filterId, users, error.message), { cause: error });
+  }
+}
+
 export const firewallFilter: Implementation = {
   configure,
 
@@ -183,46 +183,17 @@ export const firewallFilter: Implementation = {
     return diffFirewallFilter(olds, news);
   },
 
-  async create(raw) {
-    const inputs = raw as FirewallFilterInputs;
-    const { adoptFilterId } = inputs;
-    const filter = await firewallWrite(inputs.zoneId, () =>
-      adoptFilterId
-        ? firewallStep(`${label(inputs, nameOf(inputs), adoptFilterId)}: adopting the filter`, () => adoptFilter(inputs, adoptFilterId))
-        : firewallStep(`${label(inputs, nameOf(inputs))}: creating the filter`, () => createFilter(inputs)),
-    );
-    return { id: filter.id, outs: outputsFromFilter(inputs.zoneId, filter, adoptFilterId) };
-  },
-
-  async read(id, props) {
-    const recorded = props as FirewallFilterOutputs;
-    const filter = await firewallStep(`${label(recorded, nameOf(props), id)}: reading the filter`, () => filterReads.read(recorded.zoneId, id));
-    // Deleted out of band: a blank id takes it out of the state.
-    if (!filter) return { id: '' };
-    const outs = outputsFromFilter(recorded.zoneId, filter, recorded.adoptFilterId);
-    return { id, props: outs, inputs: inputsFromOutputs(outs) };
-  },
-
-  async update(id, _olds, news) {
-    const desired = news as FirewallFilterInputs;
-    const filter = await firewallWrite(desired.zoneId, () =>
-      firewallStep(`${label(desired, nameOf(news), id)}: updating the filter`, () => updateFilter(desired, id)),
-    );
-    return { outs: outputsFromFilter(desired.zoneId, filter, desired.adoptFilterId) };
-  },
-
-  async delete(id, props) {
-    const { zoneId } = props as FirewallFilterOutputs;
-    const client = getClient();
-    await firewallWrite(zoneId, () => firewallStep(`${label(props, nameOf(props), id)}: deleting the filter`, async () => {
-      try {
-        await unlessNotFound(() => client.filters.delete({ zoneId, filterId: id }), undefined);
-      } catch (error) {
-        if (!isConflictError(error)) throw error;
-        // The stack's own rules were deleted before (they depend on the filter): whoever still uses it is outside.
-        const users = await bestEffort(async () => rulesReferencing(await client.firewallRules.list({ zoneId }).toArray(), id), []);
-        throw new ProviderError(filterInUseMessage(zoneId, nameOf(props), id, users, error.message), { cause: error });
-      }
-    }));
-  },
+  ...adoptableObject<Filter, FirewallFilterInputs, FirewallFilterOutputs>({
+    kind: RESOURCE,
+    object: 'the filter',
+    step: firewallStep,
+    writing: firewallWrite,
+    read: (zoneId, filterId) => filterReads.read(zoneId, filterId),
+    get: (zoneId, filterId) => getClient().filters.get({ zoneId, filterId }),
+    create: createFilter,
+    update: (inputs, filterId) => updateFilter(inputs, filterId),
+    remove: (zoneId, filterId, props) => removeFilter(zoneId, filterId, props),
+    outputs: outputsFromFilter,
+    matches: filterMatches,
+  }),
 };

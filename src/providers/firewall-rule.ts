@@ -15,7 +15,8 @@ import {
   ruleFieldsFromWire,
   ruleReads,
 } from './kit/firewall';
-import { ProviderError, unlessNotFound, type Implementation } from './kit/implementation';
+import { ProviderError, type Implementation } from './kit/implementation';
+import { adoptableObject } from './kit/adoptable';
 import { nameOf } from './kit/ownership';
 import { FirewallRuleKind, diffPlan, label as kindLabel } from '../kinds';
 
@@ -118,18 +119,6 @@ async function updateRule(inputs: FirewallRuleInputs, ruleId: string): Promise<F
   }
 }
 
-/** Takes over an existing rule by id and brings it to the declared fields, its filter included (no write when it matches). */
-async function adoptRule(inputs: FirewallRuleInputs, ruleId: string): Promise<FirewallRule> {
-  const existing = await unlessNotFound(() => getClient().firewallRules.get({ zoneId: inputs.zoneId, ruleId }), undefined);
-  if (!existing) {
-    throw new ProviderError(
-      `${label(inputs, nameOf(inputs))}: adoptRuleId ${ruleId} names no firewall rule of this zone; check the id, or remove adoptRuleId to create a new rule`,
-    );
-  }
-  if (!diffFirewallRule(outputsFromRule(inputs.zoneId, existing), inputs).changes) return existing;
-  return updateRule(inputs, ruleId);
-}
-
 export const firewallRule: Implementation = {
   configure,
 
@@ -145,41 +134,21 @@ export const firewallRule: Implementation = {
     return diffFirewallRule(olds, news);
   },
 
-  async create(raw) {
-    const inputs = raw as FirewallRuleInputs;
-    const { adoptRuleId } = inputs;
-    const rule = await firewallWrite(inputs.zoneId, () =>
-      adoptRuleId
-        ? firewallStep(`${label(inputs, nameOf(inputs), adoptRuleId)}: adopting the rule`, () => adoptRule(inputs, adoptRuleId))
-        : firewallStep(`${label(inputs, nameOf(inputs))}: creating the rule on filter ${inputs.filterId}`, () => createRule(inputs)),
-    );
-    return { id: rule.id, outs: outputsFromRule(inputs.zoneId, rule, adoptRuleId) };
-  },
-
-  async read(id, props) {
-    const recorded = props as FirewallRuleOutputs;
-    const rule = await firewallStep(`${label(recorded, nameOf(props), id)}: reading the rule`, () => ruleReads.read(recorded.zoneId, id));
-    // Deleted out of band: a blank id takes it out of the state.
-    if (!rule) return { id: '' };
-    const outs = outputsFromRule(recorded.zoneId, rule, recorded.adoptRuleId);
-    return { id, props: outs, inputs: inputsFromOutputs(outs) };
-  },
-
-  async update(id, _olds, news) {
-    const desired = news as FirewallRuleInputs;
-    const rule = await firewallWrite(desired.zoneId, () =>
-      firewallStep(`${label(desired, nameOf(news), id)}: updating the rule`, () => updateRule(desired, id)),
-    );
-    return { outs: outputsFromRule(desired.zoneId, rule, desired.adoptRuleId) };
-  },
-
-  async delete(id, props) {
-    const { zoneId } = props as FirewallRuleOutputs;
+  ...adoptableObject<FirewallRule, FirewallRuleInputs, FirewallRuleOutputs>({
+    kind: RESOURCE,
+    object: 'the rule',
+    step: firewallStep,
+    writing: firewallWrite,
+    read: (zoneId, ruleId) => ruleReads.read(zoneId, ruleId),
+    get: (zoneId, ruleId) => getClient().firewallRules.get({ zoneId, ruleId }),
+    create: createRule,
+    creating: (inputs) => `creating the rule on filter ${inputs.filterId}`,
+    update: (inputs, ruleId) => updateRule(inputs, ruleId),
     // The rule alone: its filter belongs to its FirewallFilter resource, which the engine deletes after its rules.
-    await firewallWrite(zoneId, () =>
-      firewallStep(`${label(props, nameOf(props), id)}: deleting the rule`, () =>
-        unlessNotFound(() => getClient().firewallRules.delete({ zoneId, ruleId: id }), undefined),
-      ),
-    );
-  },
+    remove: async (zoneId, ruleId) => {
+      await getClient().firewallRules.delete({ zoneId, ruleId });
+    },
+    outputs: outputsFromRule,
+    matches: (current, inputs) => !diffFirewallRule(current, inputs).changes,
+  }),
 };

@@ -130,7 +130,7 @@ describe('lifecycle against the emulator', () => {
     const inputs = await checked(declared({ adoptPolicyId: 'f'.repeat(32) }));
     await expect(cspPolicy.create(inputs)).rejects.toThrow(
       `CspPolicy in zone ${zoneId}: adoptPolicyId ${'f'.repeat(32)} names no policy of this zone; ` +
-        'check the id (zoneguard export lists them) or remove adoptPolicyId to create a new policy',
+        'check the id (zoneguard export lists them), or remove adoptPolicyId to create a new policy',
     );
   });
 });

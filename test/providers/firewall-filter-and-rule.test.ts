@@ -288,10 +288,10 @@ describe('adoption', () => {
     const zoneId = await freshZone();
     const missing = 'f'.repeat(32);
     await expect(firewallFilter.create(await checkedFilter({ zoneId, expression: EXPRESSION, adoptFilterId: missing }))).rejects.toThrow(
-      `adoptFilterId ${missing} names no filter of this zone; check the id, or remove adoptFilterId to create a new filter`,
+      `adoptFilterId ${missing} names no filter of this zone; check the id (zoneguard export lists them), or remove adoptFilterId to create a new filter`,
     );
     await expect(firewallRule.create(await checkedRule({ zoneId, filterId: missing, action: 'log', adoptRuleId: missing }))).rejects.toThrow(
-      `adoptRuleId ${missing} names no firewall rule of this zone; check the id, or remove adoptRuleId to create a new rule`,
+      `adoptRuleId ${missing} names no firewall rule of this zone; check the id (zoneguard export lists them), or remove adoptRuleId to create a new rule`,
     );
   });
 });

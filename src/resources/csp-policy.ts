@@ -29,6 +29,8 @@ export class CspPolicy extends ZoneGuardResource {
   declare readonly value: pulumi.Output<string>;
   declare readonly enabled: pulumi.Output<boolean>;
   declare readonly description: pulumi.Output<string>;
+  /** The policy this resource took over at create, when it was given one. */
+  declare readonly adoptPolicyId: pulumi.Output<string | undefined>;
   /** The id the service assigned (also the resource's id). */
   declare readonly policyId: pulumi.Output<string>;
 

@@ -29,6 +29,8 @@ export class FirewallFilter extends ZoneGuardResource {
   declare readonly description: pulumi.Output<string>;
   declare readonly paused: pulumi.Output<boolean>;
   declare readonly ref: pulumi.Output<string>;
+  /** The filter this resource took over at create, when it was given one. */
+  declare readonly adoptFilterId: pulumi.Output<string | undefined>;
   /** The id the service assigned to the filter (also the resource's id): what a FirewallRule's `filterId` takes. */
   declare readonly filterId: pulumi.Output<string>;
 

@@ -34,6 +34,8 @@ export abstract class FirewallRuleResource extends ZoneGuardResource {
   declare readonly ruleId: pulumi.Output<string>;
   /** The id of the rule's filter. */
   declare readonly filterId: pulumi.Output<string>;
+  /** The rule this resource took over at create, when it was given one. */
+  declare readonly adoptRuleId: pulumi.Output<string | undefined>;
 
   protected constructor(
     kind: ResourceKind & `FirewallRule${string}`,

@@ -2,7 +2,9 @@
 // (code 10013) takes a resource out of the state (a WafMigration excepted); a route 404 from a wrong base URL fails
 // the read naming zoneguard:baseUrl, whatever the kind.
 import { configure } from '../../src/providers/kit/context';
-import { implementation, NAME_KEY } from '../../src/providers';
+import { RESOURCE_KINDS } from '../../src/kinds';
+import { implementation } from '../../src/providers';
+import { createSample } from '../support/kind-samples';
 import { providerFixture, type ProviderFixture } from './support';
 
 let fx: ProviderFixture;
@@ -22,24 +24,14 @@ async function useBaseUrl(baseUrl: string): Promise<void> {
   await configure({ config: { get: (key: string) => settings[key], require: (key: string) => settings[key]! } });
 }
 
-type Props = Record<string, unknown>;
-
-/** One resource of each kind, created in a zone of its own; answers each kind's id and outputs. */
-async function deployed(): Promise<Array<{ kind: 'PageGuardSettings' | 'CspPolicy' | 'FirewallRuleWithFilter' | 'WafMigration'; id: string; outs: Props }>> {
-  const zone = await fx.emulator.admin.seedZone({ name: `read-${Date.now()}.example`, plan: 'pro', hosts: ['read.example'] });
-  const zoneId = zone.id;
-  const create = async (kind: 'PageGuardSettings' | 'CspPolicy' | 'FirewallRuleWithFilter' | 'WafMigration', news: Props) => {
-    const provider = implementation(kind);
-    const { inputs } = await provider.check({}, { zoneId, [NAME_KEY]: kind.toLowerCase(), ...news });
-    const { id, outs } = await provider.create(inputs as Props);
-    return { kind, id, outs: outs as Props };
-  };
-  return [
-    await create('PageGuardSettings', { enabled: true }),
-    await create('CspPolicy', { action: 'log', expression: 'http.host eq "read.example"', value: "script-src 'self'" }),
-    await create('FirewallRuleWithFilter', { expression: '(http.request.uri.path eq "/read")', action: 'block' }),
-    await create('WafMigration', { mode: 'direct', wait: { timeoutSeconds: 5, pollIntervalSeconds: 0.02 } }),
-  ];
+/** One resource of each kind of the registry, each in a zone of its own; answers each kind's id and outputs. */
+async function deployed(): Promise<Array<Awaited<ReturnType<typeof createSample>>>> {
+  const created = [];
+  for (const kind of RESOURCE_KINDS) {
+    const zone = await fx.emulator.admin.seedZone({ name: `read-${kind.toLowerCase()}-${Date.now()}.example`, plan: 'pro', hosts: ['read.example'] });
+    created.push(await createSample(kind, fx.client, zone.id));
+  }
+  return created;
 }
 
 test.each([
@@ -57,12 +49,14 @@ test.each([
   }
 });
 
-test("the service's own not found (10013) takes a policy, a rule and the settings out of the state, but never the migration", async () => {
+test("the service's own not found (10013) takes every kind out of the state, but never the migration", async () => {
   await useBaseUrl(fx.emulator.baseUrl);
   const resources = await deployed();
-  const zoneId = String(resources[0]!.outs.zoneId);
-  await fx.emulator.admin.removeZone(zoneId);
+  for (const { outs } of resources) await fx.emulator.admin.removeZone(String(outs.zoneId));
   const reads = await Promise.all(resources.map(({ kind, id, outs }) => implementation(kind).read(id, outs).then((r) => r.id, (e: Error) => e.message)));
-  expect(reads.slice(0, 3)).toEqual(['', '', '']);
-  expect(reads[3]).toMatch(new RegExp(`^WafMigration of zone ${zoneId}: the service does not know the zone \\(.*10013.*\\); the resource stays in the state`));
+  const migrationZone = String(resources.find((r) => r.kind === 'WafMigration')!.outs.zoneId);
+  expect(Object.fromEntries(resources.map(({ kind }, i) => [kind, reads[i]]))).toEqual({
+    ...Object.fromEntries(RESOURCE_KINDS.map((kind) => [kind, ''])),
+    WafMigration: expect.stringMatching(new RegExp(`^WafMigration of zone ${migrationZone}: the service does not know the zone \\(.*10013.*\\); the resource stays in the state`)),
+  });
 });

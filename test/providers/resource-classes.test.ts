@@ -1,14 +1,11 @@
-// The resource classes under the SDK's mocks: each constructs (an input the SDK's Resource already holds, such as
-// `__name`, would fail the construction in every program) and hands its provider its logical name.
+// The resource classes under the SDK's mocks: each kind's class constructs (an input the SDK's Resource already
+// holds, such as `__name`, would fail the construction in every program), hands its provider its logical name and
+// what its sample sends, and has an Output for every property of its kind's declaration (src/kinds), computed ones
+// included: the engine makes an Output only for a registered key, and a declared one missing is undefined at run time.
 import * as pulumi from '@pulumi/pulumi';
+import { declarationOf, propertiesOf, RESOURCE_KINDS, typeToken } from '../../src/kinds';
 import { NAME_KEY } from '../../src/providers';
-import { CspPolicy } from '../../src/resources/csp-policy';
-import { FirewallFilter } from '../../src/resources/firewall-filter';
-import { FirewallRule } from '../../src/resources/firewall-rule';
-import { FirewallRuleWithFilter } from '../../src/resources/firewall-rule-with-filter';
-import { PageGuardSettings } from '../../src/resources/page-guard-settings';
-import { WafManagedRules } from '../../src/resources/waf-managed-rules';
-import { WafMigration } from '../../src/resources/waf-migration';
+import { constructSample, sampleArgs, sampleInputs } from '../support/kind-samples';
 
 const registered: Array<{ type: string; name: string; inputs: Record<string, unknown> }> = [];
 beforeAll(async () => {
@@ -22,22 +19,17 @@ beforeAll(async () => {
 });
 
 const zoneId = 'a'.repeat(32);
-const urnOf = (resource: pulumi.Resource) => new Promise<string>((resolve) => resource.urn.apply(resolve));
+const resolved = <T>(output: pulumi.Output<T>) => new Promise<T>((resolve) => output.apply(resolve));
 
-// Each row: the kind, its construction, and outputs the provider computes (not inputs of that construction), which
-// the class must still expose as outputs.
-test.each<[string, () => pulumi.CustomResource, string[]]>([
-  ['PageGuardSettings', () => new PageGuardSettings('settings', { zoneId, enabled: true }), ['updatedAt', 'previous', 'useConnectionUrlPath']],
-  ['CspPolicy', () => new CspPolicy('policy', { zoneId, action: 'log', expression: 'true', value: "script-src 'self'" }), ['policyId', 'enabled']],
-  ['FirewallRuleWithFilter', () => new FirewallRuleWithFilter('rule', { zoneId, expression: '(ip.src eq 192.0.2.1)', action: 'block' }), ['ruleId', 'filterId', 'paused', 'priority']],
-  ['FirewallFilter', () => new FirewallFilter('filter', { zoneId, expression: '(ip.src eq 192.0.2.1)' }), ['filterId', 'paused', 'ref']],
-  ['FirewallRule', () => new FirewallRule('two-call-rule', { zoneId, filterId: 'f'.repeat(32), action: 'log' }), ['ruleId', 'products', 'description']],
-  ['WafMigration', () => new WafMigration('waf', { zoneId, mode: 'direct' }), ['migrationState', 'conversion', 'wait']],
-  ['WafManagedRules', () => new WafManagedRules('managed', { zoneId, rules: [] }), ['ruleIds', 'version', 'recorded']],
-])('%s constructs and passes its name to the provider', async (kind, construct, computed) => {
-  const resource = construct();
-  expect(await urnOf(resource)).toMatch(new RegExp(`zoneguard:${kind}::`));
-  const entry = registered.find((r) => r.type.endsWith(`:${kind}`));
-  expect(entry?.inputs[NAME_KEY]).toBe(entry?.name);
-  expect(computed.filter((key) => !pulumi.Output.isInstance((resource as unknown as Record<string, unknown>)[key]))).toEqual([]);
+test.each(RESOURCE_KINDS)('%s constructs, passes its name and its inputs to the provider, and has every property of its declaration as an Output', async (kind) => {
+  const name = `sample-${kind.toLowerCase()}`;
+  const resource = constructSample(kind, name, sampleArgs(kind, zoneId));
+  expect(await resolved(resource.urn)).toBe(`urn:pulumi:stack::project::${typeToken(kind)}::${name}`);
+  const entry = registered.find((r) => r.name === name);
+  expect(entry?.inputs[NAME_KEY]).toBe(name);
+  const { [NAME_KEY]: _name, __provider: _provider, ...sent } = entry!.inputs;
+  expect(sent).toEqual(sampleInputs(kind, zoneId));
+  const properties = propertiesOf(declarationOf(kind));
+  const asRecord = resource as unknown as Record<string, unknown>;
+  expect(properties.filter((key) => !pulumi.Output.isInstance(asRecord[key]))).toEqual([]);
 });

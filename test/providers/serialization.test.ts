@@ -4,13 +4,13 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { startEmulator, type StartedEmulator } from '../../src/emulator';
+import { RESOURCE_KINDS } from '../../src/kinds';
 import { zoneOfPlan } from '../support/emulator';
 
 // Does what the engine does with a provider, the way a consumer gets it: the package from `npm pack` installed in
 // a project outside this repo, the provider serialized there, its text loaded in a fresh process and driven
 // against the emulator.
 const root = path.resolve(__dirname, '../..');
-const KINDS = ['PageGuardSettings', 'CspPolicy', 'FirewallRuleWithFilter', 'WafMigration'] as const;
 const MAX_BYTES = 2048;
 
 let emulator: StartedEmulator;
@@ -39,7 +39,7 @@ beforeAll(async () => {
      const { providerFor } = require('pulumi-zoneguard/providers');
      (async () => {
        const out = {};
-       for (const kind of ${JSON.stringify(KINDS)}) {
+       for (const kind of ${JSON.stringify(RESOURCE_KINDS)}) {
          const provider = providerFor(kind);
          const fn = await pulumi.runtime.serializeFunction(() => provider, { allowSecrets: false });
          out[kind] = fn.text;
@@ -55,7 +55,7 @@ afterAll(async () => {
   if (project) fs.rmSync(project, { recursive: true, force: true });
 });
 
-test.each(KINDS)('the serialized %s provider is small, loads its code by specifier, and holds no credential', (kind) => {
+test.each(RESOURCE_KINDS)('the serialized %s provider is small, loads its code by specifier, and holds no credential', (kind) => {
   const text = texts[kind]!;
   expect(Buffer.byteLength(text)).toBeLessThanOrEqual(MAX_BYTES);
   expect(text).toContain("require('pulumi-zoneguard/providers')");

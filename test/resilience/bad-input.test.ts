@@ -1,12 +1,13 @@
 import type * as pulumi from '@pulumi/pulumi';
-import { implementation, type ResourceKind } from '../../src/providers';
+import { RESOURCE_KINDS, type ResourceKind } from '../../src/kinds';
+import { implementation } from '../../src/providers';
 import { MAX_REASON_LENGTH } from '../../src/providers/kit/check';
 import { configure } from '../../src/providers/kit/context';
 import { CspPolicy } from '../../src/resources/csp-policy';
 import { FirewallRuleWithFilter } from '../../src/resources/firewall-rule-with-filter';
 import { PageGuardSettings } from '../../src/resources/page-guard-settings';
-import { WafMigration } from '../../src/resources/waf-migration';
 import { openSandbox, type EngineSandbox } from '../e2e/harness';
+import { constructSample, sampleArgs, sampleInputs, type ClassArgs } from '../support/kind-samples';
 import { providerFixture, type ProviderFixture } from '../providers/support';
 import { engine, unique } from './support';
 
@@ -23,16 +24,8 @@ const MISSING = Symbol('missing');
 /** A field, a bad value for it (MISSING: left out), and what is wrong with it. */
 type Case = [field: string, value: unknown, why: string];
 
-/** What each bad value is checked against: a valid input to break one field of. */
-const BASES: Record<ResourceKind, Record<string, unknown>> = {
-  PageGuardSettings: { zoneId: ZONE, enabled: true },
-  CspPolicy: { zoneId: ZONE, action: 'log', expression: 'http.host eq "shop.example.com"', value: "script-src 'self'" },
-  FirewallRuleWithFilter: { zoneId: ZONE, expression: '(http.request.uri.path eq "/admin")', action: 'block' },
-  FirewallFilter: { zoneId: ZONE, expression: '(http.request.uri.path eq "/admin")' },
-  FirewallRule: { zoneId: ZONE, filterId: 'b0e7337e95bc424b303e1bd1243c6b44', action: 'block' },
-  WafMigration: { zoneId: ZONE, mode: 'direct' },
-  WafManagedRules: { zoneId: ZONE, order: ['managed'], rules: { managed: { execute: { rulesetId: 'efb7b8c949ac4650a09736fc376e9aee' } } } },
-};
+/** What each bad value is checked against: a valid input to break one field of, each kind's sample (test/support/kind-samples.ts). */
+const BASES = Object.fromEntries(RESOURCE_KINDS.map((kind) => [kind, sampleInputs(kind, ZONE)])) as Record<ResourceKind, Record<string, unknown>>;
 
 const zoneIdCases: Case[] = [
   ['zoneId', MISSING, 'missing'],
@@ -332,21 +325,22 @@ describe('through the real engine', () => {
   });
   afterAll(() => sandbox?.close());
 
-  // The engine stops at the first resource whose check fails, so each bad resource gets its own run.
-  const cases: Array<{ kind: ResourceKind; field: string; declare: () => void }> = [
-    { kind: 'PageGuardSettings', field: 'enabled', declare: () => new PageGuardSettings('settings', { zoneId: ZONE, enabled: 'yes' as unknown as boolean }) },
-    {
-      kind: 'CspPolicy',
-      field: 'value',
-      declare: () => new CspPolicy('policy', { zoneId: ZONE, action: 'log', expression: 'http.host eq "shop.example.com"', value: 'script-src' }),
-    },
-    {
-      kind: 'FirewallRuleWithFilter',
-      field: 'expression',
-      declare: () => new FirewallRuleWithFilter('rule', { zoneId: ZONE, expression: 'http.request.uri.path eq', action: 'block' }),
-    },
-    { kind: 'WafMigration', field: 'zoneId', declare: () => new WafMigration('migration', { zoneId: ZONE.toUpperCase(), mode: 'direct' }, { protect: false }) },
-  ];
+  // The engine stops at the first resource whose check fails, so each bad resource gets its own run: each kind's
+  // class, from its sample with one field bad.
+  const ENGINE_CASES: { [K in ResourceKind]: { field: keyof ClassArgs[K] & string; value: unknown } } = {
+    PageGuardSettings: { field: 'enabled', value: 'yes' },
+    CspPolicy: { field: 'value', value: 'script-src' },
+    FirewallRuleWithFilter: { field: 'expression', value: 'http.request.uri.path eq' },
+    FirewallFilter: { field: 'expression', value: 'ip.src in {192.0.2.0/99}' },
+    FirewallRule: { field: 'action', value: 'deny' },
+    WafMigration: { field: 'zoneId', value: ZONE.toUpperCase() },
+    WafManagedRules: { field: 'restoreOnDelete', value: 'yes' },
+  };
+  const cases = RESOURCE_KINDS.map((kind) => ({
+    kind,
+    field: ENGINE_CASES[kind].field,
+    declare: () => constructSample(kind, kind.toLowerCase(), { ...sampleArgs(kind, ZONE), [ENGINE_CASES[kind].field]: ENGINE_CASES[kind].value }),
+  }));
 
   test.each(cases)('pulumi up stops on $kind $field, shows the field and the reason, and sends no request', async ({ kind, field, declare }) => {
     const stack = await sandbox.stack(unique(`bad-${kind.toLowerCase()}`), async () => {

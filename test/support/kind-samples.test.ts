@@ -1,0 +1,33 @@
+// The failing-test half of test/support/kind-samples.ts: every kind of the registry has its row in every table, and
+// every sample passes its provider's check and creates against the emulator, so a per-kind test that iterates the
+// registry runs a valid row per kind.
+import { RESOURCE_KINDS } from '../../src/kinds';
+import { implementation } from '../../src/providers';
+import { providerFixture, type ProviderFixture } from '../providers/support';
+import { CLASSES, createSample, SAMPLES, sampleInputs } from './kind-samples';
+
+jest.setTimeout(60_000);
+
+let fx: ProviderFixture;
+beforeAll(async () => {
+  fx = await providerFixture();
+});
+afterAll(() => fx.close());
+
+test('every kind of the registry has a class and a sample, and no other kind has one', () => {
+  expect(Object.keys(CLASSES).sort()).toEqual([...RESOURCE_KINDS].sort());
+  expect(Object.keys(SAMPLES).sort()).toEqual([...RESOURCE_KINDS].sort());
+});
+
+test.each(RESOURCE_KINDS)("the %s sample passes its provider's check with no request", async (kind) => {
+  const zoneId = await fx.freshZone();
+  await fx.requestsSince();
+  expect((await implementation(kind).check({}, sampleInputs(kind, zoneId))).failures).toEqual([]);
+  expect(await fx.requestsSince()).toEqual([]);
+});
+
+test.each(RESOURCE_KINDS)('the %s sample creates in a zone of its own, and its id is in its outputs', async (kind) => {
+  const created = await createSample(kind, fx.client, await fx.freshZone());
+  expect(created.id).toMatch(/^[0-9a-f]{32}$/);
+  expect(Object.values(created.outs)).toContain(created.id);
+});

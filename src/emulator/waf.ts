@@ -145,3 +145,21 @@ export function assertPreviousWafAvailable(record: WafRecord | undefined, zoneId
     throw ServiceError.of(410, ErrorCode.previousWafWithdrawn, Messages.previousWafWithdrawn(zoneId));
   }
 }
+
+/**
+ * The rule groups of each previous-WAF package, by its detection mode (the vendor package is `traditional`, the
+ * OWASP one `anomaly`): a fixed table of the emulator, the public API's group names. A zone's group overrides
+ * (`previousWaf.groupOverrides` of the seed) turn a group off by id.
+ */
+export const PACKAGE_GROUPS: Readonly<Record<'traditional' | 'anomaly', readonly { id: string; name: string; description: string; rules_count: number }[]>> = {
+  traditional: [
+    { id: 'de677e5818985db1285d0e80225f06e5', name: 'Cloudflare Specials', description: 'Cloudflare rules to protect against common attacks', rules_count: 212 },
+    { id: 'cfda825dfda411ea218cb70e6c88e82e', name: 'Cloudflare WordPress', description: 'Rules for WordPress sites', rules_count: 18 },
+    { id: '7a1d0e2b4c6f8a0b2d4e6f8a1c3e5b7d', name: 'Cloudflare PHP', description: 'Rules for PHP applications', rules_count: 9 },
+  ],
+  anomaly: [
+    { id: '2f4dd1c4a0b3c7e9d2f1a6b5c4d3e2f1', name: 'OWASP Generic Attacks', description: 'Generic attack signatures', rules_count: 31 },
+    { id: '4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d9e', name: 'OWASP SQL Injection Attacks', description: 'SQL injection signatures', rules_count: 47 },
+    { id: '9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b', name: 'OWASP XSS Attacks', description: 'Cross-site scripting signatures', rules_count: 28 },
+  ],
+};

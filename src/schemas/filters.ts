@@ -38,3 +38,6 @@ export type FilterCreate = z.infer<typeof FilterCreateSchema>;
 /** Body of PUT /zones/{zone_id}/filters/{filter_id}. */
 export const FilterUpdateSchema = FilterCreateSchema.extend({ id: HexIdSchema.optional() });
 export type FilterUpdate = z.infer<typeof FilterUpdateSchema>;
+
+/** Body of the bulk PUT /zones/{zone_id}/filters: every filter whole, each naming its id; all or none applied. */
+export const FilterBulkUpdateSchema = z.array(FilterUpdateSchema.extend({ id: HexIdSchema })).min(1, 'must hold at least one filter');

@@ -79,6 +79,16 @@ export const FirewallRuleUpdateSchema = z.object({
 });
 export type FirewallRuleUpdate = z.infer<typeof FirewallRuleUpdateSchema>;
 
+/** Body of the bulk PUT /zones/{zone_id}/firewall/rules: every rule whole, each naming its id; all or none applied. */
+export const FirewallRuleBulkUpdateSchema = z.array(FirewallRuleUpdateSchema.extend({ id: HexIdSchema })).min(1, 'must hold at least one rule');
+
+/** Body of PATCH /zones/{zone_id}/firewall/rules/{rule_id}: the fields to change (the public API's use: priority). */
+export const FirewallRulePatchSchema = FirewallRuleUpdateSchema.partial();
+export type FirewallRulePatch = z.infer<typeof FirewallRulePatchSchema>;
+
+/** Body of the bulk PATCH /zones/{zone_id}/firewall/rules: the fields to change of each rule named by id. */
+export const FirewallRuleBulkPatchSchema = z.array(FirewallRulePatchSchema.extend({ id: HexIdSchema })).min(1, 'must hold at least one rule');
+
 /** Result of DELETE /zones/{zone_id}/firewall/rules/{rule_id}: the rule id, and whether its filter went too. */
 export const FirewallRuleDeleteResultSchema = z.object({
   id: HexIdSchema,

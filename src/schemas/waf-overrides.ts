@@ -40,3 +40,16 @@ export const WafPackageSchema = z.object({
   action_mode: WafActionModeSchema.optional(),
 });
 export type WafPackage = z.infer<typeof WafPackageSchema>;
+
+/** A rule group of a previous-WAF package (public API): on or off as a whole, its rules counted. */
+export const WafGroupSchema = z.object({
+  id: HexIdSchema,
+  name: z.string(),
+  description: z.string().nullable(),
+  rules_count: z.number().int(),
+  modified_rules_count: z.number().int(),
+  package_id: HexIdSchema,
+  mode: z.enum(['on', 'off']),
+  allowed_modes: z.array(z.enum(['on', 'off'])),
+});
+export type WafGroup = z.infer<typeof WafGroupSchema>;

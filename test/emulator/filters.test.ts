@@ -119,3 +119,29 @@ describe('DELETE /zones/{zone_id}/filters', () => {
     expect((await h.call('DELETE', filters)).body).toEqual(failure([1004, 'id: required: one ?id= per filter to delete']));
   });
 });
+
+describe('PUT /zones/{zone_id}/filters: several filters at once', () => {
+  test('changes each filter named by id, answering them all; a refusal changes none', async () => {
+    const [a, b] = (await h.call('POST', filters, { body: [{ expression: 'ip.src eq 192.0.2.20' }, { expression: 'ip.src eq 192.0.2.21' }] })).body.result;
+    const answer = await h.call('PUT', filters, {
+      body: [
+        { id: a.id, expression: 'ip.src eq 192.0.2.30', description: 'moved' },
+        { id: b.id, expression: 'ip.src eq 192.0.2.31', paused: true },
+      ],
+    });
+    expect(answer.body.result).toEqual([
+      { ...a, expression: 'ip.src eq 192.0.2.30', description: 'moved' },
+      { ...b, expression: 'ip.src eq 192.0.2.31', paused: true },
+    ]);
+    const refused = await h.call('PUT', filters, { body: [{ id: a.id, expression: 'ip.src eq 192.0.2.40' }, { id: b.id, expression: 'ip.src eq' }] });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors[0].message).toMatch(/^1\.expression: line 1, column/);
+    expect((await h.call('GET', `${filters}/${a.id}`)).body.result.expression).toBe('ip.src eq 192.0.2.30');
+  });
+
+  test('a filter created with its rule in one call cannot be changed this way either', async () => {
+    const [rule] = (await h.call('POST', rules, { body: [{ filter: { expression: 'ip.src eq 192.0.2.50' }, action: 'block' }] })).body.result;
+    const answer = await h.call('PUT', filters, { body: [{ id: rule.filter.id, expression: 'ip.src eq 192.0.2.51' }] });
+    expect(answer.status).toBe(409);
+  });
+});

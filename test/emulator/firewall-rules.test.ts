@@ -312,3 +312,50 @@ describe('GET, PUT and DELETE of one rule, and the list', () => {
     expect(missing.body).toEqual(failure([10013, `firewall rule ${MISSING_ID} not found`]));
   });
 });
+
+describe('bulk PUT and PATCH of rules, and PATCH of one rule', () => {
+  async function createTwo() {
+    const body = [
+      { filter: { expression: 'ip.src eq 10.2.0.1' }, action: 'block', priority: 1 },
+      { filter: { expression: 'ip.src eq 10.2.0.2' }, action: 'log', priority: 2 },
+    ];
+    return (await h.call('POST', rules, { body })).body.result;
+  }
+
+  test('PUT of several rules changes each, answering them all', async () => {
+    const [first, second] = await createTwo();
+    const answer = await h.call('PUT', rules, {
+      body: [
+        { id: first.id, action: 'challenge', filter: { id: first.filter.id }, priority: 5 },
+        { id: second.id, action: 'bypass', products: ['waf'], filter: { id: second.filter.id } },
+      ],
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body.result).toEqual([
+      { ...first, action: 'challenge', priority: 5 },
+      { ...second, action: 'bypass', products: ['waf'] },
+    ]);
+    expect((await h.call('GET', rules)).body.result).toEqual(answer.body.result);
+  });
+
+  test('PATCH of several rules changes the fields given (their priorities), all or none', async () => {
+    const [first, second] = await createTwo();
+    const answer = await h.call('PATCH', rules, { body: [{ id: first.id, priority: 20 }, { id: second.id, priority: 10 }] });
+    expect(answer.body.result.map((rule: { id: string; priority: number }) => [rule.id, rule.priority])).toEqual([
+      [first.id, 20],
+      [second.id, 10],
+    ]);
+    const refused = await h.call('PATCH', rules, { body: [{ id: first.id, priority: 30 }, { id: second.id, products: ['waf'] }] });
+    expect(refused.body).toEqual(failure([1004, '1.products: allowed only when action is bypass']));
+    expect((await h.call('GET', `${rules}/${first.id}`)).body.result.priority).toBe(20);
+    expect((await h.call('PATCH', rules, { body: [{ id: MISSING_ID, priority: 1 }] })).body).toEqual(failure([10013, `firewall rule ${MISSING_ID} not found`]));
+  });
+
+  test('PATCH of one rule answers it in a list, as the public API does; an empty body changes nothing', async () => {
+    const [first] = await createTwo();
+    const answer = await h.call('PATCH', `${rules}/${first.id}`, { body: { priority: 7 } });
+    expect(answer.body.result).toEqual([{ ...first, priority: 7 }]);
+    expect((await h.call('PATCH', `${rules}/${first.id}`, { body: {} })).body.result).toEqual([{ ...first, priority: 7 }]);
+    expect((await h.call('PATCH', `${rules}/${first.id}`, { body: { id: MISSING_ID } })).body).toEqual(failure([1004, `id: ${MISSING_ID} does not match the identifier in the path (${first.id})`]));
+  });
+});

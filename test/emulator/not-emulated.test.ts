@@ -14,7 +14,7 @@ describe('public routes the emulator does not emulate', () => {
   });
 
   test('they still check credentials first', async () => {
-    const answer = await h.call('PATCH', `/zones/${h.zoneOf('pro')}/firewall/rules`, { body: [], auth: 'none' });
+    const answer = await h.call('DELETE', `/zones/${h.zoneOf('pro')}/firewall/rules`, { auth: 'none' });
     expect(answer.status).toBe(403);
   });
 

@@ -1,4 +1,4 @@
-import { WafOverrideSchema, WafPackageSchema } from '../../src/schemas';
+import { WafGroupSchema, WafOverrideSchema, WafPackageSchema } from '../../src/schemas';
 import { failure, MISSING_ID, useEmulator } from './helpers';
 
 const h = useEmulator();
@@ -91,5 +91,25 @@ describe('after the migration', () => {
     expect((await h.call('DELETE', `/zones/${zone}/firewall/waf/overrides/${MISSING_ID}`)).status).toBe(410);
     // Other zones keep theirs.
     expect((await h.call('GET', `/zones/${h.zoneOf('enterprise')}/firewall/waf/packages`)).status).toBe(200);
+  });
+});
+
+describe('GET /zones/{zone_id}/firewall/waf/packages/{package_id}/groups', () => {
+  test('lists the package\'s rule groups, a group overridden off shown off, with the public filters', async () => {
+    const zone = h.zoneOf('enterprise');
+    const packages = (await h.call('GET', `/zones/${zone}/firewall/waf/packages?order=name`)).body.result;
+    const owasp = packages.find((p: { detection_mode: string }) => p.detection_mode === 'anomaly');
+    const groups = `/zones/${zone}/firewall/waf/packages/${owasp.id}/groups`;
+    const list = (await h.call('GET', groups)).body.result.map((g: unknown) => WafGroupSchema.strict().parse(g));
+    expect(list.map((g: { name: string; mode: string }) => [g.name, g.mode])).toEqual([
+      ['OWASP Generic Attacks', 'off'],
+      ['OWASP SQL Injection Attacks', 'on'],
+      ['OWASP XSS Attacks', 'on'],
+    ]);
+    expect(list[0]).toMatchObject({ package_id: owasp.id, allowed_modes: ['on', 'off'] });
+    expect((await h.call('GET', `${groups}?mode=off`)).body.result.map((g: { name: string }) => g.name)).toEqual(['OWASP Generic Attacks']);
+    expect((await h.call('GET', `${groups}?order=rules_count&direction=desc`)).body.result.map((g: { rules_count: number }) => g.rules_count)).toEqual([47, 31, 28]);
+    expect((await h.call('GET', `${groups}?mode=maybe`)).status).toBe(400);
+    expect((await h.call('GET', `/zones/${zone}/firewall/waf/packages/${MISSING_ID}/groups`)).body).toEqual(failure([10013, `WAF package ${MISSING_ID} not found`]));
   });
 });

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { FilterCreateSchema, FilterUpdateSchema, HexIdSchema } from '../../schemas';
+import { FilterBulkUpdateSchema, FilterCreateSchema, FilterUpdateSchema, HexIdSchema } from '../../schemas';
 import { booleanQuery, pageOf, params, parseBody, query, single, zoneOf, type EmulatorContext } from '../context';
 import { ErrorCode, Messages, ServiceError, okEnvelope } from '../errors';
 import { expressionProblems, filterToWire, lockingRule, rulesUsing } from '../firewall';
@@ -68,6 +68,18 @@ export function registerFilterRoutes(api: FastifyInstance, context: EmulatorCont
     const { id: _id, ...fields } = body;
     const next = state.collections.filters.set(zone.id, { ...current, ...fields, paused: body.paused ?? current.paused, id: current.id });
     return okEnvelope(filterToWire(next));
+  });
+
+  // Several filters at once, each whole and naming its id: every check passes before any is changed, or none is.
+  api.put('/zones/:zone_id/filters', async (request) => {
+    const zone = zoneOf(context, request);
+    const items = parseBody(FilterBulkUpdateSchema, request.body);
+    const currents = items.map((item) => find(zone.id, item.id));
+    currents.forEach((current) => assertFree(zone.id, current, false));
+    const problems = expressionProblems(state, zone.id, items.map((item, index) => ({ index, expression: item.expression, exceptFilterId: item.id })), (i) => `${i}.expression`);
+    if (problems.length > 0) throw new ServiceError(400, problems);
+    const updated = items.map((item, index) => state.collections.filters.set(zone.id, { ...currents[index], ...item, paused: item.paused ?? currents[index]?.paused ?? false }));
+    return okEnvelope(updated.map(filterToWire));
   });
 
   api.delete('/zones/:zone_id/filters/:filter_id', async (request) => {

@@ -3,8 +3,12 @@ import { z } from 'zod';
 import {
   FirewallActionSchema,
   FirewallRuleCreateBodySchema,
+  FirewallRuleBulkPatchSchema,
+  FirewallRuleBulkUpdateSchema,
+  FirewallRulePatchSchema,
   FirewallRuleUpdateSchema,
   productsProblem,
+  type FirewallRulePatch,
   type ErrorItem,
   type FirewallRuleDeleteResult,
 } from '../../schemas';
@@ -115,25 +119,53 @@ export function registerFirewallRuleRoutes(api: FastifyInstance, context: Emulat
     return okEnvelope(created.map((rule) => ruleToWire(state, zone.id, rule)));
   });
 
+  /**
+   * The rule `current` becomes with the fields of `body` given (a PUT gives them all, a PATCH some), checked as the
+   * single PUT checks them; `at` prefixes the fields named in a refusal (`1.` for the second item of a bulk body).
+   */
+  const updatedRule = (zoneId: string, current: RuleRecord, body: FirewallRulePatch, at = ''): RuleRecord => {
+    const action = body.action ?? current.action;
+    const problem = productsItem(`${at}products`, action, body.products ?? (action === 'bypass' ? current.products : undefined));
+    if (problem) throw new ServiceError(400, [problem]);
+    const filterId = body.filter?.id ?? current.filterId;
+    if (!state.collections.filters.get(zoneId, filterId)) throw ServiceError.of(400, ErrorCode.validation, Messages.filterReference(`${at}filter.id`, filterId));
+    if (filterId !== current.filterId) assertNotLocked(zoneId, [{ field: `${at}filter.id`, filterId }]);
+    const { filter: _filter, id: _id, products, ...fields } = body;
+    const defined = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+    const next: RuleRecord = { ...current, ...defined, id: current.id, filterId };
+    if (action === 'bypass') next.products = products ?? current.products;
+    else delete next.products;
+    return next;
+  };
+  /** Several rules at once, each named by id: every rule is checked before any is saved, or none is. */
+  const updateAll = (zoneId: string, items: (FirewallRulePatch & { id: string })[]) => {
+    const next = items.map((item, index) => updatedRule(zoneId, find(zoneId, item.id), item, `${index}.`));
+    for (const rule of next) state.collections.firewallRules.set(zoneId, rule);
+    return okEnvelope(next.map((rule) => ruleToWire(state, zoneId, rule)));
+  };
+
   api.put('/zones/:zone_id/firewall/rules/:rule_id', async (request) => {
     const zone = zoneOf(context, request);
     const current = find(zone.id, params(request).rule_id ?? '');
     const body = parseBody(FirewallRuleUpdateSchema, request.body);
     if (body.id !== undefined && body.id !== current.id) throw ServiceError.of(400, ErrorCode.validation, Messages.idMismatch(body.id, current.id));
-    const problem = productsItem('products', body.action, body.products ?? (body.action === 'bypass' ? current.products : undefined));
-    if (problem) throw new ServiceError(400, [problem]);
-    if (!state.collections.filters.get(zone.id, body.filter.id)) {
-      throw ServiceError.of(400, ErrorCode.validation, Messages.filterReference('filter.id', body.filter.id));
-    }
-    if (body.filter.id !== current.filterId) assertNotLocked(zone.id, [{ field: 'filter.id', filterId: body.filter.id }]);
-    const { filter, id: _id, products, ...fields } = body;
-    const defined = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
-    const next: RuleRecord = { ...current, ...defined, id: current.id, filterId: filter.id };
-    if (body.action === 'bypass') next.products = products ?? current.products;
-    else delete next.products;
+    const next = updatedRule(zone.id, current, body);
     state.collections.firewallRules.set(zone.id, next);
     return okEnvelope(ruleToWire(state, zone.id, next));
   });
+
+  // The public API answers this one rule's change as a list (its "update priority of a firewall rule").
+  api.patch('/zones/:zone_id/firewall/rules/:rule_id', async (request) => {
+    const zone = zoneOf(context, request);
+    const current = find(zone.id, params(request).rule_id ?? '');
+    const body = parseBody(FirewallRulePatchSchema, request.body ?? {});
+    if (body.id !== undefined && body.id !== current.id) throw ServiceError.of(400, ErrorCode.validation, Messages.idMismatch(body.id, current.id));
+    return updateAll(zone.id, [{ ...body, id: current.id }]);
+  });
+
+  api.put('/zones/:zone_id/firewall/rules', async (request) => updateAll(zoneOf(context, request).id, parseBody(FirewallRuleBulkUpdateSchema, request.body)));
+
+  api.patch('/zones/:zone_id/firewall/rules', async (request) => updateAll(zoneOf(context, request).id, parseBody(FirewallRuleBulkPatchSchema, request.body)));
 
   api.delete('/zones/:zone_id/firewall/rules/:rule_id', async (request) => {
     const zone = zoneOf(context, request);

@@ -8,14 +8,9 @@ import { ErrorCode, Messages, ServiceError } from '../errors';
  * right and the emulator is the limit.
  */
 export const NOT_EMULATED: readonly (readonly ['DELETE' | 'GET' | 'PATCH' | 'PUT', string])[] = [
-  ['PUT', '/zones/:zone_id/firewall/rules'],
-  ['PATCH', '/zones/:zone_id/firewall/rules'],
   ['DELETE', '/zones/:zone_id/firewall/rules'],
-  ['PATCH', '/zones/:zone_id/firewall/rules/:rule_id'],
-  ['PUT', '/zones/:zone_id/filters'],
   ['PUT', '/zones/:zone_id/firewall/waf/overrides/:override_id'],
   ['PATCH', '/zones/:zone_id/firewall/waf/packages/:package_id'],
-  ['GET', '/zones/:zone_id/firewall/waf/packages/:package_id/groups'],
   ['GET', '/zones/:zone_id/firewall/waf/packages/:package_id/groups/:group_id'],
   ['PATCH', '/zones/:zone_id/firewall/waf/packages/:package_id/groups/:group_id'],
   ['GET', '/zones/:zone_id/firewall/waf/packages/:package_id/rules'],

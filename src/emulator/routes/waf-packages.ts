@@ -1,8 +1,9 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { pageOf, params, parseQuery, query, single, zoneOf, type EmulatorContext } from '../context';
 import { ErrorCode, Messages, ServiceError, okEnvelope } from '../errors';
-import { assertPreviousWafAvailable } from '../waf';
+import type { WafGroup } from '../../schemas';
+import { PACKAGE_GROUPS, assertPreviousWafAvailable } from '../waf';
 
 /**
  * The public API's parameters of the packages list (docs/emulator.md, "The previous WAF"), strict: an unknown one is
@@ -20,7 +21,20 @@ const PackageListQuerySchema = z
   })
   .strict();
 
-/** /zones/{zone_id}/firewall/waf/packages: the previous WAF's packages (read only here). */
+/** The public API's parameters of a package's groups list, strict as the packages list's. */
+const GroupListQuerySchema = z
+  .object({
+    page: z.string().optional(),
+    per_page: z.string().optional(),
+    name: z.string().max(1024).optional(),
+    mode: z.enum(['on', 'off']).optional(),
+    order: z.enum(['mode', 'rules_count']).optional(),
+    direction: z.enum(['asc', 'desc']).optional(),
+    match: z.enum(['any', 'all']).optional(),
+  })
+  .strict();
+
+/** /zones/{zone_id}/firewall/waf/packages: the previous WAF's packages and their rule groups (read only here). */
 export function registerWafPackageRoutes(api: FastifyInstance, context: EmulatorContext): void {
   const { state } = context;
 
@@ -39,12 +53,36 @@ export function registerWafPackageRoutes(api: FastifyInstance, context: Emulator
     return okEnvelope(pageOf(packages, raw, { perPage: 50 }));
   });
 
-  api.get('/zones/:zone_id/firewall/waf/packages/:package_id', async (request) => {
+  const packageOf = (request: FastifyRequest) => {
     const zone = zoneOf(context, request);
     assertPreviousWafAvailable(state.waf.get(zone.id), zone.id, context.now());
     const id = params(request).package_id ?? '';
     const found = state.collections.wafPackages.get(zone.id, id);
     if (!found) throw ServiceError.of(404, ErrorCode.notFound, Messages.notFound('WAF package', id));
-    return okEnvelope(found);
+    return { zone, found };
+  };
+
+  api.get('/zones/:zone_id/firewall/waf/packages/:package_id', async (request) => okEnvelope(packageOf(request).found));
+
+  api.get('/zones/:zone_id/firewall/waf/packages/:package_id/groups', async (request) => {
+    const { zone, found } = packageOf(request);
+    const raw = query(request);
+    const q = parseQuery(GroupListQuerySchema, Object.fromEntries(Object.keys(raw).map((key) => [key, single(raw[key])])));
+    const overrides = state.waf.get(zone.id)?.groupOverrides ?? {};
+    let groups: WafGroup[] = PACKAGE_GROUPS[found.detection_mode].map((group) => ({
+      ...group,
+      modified_rules_count: 0,
+      package_id: found.id,
+      mode: overrides[group.id] === 'off' ? 'off' : 'on',
+      allowed_modes: ['on', 'off'],
+    }));
+    if (q.name !== undefined) groups = groups.filter((g) => g.name.toLowerCase().includes(q.name!.toLowerCase()));
+    if (q.mode !== undefined) groups = groups.filter((g) => g.mode === q.mode);
+    if (q.order !== undefined) {
+      const key = q.order;
+      const sign = q.direction === 'desc' ? -1 : 1;
+      groups = [...groups].sort((a, b) => sign * (key === 'mode' ? a.mode.localeCompare(b.mode) : a.rules_count - b.rules_count));
+    }
+    return okEnvelope(pageOf(groups, raw, { perPage: 50 }));
   });
 }

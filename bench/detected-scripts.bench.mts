@@ -6,7 +6,7 @@
 // The zone and the emulator process: bench/detected-scripts-fixture.mts. bench/list-walk-parts.mts splits the
 // client's walk into its parts (got alone, page by page, reading ahead) for profiling.
 import * as path from 'node:path';
-import { ZoneGuardClient } from 'pulumi-zoneguard';
+import { ZoneGuardClient } from 'pulumi-zoneguard/client';
 import type * as Fixture from './detected-scripts-fixture.mjs';
 import type * as Lib from './lib.mjs';
 

@@ -26,7 +26,7 @@
 import got from 'got';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ZoneGuardClient } from 'pulumi-zoneguard';
+import { ZoneGuardClient } from 'pulumi-zoneguard/client';
 import type * as CpuProfile from './cpu-profile.mjs';
 import type * as Fixture from './detected-scripts-fixture.mjs';
 import type * as Lib from './lib.mjs';

@@ -7,7 +7,7 @@
 // emulator in this process, so the difference is the provider's own work: validation, payload building, the
 // mapping of answers to outputs, and any call it makes beyond the operation's own (counted, and shown). The
 // engine's gRPC and the host's closure loading are not in it.
-import { ZoneGuardClient } from 'pulumi-zoneguard';
+import { ZoneGuardClient } from 'pulumi-zoneguard/client';
 import { startEmulator } from 'pulumi-zoneguard/emulator';
 import { implementation } from 'pulumi-zoneguard/providers';
 import type * as Lib from './lib.mjs';

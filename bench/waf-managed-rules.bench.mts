@@ -5,7 +5,8 @@
 //   source scripts/env.sh && tsc -p tsconfig.build.json && source scripts/engine.sh && node bench/waf-managed-rules.bench.mts
 import { startEmulator } from 'pulumi-zoneguard/emulator';
 import type { RequestLogEntry } from 'pulumi-zoneguard/emulator';
-import { WafManagedRules, ZoneGuardClient, planWafMigration, rulesFromRuleset } from 'pulumi-zoneguard';
+import { WafManagedRules, planWafMigration, rulesFromRuleset } from 'pulumi-zoneguard';
+import { ZoneGuardClient } from 'pulumi-zoneguard/client';
 import type { WafManagedRuleArgs } from 'pulumi-zoneguard';
 import type * as Lib from './lib.mjs';
 

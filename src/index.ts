@@ -1,5 +1,7 @@
 // pulumi-zoneguard: Pulumi resources for a zone's page security, CSP policies, firewall rules and the WAF
-// managed rules migration, the typed API client they use, and the shared wire schemas.
+// managed rules migration. Each name has one path (test/api-report.test.ts): the typed API client is
+// `pulumi-zoneguard/client`, the wire schemas `pulumi-zoneguard/schemas`, the insights `pulumi-zoneguard/insights`, the
+// expression checker `pulumi-zoneguard/expression`, the emulator `pulumi-zoneguard/emulator`.
 import './node-version'; // first: an unsupported Node fails here, saying what to install
 export { PageGuardSettings, type PageGuardSettingsArgs } from './resources/page-guard-settings';
 export { CspPolicy, type CspPolicyArgs } from './resources/csp-policy';
@@ -24,9 +26,4 @@ export {
   type WafManagedRuleArgs,
   type WafManagedRule,
 } from './resources/waf-managed-rules';
-export { checkExpression, formatExpressionError, type ExpressionCheck, type ExpressionError } from './expression';
-export * from './client';
 export { clientFromStackConfig } from './resources/stack-client';
-export * as schemas from './schemas';
-export * as insights from './insights';
-export { cspFromObservedScripts, classify, isMalicious, summarizeZone } from './insights';

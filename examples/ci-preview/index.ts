@@ -4,7 +4,8 @@
 // would do. On the main branch, `pulumi preview --refresh --expect-no-changes` fails when the zone drifted.
 // See ci.sh beside this file.
 import * as pulumi from '@pulumi/pulumi';
-import { CspPolicy, FirewallRuleWithFilter, clientFromStackConfig, cspFromObservedScripts, planWafMigration } from 'pulumi-zoneguard';
+import { CspPolicy, FirewallRuleWithFilter, clientFromStackConfig, planWafMigration } from 'pulumi-zoneguard';
+import { cspFromObservedScripts } from 'pulumi-zoneguard/insights';
 
 const config = new pulumi.Config();
 const zoneId = config.require('zoneId');

@@ -1,14 +1,8 @@
 // The demo stack (`npm run demo`): a zone's page security, two CSP policies (one built from the scripts the
 // service observed), firewall rules, and the migration of another zone to the new WAF managed rules.
 import * as pulumi from '@pulumi/pulumi';
-import {
-  CspPolicy,
-  FirewallRuleWithFilter,
-  PageGuardSettings,
-  WafMigration,
-  clientFromStackConfig,
-  cspFromObservedScripts,
-} from 'pulumi-zoneguard';
+import { CspPolicy, FirewallRuleWithFilter, PageGuardSettings, WafMigration, clientFromStackConfig } from 'pulumi-zoneguard';
+import { cspFromObservedScripts } from 'pulumi-zoneguard/insights';
 
 const config = new pulumi.Config();
 const bankZoneId = config.require('bankZoneId');

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 import '../node-version'; // first: an unsupported Node fails here, saying what to install
 import { Command, InvalidArgumentError } from 'commander';
-import { SeedFileJsonSchema, readCheckedJson, startEmulator, type SeedFile, type StartedEmulator } from '../emulator';
+import { startEmulator, type SeedFile, type StartedEmulator } from '../emulator';
+import { SeedFileJsonSchema } from '../emulator/seed';
+import { readCheckedJson } from '../emulator/state';
 import { insightCommands } from './commands';
 import { processIo, type CliIo } from './commands/io';
 import { wireCommand } from './commands/run';

@@ -18,14 +18,15 @@ export {
   ResponseValidationError,
   ResponseTooLargeError,
 } from './errors';
-export { DEFAULT_RETRY_POLICY, computeRetryDelay, parseRetryAfter, isRetryable, type RetryPolicy } from './retry';
-export { DEFAULT_RATE_BUDGET, RateBudget, type RateBudgetLimits } from './rate-budget';
+export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry';
+export { DEFAULT_RATE_BUDGET, type RateBudgetLimits } from './rate-budget';
 export { PageIterator, type Page } from './pagination';
 export type { ClientLogger } from './transport';
 export type { DetectedListArgs, PageArgs, ZoneArgs } from './groups/common';
 export type { FilterListArgs } from './groups/filters';
 export type { FirewallRuleListArgs } from './groups/firewall-rules';
 export type { PageGuardGroup } from './groups/page-guard';
+export type { RulesetsGroup } from './groups/rulesets';
 export type { ScriptsGroup } from './groups/scripts';
 export type { ConnectionsGroup } from './groups/connections';
 export type { CookiesGroup } from './groups/cookies';

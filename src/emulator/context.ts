@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { HexIdSchema, queryIntSchema, readableIssue } from '../schemas';
+import { HexIdSchema, readableIssue } from '../schemas';
+import { queryIntSchema } from '../schemas/common';
 import { ErrorCode, Messages, ServiceError } from './errors';
 import { FaultEngine } from './faults';
 import { saveStateFile, type EmulatorState, type StateSnapshot, type ZoneRecord } from './state';

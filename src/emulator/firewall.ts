@@ -1,4 +1,4 @@
-import type { ErrorItem, Filter, FirewallRule } from '../schemas';
+import type { ErrorItem, Filter, FirewallRuleWire } from '../schemas';
 import { ErrorCode, Messages, ServiceError } from './errors';
 import { validateExpression } from './expression';
 import type { EmulatorState, FilterRecord, LegacyFirewallState, RuleRecord } from './state';
@@ -23,7 +23,7 @@ export function filterToWire(filter: FilterRecord): Filter {
 }
 
 /** A rule on the wire, with its filter. */
-export function ruleToWire(state: EmulatorState, zoneId: string, rule: RuleRecord): FirewallRule {
+export function ruleToWire(state: EmulatorState, zoneId: string, rule: RuleRecord): FirewallRuleWire {
   const { filterId, ...fields } = rule;
   const filter = state.collections.filters.get(zoneId, filterId);
   return { ...fields, filter: filter ? filterToWire(filter) : { id: filterId, expression: '', paused: false } };

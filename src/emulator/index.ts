@@ -16,19 +16,9 @@ export { EmulatorAdmin, EmulatorAdminError, type AdminZone, type ZoneInventory }
 export type { EmulatorCredentials } from './credentials';
 export type { TokenGrant } from './credentials';
 export type { RequestCounters, RequestLogEntry } from './context';
-export { ErrorCode, Messages } from './errors';
-export { validateExpression } from './expression';
-export { FaultSpecSchema, type FaultSpec } from './faults';
-export { demoSeed } from './demo';
-export { DEFAULT_CREDENTIALS, SeedFileJsonSchema, SeedFileSchema, ZoneSeedSchema, type SeedFile, type ZoneSeed } from './seed';
-export { DEFAULT_RULE_QUOTA, PLANS, readCheckedJson, type Plan } from './state';
-export {
-  ACTION_CONVERSION,
-  MANAGED_RULESET_ID,
-  OWASP_ANOMALY_SCORE_RULE_ID,
-  OWASP_RULESET_ID,
-  SENSITIVITY_CONVERSION,
-} from '../schemas';
+export type { FaultSpec } from './faults';
+export { SeedFileSchema, ZoneSeedSchema, type SeedFile, type ZoneSeed } from './seed';
+export type { Plan } from './state';
 
 /** Options of `startEmulator`. */
 export interface StartEmulatorOptions {

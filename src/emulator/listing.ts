@@ -1,13 +1,5 @@
-import {
-  DetectedListQuerySchema,
-  DetectedStatusSchema,
-  PAGING,
-  isMalicious,
-  type Cookie,
-  type DetectedKind,
-  type ResultInfo,
-  type ScriptDetail,
-} from '../schemas';
+import { DetectedStatusSchema, PAGING, isMalicious, type Cookie, type DetectedKind, type ResultInfo, type ScriptDetail } from '../schemas';
+import { DetectedListQuerySchema } from '../schemas/common';
 import { z } from 'zod';
 import { parseQuery } from './context';
 import { ErrorCode, Messages, ServiceError } from './errors';

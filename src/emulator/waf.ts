@@ -1,19 +1,6 @@
-import {
-  ACTION_CONVERSION,
-  MANAGED_PHASE,
-  MANAGED_RULESET_ID,
-  MANAGED_RULESET_NAMES,
-  OWASP_ANOMALY_SCORE_RULE_ID,
-  OWASP_RULESET_ID,
-  WAF_MIGRATION_LIMITS,
-  expressionBytes,
-  sensitivityConversion,
-  type EntrypointRuleset,
-  type MigrationState,
-  type RulesetRule,
-  type WafPackage,
-  type WafStatus,
-} from '../schemas';
+import { ACTION_CONVERSION, MANAGED_PHASE, MANAGED_RULESET_NAMES, WAF_MIGRATION_LIMITS, expressionBytes, type EntrypointRuleset, type MigrationState, type RulesetRule, type WafPackage, type WafStatus } from '../schemas';
+import { MANAGED_RULESET_ID, sensitivityConversion } from '../schemas/service';
+import { OWASP_ANOMALY_SCORE_RULE_ID, OWASP_RULESET_ID } from '../schemas/service';
 import { ErrorCode, Messages, ServiceError } from './errors';
 import type { FilterRecord, RuleRecord, WafRecord } from './state';
 

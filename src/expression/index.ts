@@ -10,10 +10,10 @@ import { FIREWALL_LIMITS } from '../schemas/filters';
 
 export type { ExpressionError } from './errors';
 export { formatExpressionError } from './errors';
-export type * from './ast';
-export { FIELDS, FIELD_NAMES } from './fields';
-export { FUNCTIONS, FUNCTION_NAMES } from './functions';
-export { typeName, type ValueType } from './types';
+export type { ExpressionNode } from './ast';
+export { FIELDS } from './fields';
+export { FUNCTIONS } from './functions';
+export type { ValueType } from './types';
 
 /** Outcome of {@link checkExpression}: the fields an expression reads, or every problem found. */
 export type ExpressionCheck = { ok: true; fields: string[] } | { ok: false; errors: ExpressionError[] };

@@ -1,4 +1,5 @@
-import { MALICIOUS_SCORE_THRESHOLD, isBelowScoreThreshold, isMalicious, maliciousReasons, type MaliciousReason, type Reportable } from '../schemas';
+import { MALICIOUS_SCORE_THRESHOLD, isMalicious } from '../schemas';
+import { isBelowScoreThreshold, maliciousReasons, type MaliciousReason, type Reportable } from '../schemas/detected';
 
 export { isBelowScoreThreshold, isMalicious, maliciousReasons, type MaliciousReason, type Reportable };
 

@@ -2,10 +2,10 @@ import { NotFoundError, type ZoneGuardClient } from '../client';
 import {
   CSP_POLICY_FIELDS,
   PAGE_GUARD_SETTING_FIELDS,
-  type CspPolicy,
+  type CspPolicyWire,
   type Filter,
-  type FirewallRule,
-  type PageGuardSettings,
+  type FirewallRuleWire,
+  type PageGuardSettingsWire,
   type SavedRuleset,
 } from '../schemas';
 import { managedEntrypointBlocker, rulesFromRuleset } from '../rulesets';
@@ -18,9 +18,9 @@ import { RESOURCE_KINDS, type ResourceKind } from '../kinds';
  */
 export interface ZoneSnapshot {
   zoneId: string;
-  settings: PageGuardSettings;
-  cspPolicies: CspPolicy[];
-  firewallRules: FirewallRule[];
+  settings: PageGuardSettingsWire;
+  cspPolicies: CspPolicyWire[];
+  firewallRules: FirewallRuleWire[];
   filters: Filter[];
   /** The http_request_firewall_managed entry point of a migrated zone; absent before the migration or in validation. */
   wafRules?: SavedRuleset;
@@ -165,7 +165,7 @@ const str = (value: string | undefined) => (value === undefined ? undefined : ts
  * those no rule uses. A filter exactly one rule uses goes with that rule, as a FirewallRuleWithFilter
  * (docs/firewall-and-migration.md, "Which form"). Pure.
  */
-export function standaloneFilterIds(rules: readonly FirewallRule[], filters: readonly Filter[]): Set<string> {
+export function standaloneFilterIds(rules: readonly FirewallRuleWire[], filters: readonly Filter[]): Set<string> {
   const uses = new Map<string, number>();
   for (const rule of rules) uses.set(rule.filter.id, (uses.get(rule.filter.id) ?? 0) + 1);
   const standalone = new Set([...uses].filter(([, count]) => count > 1).map(([id]) => id));
@@ -174,7 +174,7 @@ export function standaloneFilterIds(rules: readonly FirewallRule[], filters: rea
 }
 
 /** The fields of a rule every form declares, after its filter. */
-function ruleFieldLines(r: FirewallRule): [string, string | undefined][] {
+function ruleFieldLines(r: FirewallRuleWire): [string, string | undefined][] {
   return [
     ['action', tsString(r.action)],
     ['paused', bool(r.paused)],
@@ -186,8 +186,8 @@ function ruleFieldLines(r: FirewallRule): [string, string | undefined][] {
 
 /** The objects of a snapshot with their resource and variable names, named once for every kind that declares them. */
 interface Named {
-  policies: ReturnType<typeof nameObjects<CspPolicy>>;
-  rules: ReturnType<typeof nameObjects<FirewallRule>>;
+  policies: ReturnType<typeof nameObjects<CspPolicyWire>>;
+  rules: ReturnType<typeof nameObjects<FirewallRuleWire>>;
   filters: ReturnType<typeof nameObjects<Filter>>;
   /** The variable of each filter declared as a FirewallFilter, by its id: the rules on it reference it. */
   filterVariable: Map<string, string>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { KINDS, declarationOf, kindOfType, type ObjectType, type ResourceKind } from '../kinds';
-import { CSP_POLICY_FIELDS, printable, type CspPolicy, type Filter, type FirewallRule } from '../schemas';
+import { CSP_POLICY_FIELDS, type CspPolicyWire, type Filter, type FirewallRuleWire } from '../schemas';
+import { printable } from '../schemas/text';
 
 // Objects of a zone that no resource of the given stacks holds: what an interrupted `pulumi up` can leave behind
 // (README, "Who owns what"). Pure: the stack exports and the zone's objects are passed in. Every per-kind part comes
@@ -30,8 +31,8 @@ export type ListedObject = Extract<ObjectType, 'cspPolicy' | 'firewallRule' | 'f
 
 /** What a zone holds of each listed object type. */
 export interface ZoneObjects {
-  cspPolicies: readonly CspPolicy[];
-  firewallRules: readonly FirewallRule[];
+  cspPolicies: readonly CspPolicyWire[];
+  firewallRules: readonly FirewallRuleWire[];
   filters: readonly Filter[];
 }
 
@@ -101,7 +102,7 @@ export function ownershipOf(exports: readonly StackExport[], zoneId: string): Ow
   return ownership;
 }
 
-type Listed = CspPolicy | FirewallRule | Filter;
+type Listed = CspPolicyWire | FirewallRuleWire | Filter;
 
 /**
  * How a pending create of each kind is recognised in what the service holds: the object type it makes and the
@@ -109,10 +110,10 @@ type Listed = CspPolicy | FirewallRule | Filter;
  */
 const PENDING_MATCH: Record<ResourceKind, { object: ListedObject; matches(object: Listed, inputs: Record<string, unknown>): boolean } | null> = {
   PageGuardSettings: null,
-  CspPolicy: { object: 'cspPolicy', matches: (o, inputs) => CSP_POLICY_FIELDS.every((field) => (o as CspPolicy)[field] === inputs[field]) },
-  FirewallRuleWithFilter: { object: 'firewallRule', matches: (o, inputs) => (o as FirewallRule).filter.expression === inputs.expression },
+  CspPolicy: { object: 'cspPolicy', matches: (o, inputs) => CSP_POLICY_FIELDS.every((field) => (o as CspPolicyWire)[field] === inputs[field]) },
+  FirewallRuleWithFilter: { object: 'firewallRule', matches: (o, inputs) => (o as FirewallRuleWire).filter.expression === inputs.expression },
   FirewallFilter: { object: 'filter', matches: (o, inputs) => (o as Filter).expression === inputs.expression },
-  FirewallRule: { object: 'firewallRule', matches: (o, inputs) => (o as FirewallRule).filter.id === inputs.filterId },
+  FirewallRule: { object: 'firewallRule', matches: (o, inputs) => (o as FirewallRuleWire).filter.id === inputs.filterId },
   WafMigration: null,
   WafManagedRules: null,
 };
@@ -127,7 +128,7 @@ export function kindsMaking(object: ListedObject): ResourceKind[] {
   return KINDS.filter((declaration) => PENDING_MATCH[declaration.kind]?.object === object).map((declaration) => declaration.kind);
 }
 
-const summaries: { [O in ListedObject]: (object: O extends 'cspPolicy' ? CspPolicy : O extends 'filter' ? Filter : FirewallRule) => string } = {
+const summaries: { [O in ListedObject]: (object: O extends 'cspPolicy' ? CspPolicyWire : O extends 'filter' ? Filter : FirewallRuleWire) => string } = {
   cspPolicy: (p) => `${JSON.stringify(p.description)} ${p.action} when ${p.expression}`,
   firewallRule: (r) => `${r.action} when ${r.filter.expression}`,
   filter: (f) => `${JSON.stringify(f.description ?? '')} ${f.expression}`,

@@ -1,18 +1,8 @@
 // The adjustments a user declares on top of the converted configuration: their schemas, and how they are applied
 // to the execute rules of their managed rulesets. Pure.
 import { z } from 'zod';
-import {
-  HexIdSchema,
-  MANAGED_RULESET_ID,
-  MANAGED_RULESET_NAMES,
-  ManagedRuleIdSchema,
-  OverrideActionSchema,
-  repeats,
-  type CategoryOverride,
-  type EntrypointRuleset,
-  type RuleOverride,
-  type RulesetRule,
-} from '../schemas';
+import { HexIdSchema, MANAGED_RULESET_NAMES, ManagedRuleIdSchema, OverrideActionSchema, repeats, type CategoryOverride, type EntrypointRuleset, type RuleOverride, type RulesetRule } from '../schemas';
+import { MANAGED_RULESET_ID } from '../schemas/service';
 
 const rulesetName = (id: string) => MANAGED_RULESET_NAMES[id] ?? `managed ruleset ${id}`;
 

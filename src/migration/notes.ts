@@ -1,16 +1,8 @@
 // What the migration changes or drops for a zone (docs/service.md#migration-conversion), written as notes a user
 // reads before and after submitting. Pure and deterministic.
-import {
-  ACTION_CONVERSION,
-  MANAGED_RULESET_ID,
-  MANAGED_RULESET_NAMES,
-  OWASP_RULESET_ID,
-  sensitivityConversion,
-  type MigrationState,
-  type WafActionMode,
-  type WafPackage,
-  type WafSensitivity,
-} from '../schemas';
+import { ACTION_CONVERSION, MANAGED_RULESET_NAMES, type MigrationState, type WafActionMode, type WafPackage, type WafSensitivity } from '../schemas';
+import { MANAGED_RULESET_ID, sensitivityConversion } from '../schemas/service';
+import { OWASP_RULESET_ID } from '../schemas/service';
 import type { FirewallRuleFacts } from './limits';
 
 /** How the previous OWASP core rule set carries over. */

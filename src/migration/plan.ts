@@ -2,7 +2,7 @@
 // create and update use the same reading, so planWafMigration shows exactly what `pulumi up` would submit.
 import type { ZoneGuardClient } from '../client';
 import { ZoneGuardError } from '../client/errors';
-import type { EntrypointRuleset, FirewallRule, WafOverride, WafPackage } from '../schemas';
+import type { EntrypointRuleset, FirewallRuleWire, WafOverride, WafPackage } from '../schemas';
 import { NO_ADJUSTMENTS, applyAdjustments, type Adjustments } from './adjustments';
 import { withMigrationRefs } from './refs';
 import { migrationLimits, type FirewallRuleFacts, type MigrationLimits } from './limits';
@@ -64,7 +64,7 @@ export function incompatibilityOf(zoneId: string, overrides: readonly WafOverrid
 }
 
 /** A firewall rule as the limits and conversion notes need it. */
-export function ruleFacts(rule: FirewallRule): FirewallRuleFacts {
+export function ruleFacts(rule: FirewallRuleWire): FirewallRuleFacts {
   return {
     id: rule.id,
     expression: rule.filter.expression,

@@ -1,6 +1,8 @@
 // The refs the migration gives the rules it submits, so that a WafManagedRules declared with the same refs takes the
 // migrated entry point over without a write. Pure.
-import { MANAGED_RULESET_ID, OWASP_RULESET_ID, type EntrypointRuleset } from '../schemas';
+import { type EntrypointRuleset } from '../schemas';
+import { MANAGED_RULESET_ID } from '../schemas/service';
+import { OWASP_RULESET_ID } from '../schemas/service';
 
 /** The ref of the execute rule of each managed ruleset the conversion deploys. */
 export const MIGRATION_REFS: Readonly<Record<string, string>> = {

@@ -6,7 +6,7 @@ import {
   HexIdSchema,
   ZoneIdSchema,
   cspValueProblems,
-  type CspPolicy,
+  type CspPolicyWire,
   type CspPolicyField,
 } from '../schemas';
 import { checkWithSchema } from './kit/check';
@@ -46,7 +46,7 @@ export type CspPolicyOutputs = CspPolicyInputs & { policyId: string };
 
 
 /** The fields of a policy that the service stores, in the provider's names. */
-export function outputsFromPolicy(zoneId: string, policy: CspPolicy, adoptPolicyId?: string): CspPolicyOutputs {
+export function outputsFromPolicy(zoneId: string, policy: CspPolicyWire, adoptPolicyId?: string): CspPolicyOutputs {
   return {
     zoneId,
     ...pickFields(policy, CSP_POLICY_FIELDS),
@@ -70,7 +70,7 @@ const DIFF = diffPlan(CspPolicyKind);
  * A refresh's reads of a zone's policies, served from walks of the list (kit/coalesce.ts): the service answers a
  * zone's policies in one page (docs/service.md#csp-policies shows no paging), so a walk is one call.
  */
-const policyReads = new ReadCoalescer<CspPolicy>({
+const policyReads = new ReadCoalescer<CspPolicyWire>({
   read: (zoneId, policyId) => unlessNotFound(() => getClient().cspPolicies.get({ zoneId, policyId }), undefined),
   pages: (zoneId) => getClient().cspPolicies.list({ zoneId }).pages(),
   scope: getClient,
@@ -89,7 +89,7 @@ export const cspPolicy: Implementation = {
     return diffFields(olds, news, DIFF);
   },
 
-  ...adoptableObject<CspPolicy, CspPolicyInputs, CspPolicyOutputs>({
+  ...adoptableObject<CspPolicyWire, CspPolicyInputs, CspPolicyOutputs>({
     kind: 'CspPolicy',
     object: 'the policy',
     step,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HexIdSchema, ZoneIdSchema, type Filter, type FilterCreate, type FirewallRule } from '../schemas';
+import { HexIdSchema, ZoneIdSchema, type Filter, type FilterCreate, type FirewallRuleWire } from '../schemas';
 import { checkWithSchema } from './kit/check';
 import { assertConfigured, configure, getClient } from './kit/context';
 import { diffFields, pickFields } from './kit/diff';
@@ -154,7 +154,7 @@ async function updateFilter(inputs: FirewallFilterInputs, filterId: string): Pro
 }
 
 /** The rules of the zone that reference a filter. */
-export function rulesReferencing(rules: readonly FirewallRule[], filterId: string): string[] {
+export function rulesReferencing(rules: readonly FirewallRuleWire[], filterId: string): string[] {
   return rules.filter((rule) => rule.filter.id === filterId).map((rule) => rule.id);
 }
 

@@ -5,7 +5,7 @@ import {
   HexIdSchema,
   ZoneIdSchema,
   type Filter,
-  type FirewallRule,
+  type FirewallRuleWire,
   type FirewallRuleCreateItem,
   type FirewallRuleUpdate,
 } from '../schemas';
@@ -67,7 +67,7 @@ export function ruleUpdateBody(inputs: FirewallRuleWithFilterInputs, filterId: s
 }
 
 /** The service's answer in the provider's names. Absent optional fields read as their defaults. */
-export function outputsFromRule(zoneId: string, rule: FirewallRule, adoptRuleId?: string): FirewallRuleWithFilterOutputs {
+export function outputsFromRule(zoneId: string, rule: FirewallRuleWire, adoptRuleId?: string): FirewallRuleWithFilterOutputs {
   return {
     zoneId,
     expression: rule.filter.expression,
@@ -96,13 +96,13 @@ export function diffFirewallRuleWithFilter(olds: Record<string, unknown>, news: 
 }
 
 /** A filter with exactly `expression` that no rule references: one a quota failure (or an out-of-band rule delete) left. */
-export function orphanFilter(filters: readonly Filter[], rules: readonly FirewallRule[], expression: string): Filter | undefined {
+export function orphanFilter(filters: readonly Filter[], rules: readonly FirewallRuleWire[], expression: string): Filter | undefined {
   const used = new Set(rules.map((rule) => rule.filter.id));
   return filters.find((filter) => filter.expression === expression && !used.has(filter.id));
 }
 
 /** The rules that reference a filter with exactly `expression`. */
-export function rulesUsingExpression(rules: readonly FirewallRule[], expression: string): string[] {
+export function rulesUsingExpression(rules: readonly FirewallRuleWire[], expression: string): string[] {
   return rules.filter((rule) => rule.filter.expression === expression).map((rule) => rule.id);
 }
 
@@ -146,7 +146,7 @@ async function filtersWithExpression(zoneId: string, expression: string): Promis
   return found.filter((filter) => filter.expression === expression);
 }
 
-async function zoneRules(zoneId: string): Promise<FirewallRule[]> {
+async function zoneRules(zoneId: string): Promise<FirewallRuleWire[]> {
   return getClient().firewallRules.list({ zoneId }).toArray();
 }
 
@@ -160,7 +160,7 @@ async function keptFilterId(zoneId: string, expression: string): Promise<string 
 }
 
 /** Creates the rule; on a duplicate filter, creates it on that filter when no rule uses it. */
-async function createRule(inputs: FirewallRuleWithFilterInputs): Promise<FirewallRule> {
+async function createRule(inputs: FirewallRuleWithFilterInputs): Promise<FirewallRuleWire> {
   const { zoneId, expression } = inputs;
   const client = getClient();
   const createOn = async (item: FirewallRuleCreateItem) => {
@@ -190,7 +190,7 @@ async function createRule(inputs: FirewallRuleWithFilterInputs): Promise<Firewal
 }
 
 /** Takes over an existing rule by id; its expression must be the declared one, since the filter cannot change. */
-async function adoptRule(inputs: FirewallRuleWithFilterInputs, ruleId: string): Promise<FirewallRule> {
+async function adoptRule(inputs: FirewallRuleWithFilterInputs, ruleId: string): Promise<FirewallRuleWire> {
   const { zoneId } = inputs;
   const client = getClient();
   const existing = await unlessNotFound(() => client.firewallRules.get({ zoneId, ruleId }), undefined);

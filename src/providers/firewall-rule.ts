@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ErrorCode, FirewallActionSchema, HexIdSchema, ZoneIdSchema, type FirewallRule, type FirewallRuleCreateItem, type FirewallRuleUpdate } from '../schemas';
+import { ErrorCode, FirewallActionSchema, HexIdSchema, ZoneIdSchema, type FirewallRuleWire, type FirewallRuleCreateItem, type FirewallRuleUpdate } from '../schemas';
 import { checkWithSchema } from './kit/check';
 import { assertConfigured, configure, getClient } from './kit/context';
 import { diffFields } from './kit/diff';
@@ -51,7 +51,7 @@ export function ruleUpdateBody(inputs: FirewallRuleInputs): Omit<FirewallRuleUpd
 }
 
 /** The service's answer in the provider's names. */
-export function outputsFromRule(zoneId: string, rule: FirewallRule, adoptRuleId?: string): FirewallRuleOutputs {
+export function outputsFromRule(zoneId: string, rule: FirewallRuleWire, adoptRuleId?: string): FirewallRuleOutputs {
   return { zoneId, filterId: rule.filter.id, ...ruleFieldsFromWire(rule), ruleId: rule.id, ...(adoptRuleId ? { adoptRuleId } : {}) };
 }
 
@@ -101,7 +101,7 @@ function explained(inputs: FirewallRuleInputs, error: unknown): unknown {
   return new ProviderError(ruleRefusalMessage(inputs.zoneId, nameOf(inputs), inputs.filterId, code, error.message), { cause: error });
 }
 
-async function createRule(inputs: FirewallRuleInputs): Promise<FirewallRule> {
+async function createRule(inputs: FirewallRuleInputs): Promise<FirewallRuleWire> {
   try {
     const [rule] = await getClient().firewallRules.create({ zoneId: inputs.zoneId, rules: [ruleCreateItem(inputs)] });
     if (!rule) throw new ProviderError(`${label(inputs, nameOf(inputs))}: the service answered the create with no rule`);
@@ -111,7 +111,7 @@ async function createRule(inputs: FirewallRuleInputs): Promise<FirewallRule> {
   }
 }
 
-async function updateRule(inputs: FirewallRuleInputs, ruleId: string): Promise<FirewallRule> {
+async function updateRule(inputs: FirewallRuleInputs, ruleId: string): Promise<FirewallRuleWire> {
   try {
     return await getClient().firewallRules.update({ zoneId: inputs.zoneId, ruleId, ...ruleUpdateBody(inputs) });
   } catch (error) {
@@ -134,7 +134,7 @@ export const firewallRule: Implementation = {
     return diffFirewallRule(olds, news);
   },
 
-  ...adoptableObject<FirewallRule, FirewallRuleInputs, FirewallRuleOutputs>({
+  ...adoptableObject<FirewallRuleWire, FirewallRuleInputs, FirewallRuleOutputs>({
     kind: RESOURCE,
     object: 'the rule',
     step: firewallStep,

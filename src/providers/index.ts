@@ -47,5 +47,3 @@ export function implementation(kind: ResourceKind): Implementation {
 
 export { NAME_KEY, providerFor, RESOURCE_KINDS, TYPE_MODULE, type ResourceKind } from './kit/closure';
 // Pure: `zoneguard export` declares a migrated zone's entry point with them; the resource class shapes its rules.
-export { migrationRefusal } from './waf-managed-rules';
-export { rulesByRef, rulesFromRuleset, type ManagedRule, type ManagedRuleWithRef } from '../rulesets';

@@ -4,7 +4,7 @@ import {
   PageGuardSettingsUpdateSchema,
   ZoneIdSchema,
   type PageGuardSettingName,
-  type PageGuardSettings,
+  type PageGuardSettingsWire,
   type PageGuardSettingsUpdate,
 } from '../schemas';
 import { checkWithSchema } from './kit/check';
@@ -42,7 +42,7 @@ const SETTING_NAMES = SETTINGS.map(([name]) => name);
 const OPTIONAL = SETTING_NAMES.filter((name) => name !== 'enabled');
 
 /** Settings in the provider's names, from the service's: the fields the service sent. */
-export function settingsFromWire(settings: PageGuardSettings): ZoneSettings {
+export function settingsFromWire(settings: PageGuardSettingsWire): ZoneSettings {
   return Object.fromEntries(
     SETTINGS.filter(([, wireName]) => settings[wireName] !== undefined).map(([name, wireName]) => [name, settings[wireName]]),
   ) as unknown as ZoneSettings;

@@ -1,6 +1,6 @@
 import * as pulumi from '@pulumi/pulumi';
 import { ZoneGuardResource } from './kit';
-import { rulesByRef, rulesFromRuleset, type ManagedRule, type ManagedRuleWithRef } from '../providers';
+import { rulesByRef, rulesFromRuleset, type ManagedRule, type ManagedRuleWithRef } from '../rulesets';
 import type { EntrypointRuleset } from '../schemas';
 
 /**
@@ -55,4 +55,4 @@ export class WafManagedRules extends ZoneGuardResource {
 }
 
 export { rulesFromRuleset };
-export { OWASP_ANOMALY_SCORE_RULE_ID } from '../schemas';
+export { OWASP_ANOMALY_SCORE_RULE_ID } from '../schemas/service';

@@ -6,7 +6,7 @@ import { dependsOnZoneRules } from './zone-order';
 import { AdjustmentsSchema, NO_ADJUSTMENTS, readMigrationPlan, type MigrationMode, type WafConversion, type WafMigrationPlan } from '../migration';
 import { ZoneIdSchema, formatZodIssues, readableIssue, type EntrypointRuleset, type OverrideAction, type WafStatus } from '../schemas';
 
-export { MANAGED_RULESET_ID, OWASP_RULESET_ID } from '../schemas';
+export { MANAGED_RULESET_ID, OWASP_RULESET_ID } from '../schemas/service';
 export type { WafConversion, WafMigrationPlan, Incompatibility, BlockingOverride, MigrationLimits, CoreRuleSetConversion } from '../migration';
 
 /** An override of one managed rule, applied to the converted configuration before it is submitted. */

@@ -33,7 +33,8 @@ const fields = {
 
 /** A CSP policy as the service answers it, `enabled` already read as a boolean. */
 export const CspPolicySchema = z.object({ id: HexIdSchema, ...fields });
-export type CspPolicy = z.infer<typeof CspPolicySchema>;
+/** The wire type of a CSP policy: `Wire`, since `CspPolicy` is the resource class (docs/CONTRACTS.md#names). */
+export type CspPolicyWire = z.infer<typeof CspPolicySchema>;
 
 /** Body of POST /zones/{zone_id}/page_guard/policies (all fields required). */
 export const CspPolicyCreateSchema = z.object(fields);

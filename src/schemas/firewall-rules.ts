@@ -54,7 +54,8 @@ export const FirewallRuleSchema = z.object({
   products: z.array(z.string()).optional(),
   filter: FilterSchema.partial({ paused: true }).extend({ deleted: z.boolean().optional() }),
 });
-export type FirewallRule = z.infer<typeof FirewallRuleSchema>;
+/** The wire type of a firewall rule: `Wire`, since `FirewallRule` is the resource class (docs/CONTRACTS.md#names). */
+export type FirewallRuleWire = z.infer<typeof FirewallRuleSchema>;
 
 /**
  * One element of the create body: with a filter by expression it is the single-call form (the service creates

@@ -1,18 +1,87 @@
 // The wire shapes of the service: one zod schema per object, shared by the client, the providers and the emulator.
 import '../node-version'; // first: an unsupported Node fails here, saying what to install
-export * from './common';
-export * from './detected';
+// The package's `pulumi-zoneguard/schemas` and the barrel the other layers import: the wire shapes and the service's
+// facts. Helpers that only the layers share (text findings, query parsing, quoting) are imported from their module.
+export {
+  DetectedStatusSchema,
+  EnvelopeSchema,
+  HexIdSchema,
+  PAGING,
+  ResultInfoSchema,
+  ZoneIdSchema,
+  formatZodIssues,
+  repeats,
+  type DetectedStatus,
+  type Envelope,
+  type ErrorItem,
+  type ResultInfo,
+} from './common';
+export { MALICIOUS_SCORE_THRESHOLD, isMalicious, type DetectedKind } from './detected';
 export * from './page-guard';
-export * from './scripts';
+export {
+  ScriptDetailSchema,
+  ScriptSchema,
+  type Script,
+  type ScriptDetail,
+  type ScriptVersion,
+} from './scripts';
 export * from './connections';
 export * from './cookies';
-export * from './csp-policy';
+export {
+  CSP_POLICY_FIELDS,
+  cspEnabledToWire,
+  CspPolicyCreateSchema,
+  CspPolicySchema,
+  CspPolicyUpdateSchema,
+  type CspAction,
+  type CspPolicyCreate,
+  type CspPolicyField,
+  type CspPolicyUpdate,
+  type CspPolicyWire,
+} from './csp-policy';
 export * from './filters';
 export * from './firewall-rules';
 export * from './waf-migration';
-export * from './rulesets';
+export {
+  BLOCK_CONTENT_TYPES,
+  CUSTOM_PHASE,
+  EntrypointRulesetSchema,
+  EntrypointUpdateSchema,
+  MANAGED_PHASE,
+  MANAGED_PHASE_ACTIONS,
+  ManagedRuleIdSchema,
+  OverrideActionSchema,
+  PHASE_ACTIONS,
+  RATELIMIT_PERIODS,
+  RATELIMIT_PHASE,
+  RATELIMIT_REQUIRED_CHARACTERISTIC,
+  RATELIMIT_TIMEOUTS,
+  RuleCreateSchema,
+  RulePatchSchema,
+  RulesetPhaseSchema,
+  RulesetVersionSchema,
+  SavedRulesetSchema,
+  SKIPPABLE_PHASES,
+  SKIPPABLE_PRODUCTS,
+  type ActionParameters,
+  type BlockResponse,
+  type CategoryOverride,
+  type EntrypointRuleset,
+  type EntrypointUpdate,
+  type OverrideAction,
+  type Overrides,
+  type Ratelimit,
+  type RuleCreate,
+  type RuleOverride,
+  type RulePatch,
+  type RulePosition,
+  type RulesetPhase,
+  type RulesetRule,
+  type RulesetVersion,
+  type SavedRuleset,
+} from './rulesets';
 export * from './waf-overrides';
-export * from './csp-value';
-export * from './service';
-export * from './text';
+export { cspValueProblems } from './csp-value';
+// The managed ruleset ids are the package root's (pulumi-zoneguard); the layers import them from ./service.
+export { ACTION_CONVERSION, ErrorCode, MANAGED_RULESET_NAMES, SENSITIVITY_CONVERSION, WAF_MIGRATION_LIMITS, expressionBytes } from './service';
 export * from './messages';

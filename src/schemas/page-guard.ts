@@ -8,7 +8,8 @@ export const PageGuardSettingsSchema = z.object({
   use_vendor_reporting_endpoint: z.boolean().optional(),
   use_connection_url_path: z.boolean().optional(),
 });
-export type PageGuardSettings = z.infer<typeof PageGuardSettingsSchema>;
+/** The wire type of the page security settings: `Wire`, since `PageGuardSettings` is the resource class (docs/CONTRACTS.md#names). */
+export type PageGuardSettingsWire = z.infer<typeof PageGuardSettingsSchema>;
 
 /** Body of PUT /zones/{zone_id}/page_guard: every field optional, at least one given. */
 export const PageGuardSettingsUpdateSchema = z

@@ -2,7 +2,7 @@
 // SDK), pointed at the emulator's base URL. Where it passes, the emulator answers what a real client expects; where it
 // does not, the reason is written beside the test (docs/emulator.md, "A client written elsewhere").
 import Cloudflare from 'cloudflare';
-import { MANAGED_RULESET_ID, OWASP_RULESET_ID } from '../../src/emulator';
+import { MANAGED_RULESET_ID, OWASP_RULESET_ID } from '../../src/schemas/service';
 import { useEmulator } from './helpers';
 
 const h = useEmulator();

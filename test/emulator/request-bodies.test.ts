@@ -1,4 +1,4 @@
-import { MANAGED_RULESET_ID } from '../../src/emulator';
+import { MANAGED_RULESET_ID } from '../../src/schemas/service';
 import { failure, useEmulator } from './helpers';
 
 const h = useEmulator();

@@ -1,4 +1,4 @@
-import { MANAGED_RULESET_ID, OWASP_ANOMALY_SCORE_RULE_ID, OWASP_RULESET_ID } from '../../src/emulator';
+import { MANAGED_RULESET_ID, OWASP_ANOMALY_SCORE_RULE_ID, OWASP_RULESET_ID } from '../../src/schemas/service';
 import { SavedRulesetSchema } from '../../src/schemas';
 import { failure, useEmulator } from './helpers';
 

@@ -1,4 +1,5 @@
-import { demoSeed, startEmulator, type StartedEmulator } from '../../src/emulator';
+import { startEmulator, type StartedEmulator } from '../../src/emulator';
+import { demoSeed } from '../../src/emulator/demo';
 import {
   ConnectionSchema,
   CookieSchema,

@@ -2,7 +2,7 @@ import {
   MANAGED_RULESET_ID,
   OWASP_ANOMALY_SCORE_RULE_ID,
   OWASP_RULESET_ID,
-} from '../../src/emulator';
+} from '../../src/schemas/service';
 import { CompatibilitySchema, EntrypointRulesetSchema, SavedRulesetSchema, WafStatusSchema } from '../../src/schemas';
 import { failure, useEmulator } from './helpers';
 

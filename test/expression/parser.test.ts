@@ -1,13 +1,6 @@
-import {
-  checkExpression,
-  EXPRESSION_MAX_LENGTH,
-  FIELD_NAMES,
-  FIELDS,
-  formatExpressionError,
-  FUNCTION_NAMES,
-  parseExpression,
-  type ExpressionNode,
-} from '../../src/expression';
+import { checkExpression, EXPRESSION_MAX_LENGTH, FIELDS, formatExpressionError, parseExpression, type ExpressionNode } from '../../src/expression';
+import { FIELD_NAMES } from '../../src/expression/fields';
+import { FUNCTION_NAMES } from '../../src/expression/functions';
 
 /** A compact rendering of the tree: (and a b), (not x), (eq field "lit"), fn(args), field[index]. */
 function shape(node: ExpressionNode): string {

@@ -1,13 +1,5 @@
-import {
-  classify,
-  compareText,
-  describeReason,
-  isBelowScoreThreshold,
-  isMalicious,
-  maliciousReasons,
-  mergedCategories,
-  type Reportable,
-} from '../../src/insights';
+import { classify } from '../../src/insights';
+import { compareText, describeReason, isBelowScoreThreshold, isMalicious, maliciousReasons, mergedCategories, type Reportable } from '../../src/insights/classification';
 import { MALICIOUS_SCORE_THRESHOLD } from '../../src/schemas';
 
 describe('the malicious classification of docs/service.md#malicious', () => {

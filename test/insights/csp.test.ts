@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { buildScriptSrc, cspFromObservedScripts, scriptOrigin, type LoadProgress } from '../../src/insights';
+import { cspFromObservedScripts, type LoadProgress } from '../../src/insights';
+import { buildScriptSrc, scriptOrigin } from '../../src/insights/csp';
 import { cspValueProblems, type Script } from '../../src/schemas';
 import { BIG_ZONE, EMPTY_ZONE, shuffled, useInsightEmulator } from './helpers';
 

@@ -1,12 +1,5 @@
-import {
-  combineSummaries,
-  listConnections,
-  listCookies,
-  listScripts,
-  summarizeByHost,
-  summarizeZone,
-  type LoadProgress,
-} from '../../src/insights';
+import { listConnections, listCookies, listScripts, summarizeByHost, summarizeZone, type LoadProgress } from '../../src/insights';
+import { combineSummaries } from '../../src/insights/summary';
 import { BIG_HOSTS, BIG_ZONE, EMPTY_ZONE, bigZoneSeed, useInsightEmulator } from './helpers';
 
 const h = useInsightEmulator();

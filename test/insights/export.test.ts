@@ -2,9 +2,12 @@ import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import { exportZoneProgram, readZoneSnapshot, renderPulumiProgram, slug, standaloneFilterIds, tsLiteral, tsString, type ZoneSnapshot } from '../../src/insights';
+import { exportZoneProgram } from '../../src/insights';
+import { readZoneSnapshot, renderPulumiProgram, slug, standaloneFilterIds, tsLiteral, tsString, type ZoneSnapshot } from '../../src/insights/export';
 import { readMigrationPlan } from '../../src/migration';
-import { MANAGED_RULESET_ID, OWASP_RULESET_ID, type FirewallRule } from '../../src/schemas';
+import { type FirewallRuleWire } from '../../src/schemas';
+import { MANAGED_RULESET_ID } from '../../src/schemas/service';
+import { OWASP_RULESET_ID } from '../../src/schemas/service';
 import { EMPTY_ZONE, useInsightEmulator } from './helpers';
 
 const root = path.resolve(__dirname, '../..');
@@ -285,7 +288,7 @@ export const ruleOpsHealth = new FirewallRuleWithFilter('ops-health', {
     ['no rule on it', [], [SHARED]],
   ])('a filter with %s is standalone: %j', (_what, rules, expected) => {
     const filters = [{ id: SHARED, expression: 'true', paused: false }];
-    expect([...standaloneFilterIds(rules as unknown as FirewallRule[], filters)]).toEqual(expected);
+    expect([...standaloneFilterIds(rules as unknown as FirewallRuleWire[], filters)]).toEqual(expected);
   });
 
   test('a filter shared by several rules or by none is a FirewallFilter its rules reference; one rule\'s filter stays with it', () => {

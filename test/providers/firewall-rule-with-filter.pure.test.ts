@@ -16,7 +16,7 @@ import {
   singleCallItem,
   type FirewallRuleWithFilterInputs,
 } from '../../src/providers/firewall-rule-with-filter';
-import type { Filter, FirewallRule } from '../../src/schemas';
+import type { Filter, FirewallRuleWire } from '../../src/schemas';
 
 const zoneId = 'a'.repeat(32);
 const ruleId = 'b'.repeat(32);
@@ -74,7 +74,7 @@ describe('payloads', () => {
 });
 
 describe('outputsFromRule', () => {
-  const rule = (overrides: Partial<FirewallRule> = {}): FirewallRule => ({
+  const rule = (overrides: Partial<FirewallRuleWire> = {}): FirewallRuleWire => ({
     id: ruleId,
     paused: false,
     action: 'block',
@@ -144,7 +144,7 @@ describe('productsFailures', () => {
 
 describe('orphan filters', () => {
   const filter = (id: string, expression: string): Filter => ({ id, expression, paused: false });
-  const rule = (id: string, filterOf: Filter): FirewallRule => ({ id, paused: false, action: 'block', filter: filterOf });
+  const rule = (id: string, filterOf: Filter): FirewallRuleWire => ({ id, paused: false, action: 'block', filter: filterOf });
   const a = filter('1'.repeat(32), 'ip.src eq 192.0.2.1');
   const b = filter('2'.repeat(32), 'ip.src eq 192.0.2.10');
   test.each([

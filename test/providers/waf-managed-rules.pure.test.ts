@@ -4,7 +4,9 @@ import { UNKNOWN, checkWithSchema } from '../../src/providers/kit/check';
 import { withMigrationRefs } from '../../src/migration';
 import { WafManagedRulesArgsSchema, changedRules, entrypointUpdate, holdsDeclared, migrationRefusal, orderFailures } from '../../src/providers/waf-managed-rules';
 import { managedRuleToWire, normalizeRule, ruleFromWire, rulesByRef, rulesFromRuleset, type ManagedRuleWithRef } from '../../src/rulesets';
-import { MANAGED_RULESET_ID, OWASP_ANOMALY_SCORE_RULE_ID, OWASP_RULESET_ID, type EntrypointRuleset, type SavedRuleset } from '../../src/schemas';
+import { type EntrypointRuleset, type SavedRuleset } from '../../src/schemas';
+import { MANAGED_RULESET_ID } from '../../src/schemas/service';
+import { OWASP_ANOMALY_SCORE_RULE_ID, OWASP_RULESET_ID } from '../../src/schemas/service';
 
 const zoneId = 'a'.repeat(32);
 const RULE = 'b'.repeat(32);

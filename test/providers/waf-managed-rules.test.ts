@@ -8,7 +8,7 @@ import { resetOwnership } from '../../src/providers/kit/ownership';
 import type { WafManagedRulesOutputs } from '../../src/providers/waf-managed-rules';
 import { declaredOf, rulesByRef, rulesFromRuleset, type ManagedRuleWithRef } from '../../src/rulesets';
 import { planWafMigration } from '../../src/resources/waf-migration';
-import { OWASP_RULESET_ID } from '../../src/schemas';
+import { OWASP_RULESET_ID } from '../../src/schemas/service';
 import { providerFixture, type ProviderFixture } from './support';
 
 jest.setTimeout(60_000);

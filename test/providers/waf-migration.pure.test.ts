@@ -17,7 +17,8 @@ import {
   type Adjustments,
   incompatibilityOf,
 } from '../../src/migration';
-import { MANAGED_RULESET_ID, OWASP_RULESET_ID } from '../../src/schemas';
+import { MANAGED_RULESET_ID } from '../../src/schemas/service';
+import { OWASP_RULESET_ID } from '../../src/schemas/service';
 import {
   DEFAULT_WAIT,
   WafMigrationArgsSchema,

@@ -12,7 +12,8 @@ import {
   TimeoutError,
 } from '../../src/client/errors';
 import { WafMigrationUnsettledError, submitMayHaveActed, wafMigration as provider } from '../../src/providers/waf-migration';
-import { MANAGED_RULESET_ID, OWASP_RULESET_ID } from '../../src/schemas';
+import { MANAGED_RULESET_ID } from '../../src/schemas/service';
+import { OWASP_RULESET_ID } from '../../src/schemas/service';
 import { planWafMigration } from '../../src/resources/waf-migration';
 import type { RequestLogEntry, ZoneSeed } from '../../src/emulator';
 import { providerFixture, type ProviderFixture } from './support';

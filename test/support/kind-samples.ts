@@ -11,7 +11,7 @@ import { FirewallRuleWithFilter } from '../../src/resources/firewall-rule-with-f
 import { PageGuardSettings } from '../../src/resources/page-guard-settings';
 import { WafManagedRules } from '../../src/resources/waf-managed-rules';
 import { WafMigration } from '../../src/resources/waf-migration';
-import { MANAGED_RULESET_ID } from '../../src/schemas';
+import { MANAGED_RULESET_ID } from '../../src/schemas/service';
 
 // One row per kind of the registry (src/kinds), for every per-kind test: the resource class, a valid sample of its
 // inputs, and how to make one against the emulator. Each table is a Record over ResourceKind, so a kind added to the

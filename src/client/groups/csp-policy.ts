@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CspPolicySchema, cspEnabledToWire, type CspPolicy, type CspPolicyCreate, type CspPolicyUpdate } from '../../schemas';
+import { CspPolicySchema, cspEnabledToWire, type CspPolicyWire, type CspPolicyCreate, type CspPolicyUpdate } from '../../schemas';
 import { PageIterator, type Page } from '../pagination';
 import { zonePath, type Transport } from '../transport';
 import type { ZoneArgs } from './common';
@@ -24,11 +24,11 @@ export class CspPoliciesGroup {
   }
 
   /** Every policy of the zone (the service answers them in one page). */
-  list({ zoneId }: ZoneArgs): PageIterator<CspPolicy> {
+  list({ zoneId }: ZoneArgs): PageIterator<CspPolicyWire> {
     return new PageIterator((page) => this.#page(zoneId, page));
   }
 
-  #page(zoneId: string, page: number): Promise<Page<CspPolicy>> {
+  #page(zoneId: string, page: number): Promise<Page<CspPolicyWire>> {
     // No paging is shown for policies: a page number is sent only if the service itself announced more pages.
     return this.#transport.page({
       method: 'GET',
@@ -39,12 +39,12 @@ export class CspPoliciesGroup {
   }
 
   /** GET /zones/{zone_id}/page_guard/policies/{policy_id} */
-  get({ zoneId, policyId }: PolicyArgs): Promise<CspPolicy> {
+  get({ zoneId, policyId }: PolicyArgs): Promise<CspPolicyWire> {
     return this.#transport.call({ method: 'GET', path: zonePath(zoneId, 'page_guard', 'policies', policyId), schema: CspPolicySchema });
   }
 
   /** POST /zones/{zone_id}/page_guard/policies: the created policy with its id. */
-  create({ zoneId, ...body }: ZoneArgs & CspPolicyCreate): Promise<CspPolicy> {
+  create({ zoneId, ...body }: ZoneArgs & CspPolicyCreate): Promise<CspPolicyWire> {
     return this.#transport.call({
       method: 'POST',
       path: zonePath(zoneId, 'page_guard', 'policies'),
@@ -54,7 +54,7 @@ export class CspPoliciesGroup {
   }
 
   /** PUT /zones/{zone_id}/page_guard/policies/{policy_id}: a partial update; the result is the whole policy. */
-  update({ zoneId, policyId, ...body }: PolicyArgs & CspPolicyUpdate): Promise<CspPolicy> {
+  update({ zoneId, policyId, ...body }: PolicyArgs & CspPolicyUpdate): Promise<CspPolicyWire> {
     return this.#transport.call({
       method: 'PUT',
       path: zonePath(zoneId, 'page_guard', 'policies', policyId),

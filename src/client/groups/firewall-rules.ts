@@ -3,7 +3,7 @@ import {
   FirewallRuleDeleteResultSchema,
   FirewallRuleSchema,
   type FirewallAction,
-  type FirewallRule,
+  type FirewallRuleWire,
   type FirewallRuleCreateItem,
   type FirewallRuleDeleteResult,
   type FirewallRuleUpdate,
@@ -36,7 +36,7 @@ export class FirewallRulesGroup extends PagedGroup<FirewallRuleListArgs, typeof 
   }
 
   /** GET /zones/{zone_id}/firewall/rules/{rule_id} */
-  get({ zoneId, ruleId }: RuleArgs): Promise<FirewallRule> {
+  get({ zoneId, ruleId }: RuleArgs): Promise<FirewallRuleWire> {
     return this.#transport.call({ method: 'GET', path: zonePath(zoneId, 'firewall', 'rules', ruleId), schema: FirewallRuleSchema });
   }
 
@@ -46,7 +46,7 @@ export class FirewallRulesGroup extends PagedGroup<FirewallRuleListArgs, typeof 
    * expression is the single-call form (the service creates the filter too, locked to the rule); by id it is the
    * second call of the recommended flow. Neither is created if either is invalid. Never retried on a 5xx.
    */
-  create({ zoneId, rules }: ZoneArgs & { rules: FirewallRuleCreateItem[] }): Promise<FirewallRule[]> {
+  create({ zoneId, rules }: ZoneArgs & { rules: FirewallRuleCreateItem[] }): Promise<FirewallRuleWire[]> {
     return this.#transport.call({
       method: 'POST',
       path: zonePath(zoneId, 'firewall', 'rules'),
@@ -56,7 +56,7 @@ export class FirewallRulesGroup extends PagedGroup<FirewallRuleListArgs, typeof 
   }
 
   /** PUT /zones/{zone_id}/firewall/rules/{rule_id}: the whole rule, its filter referenced by id. */
-  update({ zoneId, ruleId, ...body }: RuleArgs & Omit<FirewallRuleUpdate, 'id'>): Promise<FirewallRule> {
+  update({ zoneId, ruleId, ...body }: RuleArgs & Omit<FirewallRuleUpdate, 'id'>): Promise<FirewallRuleWire> {
     return this.#transport.call({
       method: 'PUT',
       path: zonePath(zoneId, 'firewall', 'rules', ruleId),

@@ -1,6 +1,6 @@
 import {
   PageGuardSettingsSchema,
-  type PageGuardSettings,
+  type PageGuardSettingsWire,
   type PageGuardSettingsUpdate,
 } from '../../schemas';
 import { zonePath, type Transport } from '../transport';
@@ -15,12 +15,12 @@ export class PageGuardGroup {
   }
 
   /** GET /zones/{zone_id}/page_guard */
-  get({ zoneId }: ZoneArgs): Promise<PageGuardSettings> {
+  get({ zoneId }: ZoneArgs): Promise<PageGuardSettingsWire> {
     return this.#transport.call({ method: 'GET', path: zonePath(zoneId, 'page_guard'), schema: PageGuardSettingsSchema });
   }
 
   /** PUT /zones/{zone_id}/page_guard: the settings, enabled and updated_at at least (docs/service.md#page-guard-settings). */
-  update({ zoneId, ...body }: ZoneArgs & PageGuardSettingsUpdate): Promise<PageGuardSettings> {
+  update({ zoneId, ...body }: ZoneArgs & PageGuardSettingsUpdate): Promise<PageGuardSettingsWire> {
     return this.#transport.call({
       method: 'PUT',
       path: zonePath(zoneId, 'page_guard'),

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { CspPolicyCreateSchema, CspPolicyUpdateSchema, cspEnabledToWire, type CspPolicy } from '../../schemas';
+import { CspPolicyCreateSchema, CspPolicyUpdateSchema, cspEnabledToWire, type CspPolicyWire } from '../../schemas';
 import { params, parseBody, zoneOf, type EmulatorContext } from '../context';
 import { ErrorCode, Messages, ServiceError, okEnvelope } from '../errors';
 import { validateExpression } from '../expression';
@@ -7,7 +7,7 @@ import { newId } from '../ids';
 import { onePageInfo } from '../listing';
 
 /** A policy on the wire: `enabled` in its text form (docs/service.md#policy-enabled). */
-function toWire(policy: CspPolicy) {
+function toWire(policy: CspPolicyWire) {
   return { ...policy, enabled: cspEnabledToWire(policy.enabled) };
 }
 
@@ -19,7 +19,7 @@ function assertValidExpression(expression: string | undefined): void {
 
 /** CRUD of /zones/{zone_id}/page_guard/policies: ids assigned here, PUT a partial update, DELETE 204. */
 export function registerCspPolicyRoutes(api: FastifyInstance, context: EmulatorContext): void {
-  const find = (zoneId: string, id: string): CspPolicy => {
+  const find = (zoneId: string, id: string): CspPolicyWire => {
     const policy = context.state.collections.cspPolicies.get(zoneId, id);
     if (!policy) throw ServiceError.of(404, ErrorCode.notFound, Messages.notFound('policy', id));
     return policy;

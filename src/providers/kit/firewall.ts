@@ -3,7 +3,7 @@
 import type * as pulumi from '@pulumi/pulumi';
 import { z } from 'zod';
 import { RetiredApiError, ZoneGuardError } from '../../client/errors';
-import { ErrorCode, FIREWALL_LIMITS, FilterExpressionSchema, FirewallProductSchema, FirewallRuleCreateItemSchema, productsProblem, type Filter, type FirewallRule } from '../../schemas';
+import { ErrorCode, FIREWALL_LIMITS, FilterExpressionSchema, FirewallProductSchema, FirewallRuleCreateItemSchema, productsProblem, type Filter, type FirewallRuleWire } from '../../schemas';
 import { UNKNOWN, containsUnknown } from './check';
 import { ReadCoalescer } from './coalesce';
 import { getClient } from './context';
@@ -35,7 +35,7 @@ export const RULE_FIELDS = ['action', 'paused', 'priority', 'description', 'ref'
 
 /** A rule's own inputs, whatever the form: what the create and update bodies are built from. */
 export interface RuleFieldInputs {
-  action: FirewallRule['action'];
+  action: FirewallRuleWire['action'];
   paused: boolean;
   priority: number | null;
   description: string;
@@ -52,7 +52,7 @@ export function ruleFields(inputs: RuleFieldInputs) {
 }
 
 /** The rule's own fields of the service's answer, in the provider's names; absent optional fields read as their defaults. */
-export function ruleFieldsFromWire(rule: FirewallRule) {
+export function ruleFieldsFromWire(rule: FirewallRuleWire) {
   const products = rule.products && rule.products.length > 0 ? { products: [...rule.products] as z.infer<typeof FirewallProductSchema>[] } : {};
   return {
     action: rule.action as z.infer<typeof wire.action>,
@@ -150,7 +150,7 @@ export async function bestEffort<T>(call: () => Promise<T>, fallback: T): Promis
  * A refresh's reads of a zone's firewall rules, shared by FirewallRule and FirewallRuleWithFilter (both are rules of
  * one list), served from walks of the list in pages of 100 (kit/coalesce.ts).
  */
-export const ruleReads = new ReadCoalescer<FirewallRule>({
+export const ruleReads = new ReadCoalescer<FirewallRuleWire>({
   read: (zoneId, ruleId) => unlessNotFound(() => getClient().firewallRules.get({ zoneId, ruleId }), undefined),
   pages: (zoneId) => getClient().firewallRules.list({ zoneId }).pages(),
   scope: getClient,

@@ -106,7 +106,10 @@ export class RulesetsGroup {
     return this.#transport.call(spec) as Promise<RulesetWrite<D>>;
   }
 
-  /** DELETE one rule; answers the whole ruleset without it (NotFoundError for a rule it does not hold). */
+  /**
+   * DELETE one rule; answers the whole ruleset without it (NotFoundError for a rule it does not hold). Retried like
+   * any DELETE: a repeat after a lost answer finds the rule gone, a NotFoundError the caller reads as deleted.
+   */
   deleteRule<D extends boolean | undefined = undefined>({ zoneId, rulesetId, ruleId, dryRun }: RulesetArgs & DryRunArgs<D> & { ruleId: string }): Promise<RulesetWrite<D>> {
     const spec = { method: 'DELETE', path: rulesetPath(zoneId, rulesetId, 'rules', ruleId), query: dryRunQuery(dryRun), schema: writeSchema(dryRun) } as const;
     return this.#transport.call(spec) as Promise<RulesetWrite<D>>;

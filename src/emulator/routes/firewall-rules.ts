@@ -16,7 +16,7 @@ import { booleanQuery, pageOf, params, parseBody, query, single, zoneOf, type Em
 import { ErrorCode, Messages, ServiceError, okEnvelope } from '../errors';
 import { expressionProblems, lockingRule, ruleToWire, rulesUsing } from '../firewall';
 import { newId } from '../ids';
-import type { FilterRecord, RuleRecord } from '../state';
+import type { EmulatorState, FilterRecord, RuleRecord } from '../state';
 
 /** `products` goes with bypass and only with it (productsProblem of src/schemas). */
 function productsItem(field: string, action: string, products: unknown[] | undefined): ErrorItem | undefined {
@@ -27,23 +27,25 @@ function productsItem(field: string, action: string, products: unknown[] | undef
 
 const DeleteBodySchema = z.object({ delete_filter_if_unused: z.boolean().optional() });
 
+/** The rule of the zone, or 404. */
+function findRule(state: EmulatorState, zoneId: string, id: string): RuleRecord {
+  const rule = state.collections.firewallRules.get(zoneId, id);
+  if (!rule) throw ServiceError.of(404, ErrorCode.notFound, Messages.notFound('firewall rule', id));
+  return rule;
+}
+
+/** A filter created with its rule in one call belongs to that rule: no other rule may reference it (docs/service.md#single-call-filter). */
+function assertNotLocked(state: EmulatorState, zoneId: string, references: { field: string; filterId: string }[]): void {
+  for (const { field, filterId } of references) {
+    const filter = state.collections.filters.get(zoneId, filterId);
+    const owner = filter && lockingRule(state, zoneId, filter);
+    if (owner) throw ServiceError.of(409, ErrorCode.conflict, Messages.filterHeldByRule(field, filterId, owner.id));
+  }
+}
+
 /** /zones/{zone_id}/firewall/rules: the single-call create, list, and get/update/delete of one rule. */
 export function registerFirewallRuleRoutes(api: FastifyInstance, context: EmulatorContext): void {
   const { state } = context;
-  const find = (zoneId: string, id: string): RuleRecord => {
-    const rule = state.collections.firewallRules.get(zoneId, id);
-    if (!rule) throw ServiceError.of(404, ErrorCode.notFound, Messages.notFound('firewall rule', id));
-    return rule;
-  };
-  /** A filter created with its rule in one call belongs to that rule: no other rule may reference it (docs/service.md#single-call-filter). */
-  const assertNotLocked = (zoneId: string, references: { field: string; filterId: string }[]): void => {
-    for (const { field, filterId } of references) {
-      const filter = state.collections.filters.get(zoneId, filterId);
-      const owner = filter && lockingRule(state, zoneId, filter);
-      if (owner) throw ServiceError.of(409, ErrorCode.conflict, Messages.filterHeldByRule(field, filterId, owner.id));
-    }
-  };
-
   api.get('/zones/:zone_id/firewall/rules', async (request) => {
     const zone = zoneOf(context, request);
     const q = query(request);
@@ -63,7 +65,7 @@ export function registerFirewallRuleRoutes(api: FastifyInstance, context: Emulat
 
   api.get('/zones/:zone_id/firewall/rules/:rule_id', async (request) => {
     const zone = zoneOf(context, request);
-    return okEnvelope(ruleToWire(state, zone.id, find(zone.id, params(request).rule_id ?? '')));
+    return okEnvelope(ruleToWire(state, zone.id, findRule(state, zone.id, params(request).rule_id ?? '')));
   });
 
   // The single-call form and the second call of the two-call form. Everything is checked before anything is
@@ -84,7 +86,7 @@ export function registerFirewallRuleRoutes(api: FastifyInstance, context: Emulat
         problems.push({ code: ErrorCode.validation, message: Messages.filterReference(`${index}.filter.id`, item.filter.id) });
       }
     });
-    assertNotLocked(zone.id, items.flatMap((item, index) => ('id' in item.filter ? [{ field: `${index}.filter.id`, filterId: item.filter.id }] : [])));
+    assertNotLocked(state, zone.id, items.flatMap((item, index) => ('id' in item.filter ? [{ field: `${index}.filter.id`, filterId: item.filter.id }] : [])));
     problems.push(...expressionProblems(state, zone.id, newExpressions, (i) => `${i}.filter.expression`));
     if (problems.length > 0) throw new ServiceError(400, problems);
 
@@ -119,6 +121,12 @@ export function registerFirewallRuleRoutes(api: FastifyInstance, context: Emulat
     return okEnvelope(created.map((rule) => ruleToWire(state, zone.id, rule)));
   });
 
+  registerRuleUpdateRoutes(api, context);
+}
+
+/** PUT and PATCH of one rule or several at once, and DELETE of one rule. */
+function registerRuleUpdateRoutes(api: FastifyInstance, context: EmulatorContext): void {
+  const { state } = context;
   /**
    * The rule `current` becomes with the fields of `body` given (a PUT gives them all, a PATCH some), checked as the
    * single PUT checks them; `at` prefixes the fields named in a refusal (`1.` for the second item of a bulk body).
@@ -129,7 +137,7 @@ export function registerFirewallRuleRoutes(api: FastifyInstance, context: Emulat
     if (problem) throw new ServiceError(400, [problem]);
     const filterId = body.filter?.id ?? current.filterId;
     if (!state.collections.filters.get(zoneId, filterId)) throw ServiceError.of(400, ErrorCode.validation, Messages.filterReference(`${at}filter.id`, filterId));
-    if (filterId !== current.filterId) assertNotLocked(zoneId, [{ field: `${at}filter.id`, filterId }]);
+    if (filterId !== current.filterId) assertNotLocked(state, zoneId, [{ field: `${at}filter.id`, filterId }]);
     const { filter: _filter, id: _id, products, ...fields } = body;
     const defined = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
     const next: RuleRecord = { ...current, ...defined, id: current.id, filterId };
@@ -139,14 +147,14 @@ export function registerFirewallRuleRoutes(api: FastifyInstance, context: Emulat
   };
   /** Several rules at once, each named by id: every rule is checked before any is saved, or none is. */
   const updateAll = (zoneId: string, items: (FirewallRulePatch & { id: string })[]) => {
-    const next = items.map((item, index) => updatedRule(zoneId, find(zoneId, item.id), item, `${index}.`));
+    const next = items.map((item, index) => updatedRule(zoneId, findRule(state, zoneId, item.id), item, `${index}.`));
     for (const rule of next) state.collections.firewallRules.set(zoneId, rule);
     return okEnvelope(next.map((rule) => ruleToWire(state, zoneId, rule)));
   };
 
   api.put('/zones/:zone_id/firewall/rules/:rule_id', async (request) => {
     const zone = zoneOf(context, request);
-    const current = find(zone.id, params(request).rule_id ?? '');
+    const current = findRule(state, zone.id, params(request).rule_id ?? '');
     const body = parseBody(FirewallRuleUpdateSchema, request.body);
     if (body.id !== undefined && body.id !== current.id) throw ServiceError.of(400, ErrorCode.validation, Messages.idMismatch(body.id, current.id));
     const next = updatedRule(zone.id, current, body);
@@ -157,7 +165,7 @@ export function registerFirewallRuleRoutes(api: FastifyInstance, context: Emulat
   // The public API answers this one rule's change as a list (its "update priority of a firewall rule").
   api.patch('/zones/:zone_id/firewall/rules/:rule_id', async (request) => {
     const zone = zoneOf(context, request);
-    const current = find(zone.id, params(request).rule_id ?? '');
+    const current = findRule(state, zone.id, params(request).rule_id ?? '');
     const body = parseBody(FirewallRulePatchSchema, request.body ?? {});
     if (body.id !== undefined && body.id !== current.id) throw ServiceError.of(400, ErrorCode.validation, Messages.idMismatch(body.id, current.id));
     return updateAll(zone.id, [{ ...body, id: current.id }]);
@@ -169,7 +177,7 @@ export function registerFirewallRuleRoutes(api: FastifyInstance, context: Emulat
 
   api.delete('/zones/:zone_id/firewall/rules/:rule_id', async (request) => {
     const zone = zoneOf(context, request);
-    const rule = find(zone.id, params(request).rule_id ?? '');
+    const rule = findRule(state, zone.id, params(request).rule_id ?? '');
     // Older clients send the flag in the query, newer ones in the body: both are read, the body winning.
     const fromQuery = booleanQuery('delete_filter_if_unused', query(request).delete_filter_if_unused);
     const fromBody = request.body === undefined ? undefined : parseBody(DeleteBodySchema, request.body).delete_filter_if_unused;

@@ -127,7 +127,8 @@ if (wanted.length > 0 && merge) {
     '# Benchmarks',
     '',
     `Written by \`npm run bench\` (scripts/bench.sh → bench/report.mts) on ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC; ` +
-      'every figure below comes from that run. Do not edit by hand: run `npm run bench` again.',
+      'the lines below describe that run. A section rewritten since by one bench (`npm run bench -- NAME --write`) says in its ' +
+      'Command line when and at which commit it ran, and its summary rows come from that run. Do not edit by hand: run `npm run bench` again.',
     '',
     `- Node ${machine.node} (${machine.platform}), Pulumi CLI ${pulumiVersion}, @pulumi/pulumi ${sdkVersion}`,
     `- ${machine.cpus} CPUs (nproc) ${machine.cpuModel}, ${fmt.bytes(machine.memoryBytes)} memory; load average (1, 5, 15 min) ${load(machine.loadAverage)} at the start: ` +

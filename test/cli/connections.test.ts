@@ -4,6 +4,12 @@ import { BIG_ZONE, capture, useInsightEmulator } from '../insights/helpers';
 const h = useInsightEmulator();
 
 describe('zoneguard connections', () => {
+  test('--help says what makes a connection malicious, with no integrity score (connections have none)', async () => {
+    const c = capture();
+    expect(await run(['--help'], c.io)).toBe(0);
+    expect(c.stdout().replace(/\s+/g, ' ')).toContain('--malicious only the malicious ones (domain or URL reported)');
+  });
+
   test('--malicious on the demo enterprise zone: reasons and the merged categories', async () => {
     const c = capture();
     expect(await run(['--zone', h.demoZone('enterprise'), '--malicious', ...h.flags()], c.io)).toBe(0);

@@ -31,6 +31,8 @@ export interface DetectedCommandSpec<T extends { host: string; classification?: 
   description: string;
   /** Scripts and connections have a malicious classification; cookies do not. */
   classified: boolean;
+  /** What makes one malicious, for --malicious's help: only scripts have an integrity score. */
+  maliciousWhen?: string;
   /** Scripts only: --exclude-duplicates. */
   duplicates?: boolean;
   load(query: ClassifiedQuery): Promise<T[]>;
@@ -77,7 +79,7 @@ export function detectedCommand<T extends { host: string; classification?: Class
     .addOption(zoneOption())
     .option('--hosts <hosts>', 'only these hosts, comma separated; a leading or trailing * is a wildcard', parseHosts)
     .option('--status <statuses>', 'active, infrequent, inactive (comma separated) or all (default: active)', parseStatus);
-  if (spec.classified) command.option('--malicious', 'only the malicious ones (js_integrity_score below 50, domain or URL reported)');
+  if (spec.classified) command.option('--malicious', `only the malicious ones (${spec.maliciousWhen ?? 'domain or URL reported'})`);
   command.option('--exclude-cdn-cgi', 'leave out URLs under /cdn-cgi/');
   if (spec.duplicates) command.option('--exclude-duplicates', 'one entry per script URL');
   command

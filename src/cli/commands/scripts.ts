@@ -12,6 +12,7 @@ export function scriptsCommand(io: CliIo = processIo()): Command {
       name: 'scripts',
       description: "list the scripts detected on a zone's pages, with their malicious classification",
       classified: true,
+      maliciousWhen: 'js_integrity_score below 50, domain or URL reported',
       duplicates: true,
       load: listScripts,
       columns: [

@@ -1,19 +1,6 @@
 import { z } from 'zod';
-import {
-  ConnectionSchema,
-  CookieSchema,
-  CspPolicyCreateSchema,
-  FirewallActionSchema,
-  FirewallProductSchema,
-  HexIdSchema,
-  PageGuardSettingsSchema,
-  ScriptDetailSchema,
-  WafActionModeSchema,
-  WafOverrideSchema,
-  WafSensitivitySchema,
-  ZoneIdSchema,
-  FilterExpressionSchema,
-} from '../schemas';
+import { ConnectionSchema, CookieSchema, FirewallActionSchema, FirewallProductSchema, HexIdSchema, PageGuardSettingsSchema, ScriptDetailSchema, WafActionModeSchema, WafOverrideSchema, WafSensitivitySchema, ZoneIdSchema, FilterExpressionSchema } from '../schemas';
+import { CspPolicyCreateSchema } from '../schemas/csp-policy';
 import { stableHash, stableId, stableToken } from './ids';
 import { DEFAULT_RULE_QUOTA, LEGACY_FIREWALL_STATES, PLANS, renameLegacyFields, type EmulatorState, type ZoneRecord } from './state';
 import { OWASP_PACKAGE_NAME } from './waf';

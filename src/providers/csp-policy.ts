@@ -1,14 +1,6 @@
 import { z } from 'zod';
-import {
-  CSP_POLICY_FIELDS,
-  CspPolicyCreateSchema,
-  FIREWALL_LIMITS,
-  HexIdSchema,
-  ZoneIdSchema,
-  cspValueProblems,
-  type CspPolicyWire,
-  type CspPolicyField,
-} from '../schemas';
+import { CSP_POLICY_FIELDS, FIREWALL_LIMITS, HexIdSchema, ZoneIdSchema, cspValueProblems, type CspPolicyWire, type CspPolicyField } from '../schemas';
+import { CspPolicyCreateSchema } from '../schemas/csp-policy';
 import { checkWithSchema } from './kit/check';
 import { ReadCoalescer } from './kit/coalesce';
 import { configure, assertConfigured, getClient } from './kit/context';

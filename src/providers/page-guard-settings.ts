@@ -1,12 +1,6 @@
 import { z } from 'zod';
-import {
-  PAGE_GUARD_SETTING_FIELDS,
-  PageGuardSettingsUpdateSchema,
-  ZoneIdSchema,
-  type PageGuardSettingName,
-  type PageGuardSettingsWire,
-  type PageGuardSettingsUpdate,
-} from '../schemas';
+import { PAGE_GUARD_SETTING_FIELDS, ZoneIdSchema, type PageGuardSettingName, type PageGuardSettingsWire, type PageGuardSettingsUpdate } from '../schemas';
+import { PageGuardSettingsUpdateSchema } from '../schemas/page-guard';
 import { checkWithSchema } from './kit/check';
 import { assertConfigured, configure, getClient } from './kit/context';
 import { diffFields } from './kit/diff';

@@ -17,7 +17,13 @@ export {
   type ResultInfo,
 } from './common';
 export { MALICIOUS_SCORE_THRESHOLD, isMalicious, type DetectedKind } from './detected';
-export * from './page-guard';
+export {
+  PAGE_GUARD_SETTING_FIELDS,
+  PageGuardSettingsSchema,
+  type PageGuardSettingName,
+  type PageGuardSettingsUpdate,
+  type PageGuardSettingsWire,
+} from './page-guard';
 export {
   ScriptDetailSchema,
   ScriptSchema,
@@ -30,23 +36,49 @@ export * from './cookies';
 export {
   CSP_POLICY_FIELDS,
   cspEnabledToWire,
-  CspPolicyCreateSchema,
   CspPolicySchema,
-  CspPolicyUpdateSchema,
   type CspAction,
   type CspPolicyCreate,
   type CspPolicyField,
   type CspPolicyUpdate,
   type CspPolicyWire,
 } from './csp-policy';
-export * from './filters';
-export * from './firewall-rules';
-export * from './waf-migration';
+export {
+  FilterExpressionSchema,
+  FilterSchema,
+  FIREWALL_LIMITS,
+  type Filter,
+  type FilterCreate,
+  type FilterUpdate,
+} from './filters';
+export {
+  FirewallActionSchema,
+  FirewallProductSchema,
+  FirewallRuleDeleteResultSchema,
+  FirewallRuleSchema,
+  productsProblem,
+  type FirewallAction,
+  type FirewallProduct,
+  type FirewallRuleCreateItem,
+  type FirewallRuleDeleteResult,
+  type FirewallRulePatch,
+  type FirewallRuleUpdate,
+  type FirewallRuleWire,
+} from './firewall-rules';
+export {
+  CompatibilitySchema,
+  MigrationStateSchema,
+  WafMigrationModeSchema,
+  WafStatusSchema,
+  type Compatibility,
+  type MigrationState,
+  type WafMigrationMode,
+  type WafStatus,
+} from './waf-migration';
 export {
   BLOCK_CONTENT_TYPES,
   CUSTOM_PHASE,
   EntrypointRulesetSchema,
-  EntrypointUpdateSchema,
   MANAGED_PHASE,
   MANAGED_PHASE_ACTIONS,
   ManagedRuleIdSchema,
@@ -56,8 +88,6 @@ export {
   RATELIMIT_PHASE,
   RATELIMIT_REQUIRED_CHARACTERISTIC,
   RATELIMIT_TIMEOUTS,
-  RuleCreateSchema,
-  RulePatchSchema,
   RulesetPhaseSchema,
   RulesetVersionSchema,
   SavedRulesetSchema,
@@ -80,7 +110,19 @@ export {
   type RulesetVersion,
   type SavedRuleset,
 } from './rulesets';
-export * from './waf-overrides';
+export {
+  WafActionModeSchema,
+  WafGroupSchema,
+  WafOverrideSchema,
+  WafPackageSchema,
+  WafSensitivitySchema,
+  type WafActionMode,
+  type WafGroup,
+  type WafOverride,
+  type WafOverrideCreate,
+  type WafPackage,
+  type WafSensitivity,
+} from './waf-overrides';
 export { cspValueProblems } from './csp-value';
 // The managed ruleset ids are the package root's (pulumi-zoneguard); the layers import them from ./service.
 export { ACTION_CONVERSION, ErrorCode, MANAGED_RULESET_NAMES, SENSITIVITY_CONVERSION, WAF_MIGRATION_LIMITS, expressionBytes } from './service';

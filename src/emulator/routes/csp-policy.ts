@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { CspPolicyCreateSchema, CspPolicyUpdateSchema, cspEnabledToWire, type CspPolicyWire } from '../../schemas';
+import { cspEnabledToWire, type CspPolicyWire } from '../../schemas';
+import { CspPolicyCreateSchema, CspPolicyUpdateSchema } from '../../schemas/csp-policy';
 import { params, parseBody, zoneOf, type EmulatorContext } from '../context';
 import { ErrorCode, Messages, ServiceError, okEnvelope } from '../errors';
 import { validateExpression } from '../expression';

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { FilterBulkUpdateSchema, FilterCreateSchema, FilterUpdateSchema, HexIdSchema } from '../../schemas';
+import { HexIdSchema } from '../../schemas';
+import { FilterBulkUpdateSchema, FilterCreateSchema, FilterUpdateSchema } from '../../schemas/filters';
 import { booleanQuery, pageOf, params, parseBody, query, single, zoneOf, type EmulatorContext } from '../context';
 import { ErrorCode, Messages, ServiceError, okEnvelope } from '../errors';
 import { expressionProblems, filterToWire, lockingRule, rulesUsing } from '../firewall';

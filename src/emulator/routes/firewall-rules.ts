@@ -1,17 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import {
-  FirewallActionSchema,
-  FirewallRuleCreateBodySchema,
-  FirewallRuleBulkPatchSchema,
-  FirewallRuleBulkUpdateSchema,
-  FirewallRulePatchSchema,
-  FirewallRuleUpdateSchema,
-  productsProblem,
-  type FirewallRulePatch,
-  type ErrorItem,
-  type FirewallRuleDeleteResult,
-} from '../../schemas';
+import { FirewallActionSchema, productsProblem, type FirewallRulePatch, type ErrorItem, type FirewallRuleDeleteResult } from '../../schemas';
+import { FirewallRuleCreateBodySchema, FirewallRuleBulkPatchSchema, FirewallRuleBulkUpdateSchema, FirewallRulePatchSchema, FirewallRuleUpdateSchema } from '../../schemas/firewall-rules';
 import { booleanQuery, pageOf, params, parseBody, query, single, zoneOf, type EmulatorContext } from '../context';
 import { ErrorCode, Messages, ServiceError, okEnvelope } from '../errors';
 import { expressionProblems, lockingRule, ruleToWire, rulesUsing } from '../firewall';

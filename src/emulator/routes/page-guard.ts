@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { PageGuardSettingsUpdateSchema } from '../../schemas';
+import { PageGuardSettingsUpdateSchema } from '../../schemas/page-guard';
 import { parseBody, zoneOf, type EmulatorContext } from '../context';
 import { okEnvelope } from '../errors';
 

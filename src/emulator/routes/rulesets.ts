@@ -1,14 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import {
-  EntrypointUpdateSchema,
-  RuleCreateSchema,
-  RulePatchSchema,
-  RulesetPhaseSchema,
-  WafMigrationModeSchema,
-  type RulesetRule,
-  type SavedRuleset,
-} from '../../schemas';
+import { RulesetPhaseSchema, WafMigrationModeSchema, type RulesetRule, type SavedRuleset } from '../../schemas';
+import { EntrypointUpdateSchema, RuleCreateSchema, RulePatchSchema } from '../../schemas/rulesets';
 import { phaseQuota, ruleProblems } from '../../rulesets';
 import { params, parseBody, parseQuery, query, single, zoneOf, type EmulatorContext } from '../context';
 import { validateExpression } from '../expression';

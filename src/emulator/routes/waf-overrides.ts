@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { WafOverrideCreateSchema } from '../../schemas';
+import { WafOverrideCreateSchema } from '../../schemas/waf-overrides';
 import { pageOf, params, parseBody, query, zoneOf, type EmulatorContext } from '../context';
 import { newId } from '../ids';
 import { ErrorCode, Messages, ServiceError, okEnvelope } from '../errors';

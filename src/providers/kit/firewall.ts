@@ -3,7 +3,8 @@
 import type * as pulumi from '@pulumi/pulumi';
 import { z } from 'zod';
 import { RetiredApiError, ZoneGuardError } from '../../client/errors';
-import { ErrorCode, FIREWALL_LIMITS, FilterExpressionSchema, FirewallProductSchema, FirewallRuleCreateItemSchema, productsProblem, type Filter, type FirewallRuleWire } from '../../schemas';
+import { ErrorCode, FIREWALL_LIMITS, FilterExpressionSchema, FirewallProductSchema, productsProblem, type Filter, type FirewallRuleWire } from '../../schemas';
+import { FirewallRuleCreateItemSchema } from '../../schemas/firewall-rules';
 import { UNKNOWN, containsUnknown } from './check';
 import { ReadCoalescer } from './coalesce';
 import { getClient } from './context';

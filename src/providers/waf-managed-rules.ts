@@ -15,6 +15,8 @@ import {
 import { checkWithSchema, containsUnknown, UNKNOWN } from './kit/check';
 import { assertConfigured, configure, getClient } from './kit/context';
 import { ProviderError, step, unlessNotFound, type Implementation } from './kit/implementation';
+import { nameOf } from './kit/ownership';
+import { label as kindLabel } from '../kinds';
 
 const RESOURCE = 'WafManagedRules';
 const label = (zoneId: unknown) => `${RESOURCE} of zone ${String(zoneId)}`;
@@ -178,6 +180,30 @@ export function migrationRefusal(zoneId: string, migrationState: string): string
   );
 }
 
+/**
+ * Why a write must not happen because another writer changed the entry point since this resource last wrote or read
+ * it, or undefined when it may. The service has no version check on entry point writes (last writer wins), but
+ * every write raises the ruleset's `version` (docs/service.md#ruleset-versions): a version other than the one the
+ * state holds, with rules other than the state's, is someone else's change that a write would undo. A new version
+ * with the same rules loses nothing. Pure.
+ */
+export function interveningWriter(
+  zoneId: string,
+  name: string | undefined,
+  last: Pick<WafManagedRulesOutputs, 'version' | 'order' | 'rules'>,
+  live: SavedRuleset,
+  doing: string,
+): string | undefined {
+  if ((live.version ?? '') === last.version) return undefined;
+  const changed = changedRules(last, declaredOf(live));
+  if (changed.length === 0) return undefined;
+  return (
+    `${kindLabel(RESOURCE, { zoneId }, name)}: refused before any change: the entry point changed since this stack last wrote or ` +
+    `refreshed it (version ${last.version || 'none'}, now ${live.version ?? 'none'}; changed: ${changed.join(', ')}), and ${doing} would undo ` +
+    `that change. Run pulumi refresh to take the live rules into the state and see them in the next preview, then pulumi up`
+  );
+}
+
 async function currentEntrypoint(zoneId: string, what: string): Promise<SavedRuleset | undefined> {
   return step(`${label(zoneId)}: ${what}`, () => unlessNotFound(() => getClient().rulesets.getEntrypoint({ zoneId }), undefined));
 }
@@ -208,6 +234,13 @@ export const wafManagedRules: Implementation = {
     const zone = news.zoneId !== undefined && news.zoneId !== olds.zoneId ? ['zoneId'] : [];
     const restore = news.restoreOnDelete !== undefined && news.restoreOnDelete !== olds.restoreOnDelete ? ['restoreOnDelete'] : [];
     const all = [...zone, ...changed, ...restore];
+    // A write of the rules is coming: the preview refuses it as the up would, when another writer came in between.
+    // An unchanged resource costs no call.
+    if (changed.length > 0 && zone.length === 0) {
+      const live = await currentEntrypoint(String(olds.zoneId), 'reading the entry point ruleset');
+      const refusal = live && interveningWriter(String(olds.zoneId), nameOf(news) ?? nameOf(olds), olds as WafManagedRulesOutputs, live, 'this update');
+      if (refusal) throw new ProviderError(refusal);
+    }
     return { changes: all.length > 0, replaces: zone, deleteBeforeReplace: zone.length > 0 ? true : undefined };
   },
 
@@ -239,6 +272,8 @@ export const wafManagedRules: Implementation = {
     const previous = olds as WafManagedRulesOutputs;
     // The ids come from the service, not the state: a rule changed elsewhere since keeps its id all the same.
     const current = await currentEntrypoint(desired.zoneId, 'reading the entry point ruleset');
+    const refusal = current && interveningWriter(desired.zoneId, nameOf(news), previous, current, 'this update');
+    if (refusal) throw new ProviderError(refusal);
     const saved = current && holdsDeclared(current, desired) ? current : await save(desired, current);
     return { outs: outputsOf(desired, saved, previous.recorded ?? null) };
   },
@@ -251,6 +286,9 @@ export const wafManagedRules: Implementation = {
     if (!current) return;
     const declared = declaredOf(recorded);
     if (holdsDeclared(current, declared)) return;
+    // Put back only over what this resource last wrote: anything else is someone's change since.
+    const refusal = interveningWriter(zoneId, nameOf(props), outs, current, 'putting back the rules create found');
+    if (refusal) throw new ProviderError(`${refusal}; or set restoreOnDelete: false (pulumi up) to leave the rules as they are`);
     await step(`${label(zoneId)}: putting back the rules create found`, async () => {
       try {
         return await getClient().rulesets.updateEntrypoint({ zoneId, ruleset: entrypointUpdate({ ...current, name: recorded.name, description: recorded.description }, declared) });

@@ -174,6 +174,26 @@ test('a rule removed: the preview shows that rule and the order', async () => {
   expect(after.ids).toEqual(kept);
 });
 
+test('an exception added in the dashboard is not undone by an unrelated up: preview and up refuse naming it; after refresh the preview shows its removal', async () => {
+  const saved = await client.rulesets.getEntrypoint({ zoneId });
+  const oncall = { ref: 'oncall', action: 'skip', expression: 'ip.src eq 203.0.113.50', action_parameters: { ruleset: 'current' }, enabled: true };
+  await client.rulesets.updateEntrypoint({ zoneId, ruleset: { name: saved.name, rules: [oncall as never, ...saved.rules] } });
+  const declared = rules;
+  rules = [{ ...OFFICE, ref: 'partner', expression: 'ip.src eq 198.51.100.7' }, ...declared];
+  await sandbox.emulator.admin.clearRequests();
+  await expect(stack.preview({ color: 'never' })).rejects.toThrow(/refused before any change: the entry point changed since this stack last wrote or refreshed it \(version \d+, now \d+; changed: rules\.oncall, order\)/);
+  await expect(stack.up({ color: 'never' })).rejects.toThrow(/changed: rules\.oncall, order\), and this update would undo that change\. Run pulumi refresh/);
+  expect(await writes()).toEqual([]);
+  expect((await entrypoint()).order[0]).toBe('oncall');
+
+  await stack.refresh({ color: 'never' });
+  const { op, paths } = await previewStep();
+  expect([op, paths]).toEqual(['update', ['order', 'rules.oncall', 'rules.partner']]);
+  rules = declared;
+  expect(await upThenClean()).toEqual([`PUT ${ENTRYPOINT}`]);
+  expect((await entrypoint()).order).toEqual(declared.map((rule) => rule.ref));
+});
+
 test('drift made through the service API is found by refresh, shown as that rule, and undone by up', async () => {
   const saved = await client.rulesets.getEntrypoint({ zoneId });
   await client.rulesets.updateEntrypoint({

@@ -26,7 +26,7 @@ import {
   ruleReads,
 } from './kit/firewall';
 import { ProviderError, unlessNotFound, type Implementation } from './kit/implementation';
-import { nameOf } from './kit/ownership';
+import { describeHolder, heldByAnother, nameOf } from './kit/ownership';
 import { FirewallRuleWithFilterKind, diffPlan, label as kindLabel } from '../kinds';
 
 export { RETIRED_API_HINT, isDuplicateFilterError, isQuotaError, ruleFields } from './kit/firewall';
@@ -262,13 +262,16 @@ export const firewallRuleWithFilter: Implementation = {
 
   async delete(id, props) {
     const { zoneId, filterId } = props as FirewallRuleWithFilterOutputs;
+    // A filter another resource of this run took over (a FirewallFilter adopting it, to switch forms) stays.
+    const keeper = filterId ? heldByAnother('filter', filterId, RESOURCE, nameOf(props)) : undefined;
+    if (keeper) console.error(`zoneguard: ${label(props, id)}: keeping filter ${filterId}: ${describeHolder(keeper.kind, keeper.name)} holds it`);
     await firewallWrite(zoneId, async () => {
       const client = getClient();
       // The filter goes with the rule: a rule deleted alone leaves its filter, and recreating it then fails with 10102.
-      const deleted = await firewallStep(`${label(props, id)}: deleting the rule and its filter`, () =>
-        unlessNotFound(() => client.firewallRules.delete({ zoneId, ruleId: id, deleteFilterIfUnused: true }), undefined),
+      const deleted = await firewallStep(`${label(props, id)}: deleting the rule${keeper ? '' : ' and its filter'}`, () =>
+        unlessNotFound(() => client.firewallRules.delete({ zoneId, ruleId: id, deleteFilterIfUnused: !keeper }), undefined),
       );
-      if (deleted || !filterId) return;
+      if (deleted || !filterId || keeper) return;
       // The rule was already gone: remove the filter it may have left, unless another rule uses it (409).
       await firewallStep(`${label(props, id)}: deleting the filter ${filterId} the rule left`, async () => {
         try {

@@ -6,7 +6,7 @@ import { NAME_KEY } from '../../src/providers/kit/closure';
 import { adoptionRefusal, deleteSkip, resetOwnership, type Holder, type OwnershipSpec } from '../../src/providers/kit/ownership';
 import { providerFixture, type ProviderFixture } from './support';
 
-const spec: OwnershipSpec = { noun: 'policy', adoptedId: () => undefined, adoptInput: 'adoptPolicyId' };
+const spec: OwnershipSpec = { object: 'cspPolicy', noun: 'policy', adoptedId: () => undefined, adoptInput: 'adoptPolicyId' };
 const ID = 'a'.repeat(32);
 
 describe('adoptionRefusal', () => {
@@ -120,6 +120,61 @@ describe('the guarded providers against the emulator', () => {
       `FirewallRuleWithFilter 'b': refused before any change: FirewallRuleWithFilter 'a' of this deployment holds firewall rule ${held.id} (in its state)`,
     );
     expect(await fx.requestsSince()).toEqual([]);
+  });
+
+  describe('one object whichever kind holds it', () => {
+    const twoCallFilter = implementation('FirewallFilter');
+    const twoCallRule = implementation('FirewallRule');
+    /** A single-call rule and the state a FirewallRuleWithFilter named `name` holds for it. */
+    async function singleCall(path: string, name: string) {
+      const [made] = await fx.client.firewallRules.create({ zoneId, rules: [{ filter: { expression: `(http.request.uri.path eq "${path}")` }, action: 'block' }] });
+      const state = { zoneId, expression: made!.filter.expression, action: 'block', paused: false, priority: null, description: '', ref: '', ruleId: made!.id, filterId: made!.filter.id, [NAME_KEY]: name };
+      return { rule: made!, state };
+    }
+    const rules = async () => (await fx.client.firewallRules.list({ zoneId }).toArray()).map((r) => r.id);
+    const filters = async () => (await fx.client.filters.list({ zoneId }).toArray()).map((f) => f.id);
+
+    test('a FirewallRule adopting a rule a FirewallRuleWithFilter holds in its state is refused before any request', async () => {
+      const { rule: made, state } = await singleCall('/one-object', 'single');
+      await rule.diff(made.id, state, { ...state });
+      await fx.requestsSince();
+      await expect(twoCallRule.create({ zoneId, filterId: made.filter.id, action: 'block', paused: false, priority: null, description: '', ref: '', adoptRuleId: made.id, [NAME_KEY]: 'two-call' })).rejects.toThrow(
+        `FirewallRule 'two-call': refused before any change: FirewallRuleWithFilter 'single' of this deployment holds firewall rule ${made.id} (in its state)`,
+      );
+      expect(await fx.requestsSince()).toEqual([]);
+    });
+
+    test('switching to the two-call form by adoption in one run keeps the rule and its filter, with their ids', async () => {
+      const { rule: made, state } = await singleCall('/switch-to-two', 'single');
+      // The engine's order in one up: the new resources are created first, the removed one deleted last.
+      await twoCallFilter.create({ zoneId, expression: made.filter.expression, description: '', paused: false, ref: '', adoptFilterId: made.filter.id, [NAME_KEY]: 'filter' });
+      await twoCallRule.create({ zoneId, filterId: made.filter.id, action: 'block', paused: false, priority: null, description: '', ref: '', adoptRuleId: made.id, [NAME_KEY]: 'rule' });
+      await rule.delete(made.id, state);
+      expect(await rules()).toContain(made.id);
+      expect(await filters()).toContain(made.filter.id);
+      expect(stderr).toHaveBeenCalledWith(expect.stringContaining(`not deleting firewall rule ${made.id}: FirewallRule 'rule' holds it (adopted in this run)`));
+    });
+
+    test('switching to the single-call form by adoption in one run keeps the rule and the filter it now owns', async () => {
+      const [filter] = await fx.client.filters.create({ zoneId, filters: [{ expression: '(http.request.uri.path eq "/switch-to-one")' }] });
+      const [made] = await fx.client.firewallRules.create({ zoneId, rules: [{ filter: { id: filter!.id }, action: 'block' }] });
+      const filterState = { zoneId, expression: filter!.expression, description: '', paused: false, ref: '', filterId: filter!.id, [NAME_KEY]: 'filter' };
+      const ruleState = { zoneId, filterId: filter!.id, action: 'block', paused: false, priority: null, description: '', ref: '', ruleId: made!.id, [NAME_KEY]: 'rule' };
+      await rule.create({ zoneId, expression: filter!.expression, action: 'block', paused: false, priority: null, description: '', ref: '', adoptRuleId: made!.id, [NAME_KEY]: 'single' });
+      await twoCallRule.delete(made!.id, ruleState);
+      await twoCallFilter.delete(filter!.id, filterState);
+      expect(await rules()).toContain(made!.id);
+      expect(await filters()).toContain(filter!.id);
+    });
+
+    test('a single-call rule whose filter alone was taken over is deleted without it', async () => {
+      const { rule: made, state } = await singleCall('/filter-taken', 'single');
+      await twoCallFilter.create({ zoneId, expression: made.filter.expression, description: '', paused: false, ref: '', adoptFilterId: made.filter.id, [NAME_KEY]: 'filter' });
+      await rule.delete(made.id, state);
+      expect(await rules()).not.toContain(made.id);
+      expect(await filters()).toContain(made.filter.id);
+      expect(stderr).toHaveBeenCalledWith(`zoneguard: FirewallRuleWithFilter 'single' ${made.id} in zone ${zoneId}: keeping filter ${made.filter.id}: FirewallFilter 'filter' holds it`);
+    });
   });
 
   test('adopt and delete of one id in one run: the delete is skipped with one line naming both, and the object stays', async () => {

@@ -1,4 +1,4 @@
-import type { KindDeclaration } from '../../kinds';
+import type { KindDeclaration, ObjectType } from '../../kinds';
 import { NAME_KEY, type ResourceKind } from './closure';
 import { ProviderError, type Implementation } from './implementation';
 
@@ -14,6 +14,13 @@ export interface Holder {
 
 /** What a kind tells the ownership guard about its objects. */
 export interface OwnershipSpec {
+  /**
+   * The service object a resource of the kind holds (src/kinds): holders are kept by object and id, so two kinds
+   * holding one object (a rule adopted by a FirewallRule while a FirewallRuleWithFilter holds it) are seen.
+   */
+  object: ObjectType;
+  /** An object the resource owns besides its own, by the output that holds its id (a single-call rule's filter). */
+  owns?: { object: ObjectType; output: string };
   /** What the object is called in messages: `policy`, `firewall rule`, `page security settings of zone`. */
   noun: string;
   /** The id a create takes over rather than makes (an adopt…Id, or the zone for per-zone objects). */
@@ -27,9 +34,11 @@ export interface OwnershipSpec {
  * so it is an adoption of the zone id; another kind adopts only through its adopt input.
  */
 export function ownershipSpec(declaration: KindDeclaration): OwnershipSpec {
-  const { noun, scope, adoptInput } = declaration.identity;
+  const { object, owns, noun, scope, adoptInput } = declaration.identity;
   const key = scope === 'zone' ? 'zoneId' : adoptInput;
   return {
+    object,
+    ...(owns ? { owns } : {}),
     noun,
     adoptedId: (inputs) => (key !== undefined && typeof inputs[key] === 'string' ? (inputs[key] as string) : undefined),
     ...(scope === 'object' && adoptInput !== undefined ? { adoptInput } : {}),
@@ -77,7 +86,7 @@ export function deleteSkip(kind: ResourceKind, name: string | undefined, id: str
 // The objects each resource holds in this provider process. The engine runs one dynamic provider process per
 // deployment for every zoneguard resource, so this sees every create, adoption and delete of one `up`.
 const holders = new Map<string, Holder>();
-const keyOf = (kind: ResourceKind, id: string) => `${kind}:${id}`;
+const keyOf = (object: ObjectType, id: string) => `${object}:${id}`;
 
 /** The logical name a resource passed in, if any. */
 export function nameOf(props: Record<string, unknown> | undefined): string | undefined {
@@ -88,8 +97,14 @@ export function nameOf(props: Record<string, unknown> | undefined): string | und
 const named = <T extends Record<string, unknown> | undefined>(props: T, name: string | undefined): T =>
   props === undefined || name === undefined ? props : ({ ...props, [NAME_KEY]: name } as T);
 
-function remember(kind: ResourceKind, id: string, name: string | undefined): void {
-  if (id !== '' && !holders.has(keyOf(kind, id))) holders.set(keyOf(kind, id), { kind, name, how: 'held' });
+function remember(object: ObjectType, kind: ResourceKind, id: string, name: string | undefined): void {
+  if (id !== '' && !holders.has(keyOf(object, id))) holders.set(keyOf(object, id), { kind, name, how: 'held' });
+}
+
+/** The id of the object a resource owns besides its own (its outputs' `owns.output`), if any. */
+function ownedId(spec: OwnershipSpec, outs: Record<string, unknown> | undefined): string | undefined {
+  const id = spec.owns ? outs?.[spec.owns.output] : undefined;
+  return typeof id === 'string' && id !== '' ? id : undefined;
 }
 
 /**
@@ -102,7 +117,10 @@ export function withOwnership(kind: ResourceKind, impl: Implementation, spec: Ow
     ...impl,
 
     async diff(id, olds, news) {
-      remember(kind, id, nameOf(news) ?? nameOf(olds));
+      const name = nameOf(news) ?? nameOf(olds);
+      remember(spec.object, kind, id, name);
+      const owned = ownedId(spec, olds);
+      if (owned) remember(spec.owns!.object, kind, owned, name);
       return impl.diff(id, olds, news);
     },
 
@@ -110,17 +128,21 @@ export function withOwnership(kind: ResourceKind, impl: Implementation, spec: Ow
       const name = nameOf(inputs);
       const taken = spec.adoptedId(inputs);
       if (taken !== undefined) {
-        const refusal = adoptionRefusal(kind, name, taken, holders.get(keyOf(kind, taken)), spec);
+        const refusal = adoptionRefusal(kind, name, taken, holders.get(keyOf(spec.object, taken)), spec);
         if (refusal) throw new ProviderError(refusal);
         // Reserved before the first await, so a second adoption of the same id in the same run sees it.
-        holders.set(keyOf(kind, taken), { kind, name, how: 'adopted' });
+        holders.set(keyOf(spec.object, taken), { kind, name, how: 'adopted' });
       }
       try {
         const result = await impl.create(inputs);
-        holders.set(keyOf(kind, result.id), { kind, name, how: taken === result.id ? 'adopted' : 'created' });
+        const how = taken === result.id ? 'adopted' : 'created';
+        holders.set(keyOf(spec.object, result.id), { kind, name, how });
+        // What it owns besides (a single-call rule's filter) is held too: another resource's delete must leave it.
+        const owned = ownedId(spec, result.outs);
+        if (owned) holders.set(keyOf(spec.owns!.object, owned), { kind, name, how });
         return { ...result, outs: named(result.outs, name) };
       } catch (error) {
-        if (taken !== undefined) holders.delete(keyOf(kind, taken));
+        if (taken !== undefined) holders.delete(keyOf(spec.object, taken));
         throw error;
       }
     },
@@ -128,28 +150,37 @@ export function withOwnership(kind: ResourceKind, impl: Implementation, spec: Ow
     async read(id, props) {
       const name = nameOf(props);
       const result = await impl.read(id, props);
-      if (result.id) remember(kind, result.id, name);
+      if (result.id) remember(spec.object, kind, result.id, name);
       return { ...result, props: named(result.props, name), inputs: named(result.inputs, name) };
     },
 
     async update(id, olds, news) {
       const name = nameOf(news) ?? nameOf(olds);
-      remember(kind, id, name);
+      remember(spec.object, kind, id, name);
       const result = await impl.update(id, olds, news);
       return { ...result, outs: named(result.outs, name) };
     },
 
     async delete(id, props) {
       const name = nameOf(props);
-      const skip = deleteSkip(kind, name, id, holders.get(keyOf(kind, id)), spec);
+      const skip = deleteSkip(kind, name, id, holders.get(keyOf(spec.object, id)), spec);
       if (skip) {
         console.error(skip);
         return;
       }
       await impl.delete(id, props);
-      holders.delete(keyOf(kind, id));
+      holders.delete(keyOf(spec.object, id));
     },
   };
+}
+
+/**
+ * The other resource of this deployment that holds `object` `id`, if any: for a kind whose delete removes an object
+ * it owns besides its own (a single-call rule's filter), which must stay when another resource took it over.
+ */
+export function heldByAnother(object: ObjectType, id: string, kind: ResourceKind, name: string | undefined): Holder | undefined {
+  const holder = holders.get(keyOf(object, id));
+  return isOther(kind, name, holder) ? holder : undefined;
 }
 
 /** For tests: forget every holder, as a new provider process would. */

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The test command of the README: lint, type-check, build, then every jest suite with the real Pulumi engine.
+# The test command of the README: lint, type-check, build, check the API reference builds, then every jest suite
+# with the real Pulumi engine.
 set -euo pipefail
 source "$(dirname "$0")/preflight.sh"
 preflight test
@@ -8,6 +9,7 @@ cd "$root"
 eslint .
 tsc -p tsconfig.json --noEmit
 tsc -p tsconfig.build.json
+typedoc --emit none # the API reference of `npm run docs` builds, warnings failing it (typedoc.json)
 source "$root/scripts/engine.sh"
 results="$root/.zoneguard/jest-results.json"
 mkdir -p "$(dirname "$results")"

@@ -1,6 +1,5 @@
 import {
   BLOCK_CONTENT_TYPES,
-  CUSTOM_PHASE,
   HexIdSchema,
   MANAGED_PHASE,
   MANAGED_PHASE_ACTIONS,
@@ -21,6 +20,7 @@ import {
   type Overrides,
   type RulesetRule,
 } from '../schemas';
+import { PHASE_RULE_QUOTAS } from '../schemas/rulesets';
 
 // The grammar of an entry point's rules, once: what the emulator refuses and what the providers' `check` refuses
 // before any call, as structured problems (a path and a kind). Each caller words them in its own texts: the
@@ -265,12 +265,6 @@ export function rulesetProblems(rules: readonly RulesetRule[], { knownIds, expre
   problems.push(...duplicateProblems(rules.map((rule) => rule.ref), (index) => ['rules', index, 'ref']));
   return problems;
 }
-
-/** The most rules a zone's entry point of `phase` may hold on `plan` (docs/service.md#rulesets); none for the managed phase. */
-export const PHASE_RULE_QUOTAS: Readonly<Record<string, Readonly<Record<string, number>>>> = {
-  [CUSTOM_PHASE]: { free: 5, pro: 20, business: 100, enterprise: 1000 },
-  [RATELIMIT_PHASE]: { free: 1, pro: 2, business: 5, enterprise: 100 },
-};
 
 /** The quota of rules of `phase` on `plan`, or undefined when the phase has none. */
 export function phaseQuota(phase: string, plan: string): number | undefined {

@@ -33,6 +33,15 @@ export const RATELIMIT_TIMEOUTS = [0, 10, 60, 120, 300, 600, 3600, 86400] as con
 /** The characteristic every rate limiting rule counts by: the data centre (docs/service.md#rulesets). */
 export const RATELIMIT_REQUIRED_CHARACTERISTIC = 'cf.colo.id';
 
+/**
+ * The most rules a zone's entry point of a phase may hold, by plan (docs/service.md#ruleset-quotas); the managed
+ * phase has none of its own.
+ */
+export const PHASE_RULE_QUOTAS: Readonly<Record<string, Readonly<Record<string, number>>>> = {
+  [CUSTOM_PHASE]: { free: 5, pro: 20, business: 100, enterprise: 1000 },
+  [RATELIMIT_PHASE]: { free: 1, pro: 2, business: 5, enterprise: 100 },
+};
+
 /** What a rate limiting rule counts, and what it does over the limit. Lenient: the grammar (src/rulesets) checks the values. */
 export const RatelimitSchema = z.object({
   characteristics: z.array(z.string()),

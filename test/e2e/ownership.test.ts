@@ -1,5 +1,7 @@
 import type { LocalWorkspace, PulumiFn, Stack } from '@pulumi/pulumi/automation';
 import { CspPolicy } from '../../src/resources/csp-policy';
+import { FirewallFilter } from '../../src/resources/firewall-filter';
+import { FirewallRule } from '../../src/resources/firewall-rule';
 import { FirewallRuleWithFilter } from '../../src/resources/firewall-rule-with-filter';
 import { PageGuardSettings } from '../../src/resources/page-guard-settings';
 import { WafMigration } from '../../src/resources/waf-migration';
@@ -167,6 +169,47 @@ describe('a firewall rule renamed with the same expression', () => {
     expect(await writes()).toEqual([]);
     expect(await sandbox.emulator.admin.inventory(zoneId)).toMatchObject({ firewallRules: [expect.objectContaining({ id: ruleId, action: 'block' })] });
     expect(await held(stack)).toEqual([['holder', ruleId]]);
+  });
+});
+
+describe('switching a rule between the single-call and the two-call form by adoption in one up', () => {
+  test('both ways, the rule and its filter keep their ids, nothing is deleted, and the next preview is clean', async () => {
+    const zoneId = await freshZone(sandbox.emulator, 'switch-forms');
+    const expression = '(http.request.uri.path eq "/switch")';
+    let form: { kind: 'single'; adoptRuleId?: string } | { kind: 'two'; ruleId: string; filterId: string } = { kind: 'single' };
+    const stack = await sandbox.stack(unique('switch-forms'), async () => {
+      if (form.kind === 'single') {
+        const rule = new FirewallRuleWithFilter('block', { zoneId, expression, action: 'block', ...(form.adoptRuleId ? { adoptRuleId: form.adoptRuleId } : {}) });
+        return { ruleId: rule.ruleId, filterId: rule.filterId };
+      }
+      const filter = new FirewallFilter('block-filter', { zoneId, expression, adoptFilterId: form.filterId });
+      const rule = new FirewallRule('block-rule', { zoneId, filterId: filter.id, action: 'block', adoptRuleId: form.ruleId });
+      return { ruleId: rule.ruleId, filterId: filter.filterId };
+    });
+    const made = await stack.up({ color: 'never' });
+    const [ruleId, filterId] = [idOf(made.outputs, 'ruleId'), idOf(made.outputs, 'filterId')];
+
+    form = { kind: 'two', ruleId, filterId };
+    await sandbox.emulator.admin.clearRequests();
+    const toTwo = await stack.up({ color: 'never' });
+    expect(toTwo.summary.resourceChanges).toMatchObject({ create: 2, delete: 1 });
+    expect([idOf(toTwo.outputs, 'ruleId'), idOf(toTwo.outputs, 'filterId')]).toEqual([ruleId, filterId]);
+    expect(await writes()).toEqual([]);
+    expect(toTwo.stdout).toContain(`not deleting firewall rule ${ruleId}: FirewallRule 'block-rule' holds it (adopted in this run)`);
+    await stack.preview({ expectNoChanges: true, color: 'never' });
+
+    form = { kind: 'single', adoptRuleId: ruleId };
+    await sandbox.emulator.admin.clearRequests();
+    const toSingle = await stack.up({ color: 'never' });
+    expect(toSingle.summary.resourceChanges).toMatchObject({ create: 1, delete: 2 });
+    expect([idOf(toSingle.outputs, 'ruleId'), idOf(toSingle.outputs, 'filterId')]).toEqual([ruleId, filterId]);
+    expect(await writes()).toEqual([]);
+    await stack.preview({ expectNoChanges: true, color: 'never' });
+    expect(await ruleIds(zoneId)).toEqual([ruleId]);
+
+    await stack.destroy({ color: 'never' });
+    expect(await ruleIds(zoneId)).toEqual([]);
+    expect((await sandbox.emulator.admin.inventory(zoneId)).filters).toEqual([]);
   });
 });
 

@@ -4,9 +4,6 @@
 // against the floor, the least time the calls can take under the limit.
 //
 //   source scripts/env.sh && tsc -p tsconfig.build.json && source scripts/engine.sh && node bench/fleet.bench.mts
-import { spawn } from 'node:child_process';
-import * as net from 'node:net';
-import { createInterface } from 'node:readline';
 import { CspPolicy } from 'pulumi-zoneguard';
 import type { Stack } from '@pulumi/pulumi/automation/index.js';
 import type * as Lib from './lib.mjs';
@@ -21,25 +18,13 @@ const PER_STACK = 60;
 const LIMIT = { requests: 20, windowMs: 2000 };
 const floorMs = (calls: number) => lib.floorMs(calls, LIMIT);
 
-async function startRedis(): Promise<{ url: string; stop(): void }> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  const server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  await new Promise<void>((resolve, reject) => {
-    server.on('error', reject);
-    createInterface({ input: server.stdout }).on('line', (line) => line.includes('Ready to accept connections') && resolve());
-  });
-  return { url: `redis://127.0.0.1:${port}`, stop: () => server.kill('SIGTERM') };
-}
 
 // The emulator in a process of its own, as the service is: in this process its event loop would be shared with the
 // four stacks' programs, whose stalls (up to 1.5 s seen) hold requests back and hand them to the emulator together,
 // so the arrivals it stamps and counts would bunch up however the fleet paced them.
 const emulatorProcess = await lib.startEmulatorProcess();
 const emulator = { ...emulatorProcess, credentials: (await emulatorProcess.admin.info()).credentials };
-const redis = await startRedis();
+const redis = await lib.startRedis();
 const dir = lib.workDir('fleet');
 try {
   const rows: Array<{ how: string; ok: number; limited: number; ms: number; spanMs: number; floor: number; maxInWindow: number; shortestOver: number; failedUps: number }> = [];

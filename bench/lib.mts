@@ -6,6 +6,7 @@
 // `await import(new URL('./lib.mts', import.meta.url).href)`: TypeScript types it through './lib.mjs'.
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -55,6 +56,20 @@ export function workDir(label: string): string {
 /** Environment of every engine run: its own PULUMI_HOME and passphrase; the rest comes from scripts/engine.sh. */
 export function engineEnv(dir: string, extra: Record<string, string> = {}): Record<string, string> {
   return { PULUMI_HOME: path.join(dir, 'home'), PULUMI_CONFIG_PASSPHRASE: 'bench', ...extra };
+}
+
+/** A redis-server on a free loopback port, nothing saved to disk: the shared store of the benches that need one. */
+export async function startRedis(): Promise<{ url: string; stop(): void }> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  const server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    server.on('error', reject);
+    createInterface({ input: server.stdout! }).on('line', (line) => line.includes('Ready to accept connections') && resolve());
+  });
+  return { url: `redis://127.0.0.1:${port}`, stop: () => server.kill('SIGTERM') };
 }
 
 /** A stack of an inline program in a hermetic workspace, zoneguard's config pointing at the emulator. */

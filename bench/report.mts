@@ -20,6 +20,7 @@ const BENCHES = [
   { name: 'refresh-coalesced', file: 'bench/refresh-coalesced.bench.mts', flags: [], engine: true },
   { name: 'fleet', file: 'bench/fleet.bench.mts', flags: [], engine: true },
   { name: 'growth', file: 'bench/growth.bench.mts', flags: [], engine: true },
+  { name: 'calibration', file: 'bench/calibration.bench.mts', flags: [], engine: false },
 ];
 const SETUP = 'source scripts/env.sh && tsc -p tsconfig.build.json';
 const ENGINE = 'source scripts/engine.sh';

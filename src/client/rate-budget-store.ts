@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { RedisSlidingWindowRateLimiter, type RedisSlidingWindowRateLimiterOptions } from 'sliding-window-rate-limiter';
-import { budgetKey, sharedRateBudget, systemClock, type Budget, type BudgetKeyParts, type Clock, type RateBudget, type RateBudgetLimits, type Release } from './rate-budget';
+import { budgetKey, sharedRateBudget, systemClock, type Budget, type BudgetKeyParts, type Clock, type RateBudget, type RateBudgetLimits, type Release, type ServiceWord } from './rate-budget';
 
 /**
  * A budget shared by every process that uses the same credentials, through a Redis server (`zoneguard:rateBudgetStore`).
@@ -182,7 +182,10 @@ export class StoreRateBudget implements Budget {
   readonly #connection: StoreConnection;
   readonly #local: RateBudget;
   readonly #key: string;
-  readonly #limits: RateBudgetLimits;
+  /** The limits counted in the store: the local budget's, which follow the service's word. */
+  get #limits(): RateBudgetLimits {
+    return this.#local.limits;
+  }
   readonly #clock: Clock;
   /** The previous caller's reservation: each reservation queues behind it (FIFO). */
   #tail: Promise<unknown> = Promise.resolve();
@@ -191,7 +194,6 @@ export class StoreRateBudget implements Budget {
     this.#connection = connection;
     this.#local = local;
     this.#key = key;
-    this.#limits = local.limits;
     this.#clock = clock;
   }
 
@@ -226,6 +228,14 @@ export class StoreRateBudget implements Budget {
    */
   hold(ms: number): void {
     this.#local.hold(ms);
+  }
+
+  /**
+   * The process's own budget follows the service's word; the store then counts at the service's limit (its quota
+   * and window) under the same key, so every process of the fleet that heard it counts alike.
+   */
+  observe(word: ServiceWord): void {
+    this.#local.observe(word);
   }
 
   /** Reserves one request in the store, sleeping as long as it says a slot takes to free; never throws. */

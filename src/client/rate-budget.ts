@@ -43,8 +43,93 @@ export const systemClock: Clock = {
 /** Gives back a slot; call it once when the attempt ended (answer or failure). */
 export type Release = () => void;
 
+/**
+ * What the service said of the caller's budget on one answer (docs/service.md#rate-limit): how many requests it
+ * still takes and when that count rises, and, when it said so, its limit.
+ */
+export interface ServiceWord {
+  remaining: number;
+  /** Milliseconds from the answer until the remaining count rises. */
+  resetMs: number;
+  /** The service's quota and window (`Ratelimit-Policy`, or `X-RateLimit-Limit` with the window unsaid: undefined). */
+  limits?: RateBudgetLimits;
+}
+
+type Headers = Record<string, string | string[] | undefined>;
+
+function headerText(headers: Headers, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** `name=<digits>` of a structured field (`"default";r=5;t=2`), or undefined. */
+function parameter(text: string | undefined, name: string): number | undefined {
+  const match = text === undefined ? null : new RegExp(`(?:^|[;,\\s])${name}=(\\d+)`).exec(text);
+  return match ? Number(match[1]) : undefined;
+}
+
+/**
+ * What an answer's headers say of the budget: `Ratelimit: "default";r=<remaining>;t=<seconds>` with
+ * `Ratelimit-Policy: "default";q=<quota>;w=<window seconds>`, or the older `X-RateLimit-Remaining`,
+ * `X-RateLimit-Reset` (seconds, or a Unix time in seconds) and `X-RateLimit-Limit`. Undefined when it says nothing
+ * usable. Pure.
+ */
+export function parseRateLimitHeaders(headers: Headers, now: number): ServiceWord | undefined {
+  const current = headerText(headers, 'ratelimit');
+  const policy = headerText(headers, 'ratelimit-policy');
+  let remaining = parameter(current, 'r');
+  let resetSeconds = parameter(current, 't');
+  const quota = parameter(policy, 'q');
+  const windowSeconds = parameter(policy, 'w');
+  let limits = quota !== undefined && windowSeconds !== undefined ? { requests: quota, windowMs: windowSeconds * 1000 } : undefined;
+  if (remaining === undefined || resetSeconds === undefined) {
+    remaining = parameter(`r=${headerText(headers, 'x-ratelimit-remaining')?.trim() ?? ''}`, 'r');
+    const reset = parameter(`t=${headerText(headers, 'x-ratelimit-reset')?.trim() ?? ''}`, 't');
+    // A reset past a billion seconds is a Unix time (2001 onwards), not a delay.
+    resetSeconds = reset === undefined ? undefined : reset > 1e9 ? Math.max(0, Math.ceil(reset - now / 1000)) : reset;
+  }
+  if (remaining === undefined || resetSeconds === undefined) return undefined;
+  if (limits && rateBudgetProblem(limits) !== undefined) limits = undefined;
+  return { remaining, resetMs: resetSeconds * 1000, ...(limits ? { limits } : {}) };
+}
+
+/** How many more requests may leave before `resetAt`, from the service's last word. */
+export interface Allowance {
+  left: number;
+  resetAt: number;
+}
+
+/** No word from the service yet: nothing held. */
+export const NO_ALLOWANCE: Allowance = Object.freeze({ left: Number.POSITIVE_INFINITY, resetAt: Number.NEGATIVE_INFINITY });
+
+/**
+ * The allowance after the service's word, heard at `now` with `inFlight` other requests of the process on their way:
+ * half of what is left, less what is in flight. The service counts per user, so another spender of the same user (a
+ * second token, the dashboard, another tool) spends the same count, and a process cannot tell whether one is there
+ * until it has spent: two spenders that each take half of what they hear never pass it together. Each answer says
+ * again what is left, so a process alone still spends all but the last request of a window. Pure.
+ */
+export function allowanceAfter(word: ServiceWord, now: number, inFlight: number): Allowance {
+  return { left: Math.max(0, Math.floor(word.remaining / 2) - inFlight), resetAt: now + word.resetMs };
+}
+
+/**
+ * The allowance as a request is about to take a slot at `now`: spent, it holds until `resetAt`; past that, one
+ * request goes to hear the service again (and another each second while none answers). Pure.
+ */
+export function allowanceAt(allowance: Allowance, now: number): { waitMs: number; next: Allowance } {
+  if (allowance.left > 0) return { waitMs: 0, next: { left: allowance.left - 1, resetAt: allowance.resetAt } };
+  if (now < allowance.resetAt) return { waitMs: allowance.resetAt - now, next: allowance };
+  return { waitMs: 0, next: { left: 0, resetAt: now + 1000 } };
+}
+
 /** What the transport needs of a budget: RateBudget in the process, StoreRateBudget shared through a store. */
 export interface Budget {
+  /**
+   * The service said what is left of the user's count and its limit (on any answer): the budget follows it, so a
+   * raised limit is used and another spender of the same user slows this process down instead of causing 429s.
+   */
+  observe(word: ServiceWord): void;
   /** Waits for a slot and takes it; `onWait` is told the expected wait when there is one. */
   acquire(onWait?: (waitMs: number) => void): Promise<Release>;
   /**
@@ -77,8 +162,9 @@ export function nextSlot(slots: readonly number[], now: number, heldUntil = Numb
  * order, so N+1 requests in a window of N make the last one wait instead of tripping the service's limit (which
  * blocks the caller for 5 minutes).
  */
-export class RateBudget {
-  readonly limits: RateBudgetLimits;
+export class RateBudget implements Budget {
+  /** The limits in force: as configured, until the service says its own (`observe`). */
+  limits: RateBudgetLimits;
   readonly #clock: Clock;
   readonly #slots: number[];
   /** Resolvers of the caller waiting for an in-flight slot to end. */
@@ -87,6 +173,8 @@ export class RateBudget {
   #tail: Promise<unknown> = Promise.resolve();
   /** No slot is given before this time (`hold`). */
   #heldUntil = Number.NEGATIVE_INFINITY;
+  /** What the service's last word leaves (`observe`). */
+  #allowance: Allowance = NO_ALLOWANCE;
 
   constructor(limits: RateBudgetLimits, clock: Clock = systemClock) {
     const problem = rateBudgetProblem(limits);
@@ -110,6 +198,23 @@ export class RateBudget {
     this.#heldUntil = Math.max(this.#heldUntil, this.#clock.now() + ms);
   }
 
+  observe(word: ServiceWord): void {
+    if (word.limits) this.#resize(word.limits);
+    // The answer's own request is still in flight (its slot is given back after this).
+    const inFlight = this.#slots.filter((freeAt) => freeAt === IN_FLIGHT).length - 1;
+    this.#allowance = allowanceAfter(word, this.#clock.now(), Math.max(0, inFlight));
+    this.#wake();
+  }
+
+  /** The service's limit replaces the one assumed: slots added free, or free ones dropped (those in flight stay). */
+  #resize(limits: RateBudgetLimits): void {
+    if (limits.requests === this.limits.requests && limits.windowMs === this.limits.windowMs) return;
+    this.limits = { requests: limits.requests, windowMs: limits.windowMs };
+    while (this.#slots.length < limits.requests) this.#slots.push(Number.NEGATIVE_INFINITY);
+    // Only from the end, so the index an in-flight request will give back stays its own.
+    while (this.#slots.length > limits.requests && this.#slots.at(-1) !== IN_FLIGHT) this.#slots.pop();
+  }
+
   /** How many slots are free right now (for tests and logs). */
   available(): number {
     const now = this.#clock.now();
@@ -119,10 +224,14 @@ export class RateBudget {
   async #take(onWait?: (waitMs: number) => void): Promise<Release> {
     let told = false;
     for (;;) {
-      const { index, waitMs } = nextSlot(this.#slots, this.#clock.now(), this.#heldUntil);
+      const now = this.#clock.now();
+      const slot = nextSlot(this.#slots, now, this.#heldUntil);
+      const allowance = allowanceAt(this.#allowance, now);
+      const waitMs = slot.waitMs === IN_FLIGHT ? IN_FLIGHT : Math.max(slot.waitMs, allowance.waitMs);
       if (waitMs === 0) {
-        this.#slots[index] = IN_FLIGHT;
-        return this.#releaser(index);
+        this.#allowance = allowance.next;
+        this.#slots[slot.index] = IN_FLIGHT;
+        return this.#releaser(slot.index);
       }
       if (!told && onWait) {
         onWait(waitMs);
@@ -142,11 +251,15 @@ export class RateBudget {
     return () => {
       if (released) return;
       released = true;
-      this.#slots[index] = this.#clock.now() + this.limits.windowMs;
-      const wakers = this.#wakers;
-      this.#wakers = [];
-      for (const wake of wakers) wake();
+      if (index < this.#slots.length) this.#slots[index] = this.#clock.now() + this.limits.windowMs;
+      this.#wake();
     };
+  }
+
+  #wake(): void {
+    const wakers = this.#wakers;
+    this.#wakers = [];
+    for (const wake of wakers) wake();
   }
 }
 

@@ -14,7 +14,7 @@ import {
 import type { Page } from './pagination';
 import { compiledCheck } from './compiled-check';
 import { redactSecrets } from './credentials';
-import type { Budget } from './rate-budget';
+import { parseRateLimitHeaders, type Budget } from './rate-budget';
 import type { CredentialGate, Settle } from './refused-credentials';
 import { attemptsLeft, computeRetryDelay, isRateLimited, isRetryable, parseRetryAfter, type AttemptFailure, type RetryPolicy } from './retry';
 
@@ -232,6 +232,9 @@ async function attemptOnce<S extends z.ZodType>(context: Context, spec: CallSpec
   if (!('statusCode' in response)) return response;
   const status = response.statusCode;
   notify(() => logger?.onResponse?.({ method: site.method, path: site.path, attempt: site.attempt, status, durationMs: Date.now() - began }));
+  // Every answer, a refusal too, says what is left of the user's count: the budget follows it (docs/client.md#rate-budget).
+  const word = parseRateLimitHeaders(response.headers, Date.now());
+  if (word) context.config.budget?.observe(word);
   return classify(context, site, response, decode(context, response));
 }
 

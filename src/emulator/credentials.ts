@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
 import { z } from 'zod';
 import { ZoneIdSchema } from '../schemas';
 import { ErrorCode, Messages, ServiceError } from './errors';
@@ -33,6 +34,18 @@ export const RotateTokenBodySchema = z.strictObject({ token: z.string().min(1), 
 export const RevokeTokenBodySchema = z.strictObject({ token: z.string().min(1) });
 /** `POST /__admin/credentials/key/rotate`: the account's API key replaced (given or generated). */
 export const RotateKeyBodySchema = z.strictObject({ apiKey: TokenValueSchema.optional() });
+
+/**
+ * The user a request counts against (docs/service.md#rate-limit: the service counts per user, across the dashboard
+ * and every token of that user). Every credential of the emulator, tokens and key, valid or not, belongs to its one
+ * user: two tokens share one count, as two tokens of one person do on the service.
+ */
+export const EMULATOR_USER = 'default';
+
+/** The user whose count a request is in: the emulator's one user (EMULATOR_USER), whatever its credentials. */
+export function userOf(_headers: IncomingHttpHeaders): string {
+  return EMULATOR_USER;
+}
 
 /** Every token accepted, account tokens first. */
 export function tokenGrants(state: EmulatorState): TokenGrant[] {

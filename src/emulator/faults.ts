@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EMULATOR_USER } from './credentials';
 import { ErrorCode, Messages } from './errors';
 
 /** The longest injected latency: Node's timers fire at once past 2^31 ms, which would be no delay at all. */
@@ -41,6 +42,11 @@ export const FaultSpecSchema = z.strictObject({
       blockMs: z.number().int().min(0).max(86_400_000).optional(),
     })
     .optional(),
+  /**
+   * `false`: matching answers carry no `Ratelimit` headers, as behind a proxy that strips them or from a revision of
+   * the service before them; the client then keeps to its own budget alone.
+   */
+  rateLimitHeaders: z.boolean().optional(),
   match: FaultMatchSchema.optional(),
 });
 export type FaultSpec = z.input<typeof FaultSpecSchema>;
@@ -61,16 +67,64 @@ export type FaultOutcome =
   | { kind: 'lose'; fault: string }
   | { kind: 'answer'; fault: string; status: number; code: number; message: string; retryAfterSeconds?: number };
 
+/** One user's count under a limit (docs/service.md#rate-limit: the service counts per user). */
+interface UserWindow {
+  /** Arrival times of the requests let through in the last window, oldest first. */
+  admitted: number[];
+  /** Until when every request is refused: the user went over the limit. */
+  blockedUntil: number;
+}
+
 interface ActiveFault {
   spec: z.output<typeof FaultSpecSchema>;
   serverErrorsLeft: number;
   tooManyLeft: number;
   resetsLeft: number;
   losesLeft: number;
-  /** Arrival times of the requests `rateLimit` let through in its last window, oldest first. */
-  admitted: number[];
-  /** Until when `rateLimit` refuses every request: the caller went over the limit. */
-  blockedUntil: number;
+  /** `rateLimit`'s count, per user. */
+  windows: Map<string, UserWindow>;
+}
+
+/**
+ * What the service says of a user's budget on every answer (docs/service.md#rate-limit): `Ratelimit:
+ * "default";r=<remaining>;t=<seconds>` and `Ratelimit-Policy: "default";q=<quota>;w=<window seconds>`.
+ */
+export interface RateLimitWord {
+  remaining: number;
+  /** Seconds until the remaining count rises: the oldest counted request leaves the window, or the block ends. */
+  resetSeconds: number;
+  quota: number;
+  windowSeconds: number;
+}
+
+/** A user's word under a limit at `now`, once the request being answered was counted. Pure. */
+export function rateLimitWord(window: UserWindow, limit: { requests: number; windowMs: number }, now: number): RateLimitWord {
+  const blocked = now < window.blockedUntil;
+  const oldest = window.admitted[0];
+  const resetMs = blocked ? window.blockedUntil - now : oldest === undefined ? 0 : oldest + limit.windowMs - now;
+  return {
+    remaining: blocked ? 0 : Math.max(0, limit.requests - window.admitted.length),
+    resetSeconds: Math.max(0, Math.ceil(resetMs / 1000)),
+    quota: limit.requests,
+    windowSeconds: Math.max(1, Math.ceil(limit.windowMs / 1000)),
+  };
+}
+
+/** The response headers of a word, as the service writes them. */
+export function rateLimitHeaders(word: RateLimitWord): Record<string, string> {
+  return {
+    ratelimit: `"default";r=${word.remaining};t=${word.resetSeconds}`,
+    'ratelimit-policy': `"default";q=${word.quota};w=${word.windowSeconds}`,
+  };
+}
+
+function windowOf(windows: Map<string, UserWindow>, user: string): UserWindow {
+  let window = windows.get(user);
+  if (!window) {
+    window = { admitted: [], blockedUntil: Number.NEGATIVE_INFINITY };
+    windows.set(user, window);
+  }
+  return window;
 }
 
 const RANDOM_STATUSES = [500, 502, 503] as const;
@@ -86,8 +140,7 @@ export class FaultEngine {
       tooManyLeft: spec.tooManyRequests?.count ?? 0,
       resetsLeft: spec.resetConnections ?? 0,
       losesLeft: spec.loseAnswers ?? 0,
-      admitted: [],
-      blockedUntil: Number.NEGATIVE_INFINITY,
+      windows: new Map(),
     }));
   }
 
@@ -103,19 +156,35 @@ export class FaultEngine {
     }));
   }
 
-  /** The delay and the outcome for a request; `apiPath` is the path after the base URL. */
-  decide(method: string, apiPath: string, fullPath: string, now: number, random: () => number = Math.random): { latencyMs: number; outcome?: FaultOutcome } {
+  /**
+   * The delay, the outcome and the rate limit word for a request of `user`; `apiPath` is the path after the base URL.
+   * The word is the first matching `rateLimit` fault's count: the emulator says the limit it enforces, and without
+   * the fault it enforces none (a limit said but not enforced would slow every client that follows it for nothing).
+   */
+  decide(
+    method: string,
+    apiPath: string,
+    fullPath: string,
+    now: number,
+    random: () => number = Math.random,
+    user = EMULATOR_USER,
+  ): { latencyMs: number; outcome?: FaultOutcome; word?: RateLimitWord } {
     let latencyMs = 0;
     let outcome: FaultOutcome | undefined;
+    let word: RateLimitWord | undefined;
+    let silent = false;
     for (const fault of this.active) {
       const { spec } = fault;
       if (spec.match?.method !== undefined && spec.match.method.toUpperCase() !== method.toUpperCase()) continue;
       const prefix = spec.match?.pathPrefix;
       if (prefix !== undefined && !apiPath.startsWith(prefix) && !fullPath.startsWith(prefix)) continue;
       latencyMs = Math.max(latencyMs, spec.latencyMs ?? 0);
+      if (spec.rateLimitHeaders === false) silent = true;
       if (outcome) continue;
       // A request the rate limit admits counts in its window, whatever else happens to it.
-      const retryAfterSeconds = spec.rateLimit ? this.countInWindow(fault, spec.rateLimit, now) : undefined;
+      const window = spec.rateLimit ? windowOf(fault.windows, user) : undefined;
+      const retryAfterSeconds = spec.rateLimit && window ? this.countInWindow(window, spec.rateLimit, now) : undefined;
+      if (spec.rateLimit && window && word === undefined) word = rateLimitWord(window, spec.rateLimit, now);
       if (fault.resetsLeft > 0) {
         fault.resetsLeft--;
         outcome = { kind: 'reset', fault: 'resetConnections' };
@@ -143,7 +212,8 @@ export class FaultEngine {
         outcome = { kind: 'answer', fault: 'serverErrorRate', status, code: ErrorCode.internal, message: Messages.injectedServerError(status) };
       }
     }
-    return outcome ? { latencyMs, outcome } : { latencyMs };
+    const said = silent || word === undefined ? {} : { word };
+    return outcome ? { latencyMs, outcome, ...said } : { latencyMs, ...said };
   }
 
   /**
@@ -153,7 +223,7 @@ export class FaultEngine {
    * not lengthen it. Refused requests are not counted. Returns the seconds to wait, or undefined when the request is
    * admitted.
    */
-  private countInWindow(fault: ActiveFault, limit: RateLimitSpec, now: number): number | undefined {
+  private countInWindow(fault: UserWindow, limit: RateLimitSpec, now: number): number | undefined {
     const { admitted } = fault;
     const retryAfter = () => Math.max(1, Math.ceil((fault.blockedUntil - now) / 1000));
     if (now < fault.blockedUntil) return retryAfter();

@@ -7,6 +7,8 @@ import { registerAdminRoutes } from './admin';
 import { legacyFirewallRefusal } from './firewall';
 import { adminRefusal } from './admin-guard';
 import { authenticate, authorizeZone } from './auth';
+import { userOf } from './credentials';
+import { rateLimitHeaders } from './faults';
 import { ADMIN_PREFIX, API_PREFIX, apiPath, isHexId, params, type EmulatorContext } from './context';
 import { ErrorCode, Messages, ServiceError, errorEnvelope } from './errors';
 import { registerDetectedRoutes } from './routes/detected';
@@ -110,7 +112,9 @@ export function buildServer(context: EmulatorContext, options: { logger?: boolea
   // Faults come first: a faulty service answers before it looks at credentials.
   app.addHook('onRequest', async (request, reply) => {
     if (!request.url.startsWith(`${API_PREFIX}/`)) return;
-    const decision = context.faults.decide(request.method, apiPath(request), request.url.split('?')[0] ?? '', Date.now());
+    const decision = context.faults.decide(request.method, apiPath(request), request.url.split('?')[0] ?? '', Date.now(), Math.random, userOf(request.headers));
+    // On every answer, refusals included: the service counts them too (docs/service.md#rate-limit).
+    if (decision.word) reply.headers(rateLimitHeaders(decision.word));
     if (decision.latencyMs > 0) await sleep(decision.latencyMs);
     const outcome = decision.outcome;
     if (!outcome) return;

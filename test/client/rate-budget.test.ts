@@ -1,4 +1,4 @@
-import { budgetKey, nextSlot, RateBudget, sharedRateBudget, type Clock } from '../../src/client/rate-budget';
+import { allowanceAfter, allowanceAt, budgetKey, NO_ALLOWANCE, nextSlot, parseRateLimitHeaders, RateBudget, sharedRateBudget, type Clock } from '../../src/client/rate-budget';
 
 /** A clock that only moves when the test says so; sleepers wake in time order. */
 class FakeClock implements Clock {
@@ -193,5 +193,73 @@ describe('the shared budget', () => {
     const key = budgetKey(base);
     expect(key).toMatch(/^[0-9a-f]{64}$/);
     expect(key).not.toContain('s3cret');
+  });
+});
+
+describe('the service word (docs/service.md#rate-limit)', () => {
+  const NOW = 1_700_000_000_000;
+  it.each<[string, Record<string, string>, ReturnType<typeof parseRateLimitHeaders>]>([
+    ['Ratelimit and its policy', { ratelimit: '"default";r=42;t=7', 'ratelimit-policy': '"default";q=1200;w=300' }, { remaining: 42, resetMs: 7000, limits: { requests: 1200, windowMs: 300_000 } }],
+    ['a raised limit', { ratelimit: '"default";r=4999;t=300', 'ratelimit-policy': '"default";q=5000;w=300' }, { remaining: 4999, resetMs: 300_000, limits: { requests: 5000, windowMs: 300_000 } }],
+    ['Ratelimit without its policy', { ratelimit: '"default";r=0;t=12' }, { remaining: 0, resetMs: 12_000 }],
+    ['the older X-RateLimit-*, reset in seconds', { 'x-ratelimit-limit': '1200', 'x-ratelimit-remaining': '10', 'x-ratelimit-reset': '30' }, { remaining: 10, resetMs: 30_000 }],
+    ['the older X-RateLimit-*, reset as a Unix time', { 'x-ratelimit-remaining': '3', 'x-ratelimit-reset': String(NOW / 1000 + 45) }, { remaining: 3, resetMs: 45_000 }],
+    ['a policy past the budget bounds is not taken', { ratelimit: '"default";r=1;t=1', 'ratelimit-policy': '"default";q=0;w=300' }, { remaining: 1, resetMs: 1000 }],
+    ['nothing', {}, undefined],
+    ['garbage', { ratelimit: 'r=many;t=soon' }, undefined],
+  ])('%s', (_name, headers, expected) => {
+    expect(parseRateLimitHeaders(headers, NOW)).toEqual(expected);
+  });
+
+  it.each<[string, { remaining: number; resetMs: number }, number, { left: number; resetAt: number }]>([
+    ['half of what is left', { remaining: 100, resetMs: 5000 }, 0, { left: 50, resetAt: 5000 }],
+    ['half of what is left, less what is in flight', { remaining: 41, resetMs: 5000 }, 3, { left: 17, resetAt: 5000 }],
+    ['one left: none', { remaining: 1, resetMs: 2000 }, 0, { left: 0, resetAt: 2000 }],
+    ['nothing left', { remaining: 0, resetMs: 2000 }, 0, { left: 0, resetAt: 2000 }],
+    ['more in flight than left', { remaining: 4, resetMs: 2000 }, 5, { left: 0, resetAt: 2000 }],
+  ])('allowanceAfter: %s', (_name, word, inFlight, expected) => {
+    expect(allowanceAfter(word, 0, inFlight)).toEqual(expected);
+  });
+
+  it.each<[string, { left: number; resetAt: number }, number, { waitMs: number; next: { left: number; resetAt: number } }]>([
+    ['no word yet', NO_ALLOWANCE, 0, { waitMs: 0, next: NO_ALLOWANCE }],
+    ['some left', { left: 2, resetAt: 900 }, 100, { waitMs: 0, next: { left: 1, resetAt: 900 } }],
+    ['spent: wait for the reset', { left: 0, resetAt: 900 }, 100, { waitMs: 800, next: { left: 0, resetAt: 900 } }],
+    ['past the reset: one goes to hear the service again, the next a second later', { left: 0, resetAt: 900 }, 1000, { waitMs: 0, next: { left: 0, resetAt: 2000 } }],
+  ])('allowanceAt: %s', (_name, allowance, now, expected) => {
+    expect(allowanceAt(allowance, now)).toEqual(expected);
+  });
+
+  it('a raised limit is used: the budget grows to the service quota', async () => {
+    const clock = new FakeClock();
+    const budget = new RateBudget({ requests: 2, windowMs: 1000 }, clock);
+    const first = await budget.acquire();
+    budget.observe({ remaining: 19, resetMs: 1000, limits: { requests: 20, windowMs: 1000 } });
+    first();
+    expect(budget.limits).toEqual({ requests: 20, windowMs: 1000 });
+    expect(budget.available()).toBe(19);
+    let taken = 0;
+    for (let i = 0; i < 12; i += 1) void budget.acquire().then(() => (taken += 1));
+    for (let i = 0; i < 5; i += 1) await flush();
+    // Half of the 19 the service has left: more than the 2 of the budget as configured.
+    expect(taken).toBe(9);
+  });
+
+  it('another spender of the same user slows the process down: nothing more before the reset once half of what is left is spent', async () => {
+    const clock = new FakeClock();
+    const budget = new RateBudget({ requests: 10, windowMs: 1000 }, clock);
+    const first = await budget.acquire();
+    // The service has 4 left where this process's budget has 9 free: someone else spends the same count.
+    budget.observe({ remaining: 4, resetMs: 600, limits: { requests: 10, windowMs: 1000 } });
+    // Half of it, 2, before the reset.
+    first();
+    let taken = 0;
+    for (let i = 0; i < 4; i += 1) void budget.acquire().then(() => (taken += 1));
+    for (let i = 0; i < 5; i += 1) await flush();
+    expect(taken).toBe(2);
+    await clock.advance(599);
+    expect(taken).toBe(2);
+    await clock.advance(1);
+    expect(taken).toBe(3);
   });
 });

@@ -180,3 +180,34 @@ describe('injected faults', () => {
     expect((await h.emulator.admin.zones()).map((z) => z.name)).not.toContain('slow.example');
   });
 });
+
+describe('the rate limit headers (docs/service.md#rate-limit)', () => {
+  const said = (answer: { headers: Headers }) => [answer.headers.get('ratelimit'), answer.headers.get('ratelimit-policy')];
+
+  test('without a rateLimit fault the emulator enforces no limit, and says none', async () => {
+    expect(said(await h.call('GET', settings()))).toEqual([null, null]);
+  });
+
+  test("a rateLimit fault is the limit the headers say, counted across the user's tokens and key", async () => {
+    await h.emulator.admin.setFaults({ rateLimit: { requests: 3, windowMs: 2000 } });
+    const { token } = await h.emulator.admin.addToken({});
+    const { apiEmail, apiKey } = h.emulator.credentials;
+    expect(said(await h.call('GET', settings()))).toEqual(['"default";r=2;t=2', '"default";q=3;w=2']);
+    expect(said(await h.call('GET', settings(), { auth: { token } }))).toEqual(['"default";r=1;t=2', '"default";q=3;w=2']);
+    expect(said(await h.call('GET', settings(), { auth: { email: apiEmail, key: apiKey } }))).toEqual(['"default";r=0;t=2', '"default";q=3;w=2']);
+    const refused = await h.call('GET', settings(), { auth: { token } });
+    expect(refused.status).toBe(429);
+    expect(said(refused)).toEqual(['"default";r=0;t=2', '"default";q=3;w=2']);
+    // A refusal for the credentials is counted too, as the service counts it.
+    await h.emulator.admin.setFaults({ rateLimit: { requests: 3, windowMs: 2000 } });
+    const denied = await h.call('GET', settings(), { auth: { token: 'not-a-token' } });
+    expect(denied.status).toBe(403);
+    expect(said(denied)).toEqual(['"default";r=2;t=2', '"default";q=3;w=2']);
+  });
+
+  test('rateLimitHeaders false: the limit is enforced and not said', async () => {
+    await h.emulator.admin.setFaults({ rateLimit: { requests: 1, windowMs: 2000 }, rateLimitHeaders: false });
+    expect(said(await h.call('GET', settings()))).toEqual([null, null]);
+    expect((await h.call('GET', settings())).status).toBe(429);
+  });
+});

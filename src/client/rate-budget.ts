@@ -102,15 +102,32 @@ export interface Allowance {
 /** No word from the service yet: nothing held. */
 export const NO_ALLOWANCE: Allowance = Object.freeze({ left: Number.POSITIVE_INFINITY, resetAt: Number.NEGATIVE_INFINITY });
 
+/** What the process knows of its own spending as an answer arrives. */
+export interface OwnCount {
+  /** Its other requests on their way (the answer's own not included). */
+  inFlight: number;
+  /** Its requests the service's window still holds: in flight or within the window (the answer's own included). */
+  used: number;
+  /** The limit in force (the service's, once it said it). */
+  quota: number;
+}
+
 /**
- * The allowance after the service's word, heard at `now` with `inFlight` other requests of the process on their way:
- * half of what is left, less what is in flight. The service counts per user, so another spender of the same user (a
- * second token, the dashboard, another tool) spends the same count, and a process cannot tell whether one is there
- * until it has spent: two spenders that each take half of what they hear never pass it together. Each answer says
- * again what is left, so a process alone still spends all but the last request of a window. Pure.
+ * The allowance after the service's word, heard at `now`: half of what is left, less the process's requests in
+ * flight. The service counts per user, so another spender of the same user (a second token, the dashboard, another
+ * tool) spends the same count, and a process cannot tell one is there until both have spent: two that each take half
+ * of what they hear never pass it together. Once the word shows another spender (the service counted more than this
+ * process used), an answer no longer adds to what the last one granted until that one's reset: the other's requests
+ * in flight are not in the count yet, and each re-grant would spend them twice. A process alone gets a fresh grant
+ * from every answer, so it still spends all but the last request of a window. Pure.
  */
-export function allowanceAfter(word: ServiceWord, now: number, inFlight: number): Allowance {
-  return { left: Math.max(0, Math.floor(word.remaining / 2) - inFlight), resetAt: now + word.resetMs };
+export function allowanceAfter(previous: Allowance, word: ServiceWord, now: number, own: OwnCount): Allowance {
+  const fresh = { left: Math.max(0, Math.floor(word.remaining / 2) - own.inFlight), resetAt: now + word.resetMs };
+  const others = own.quota - word.remaining - own.used;
+  if (others > 0 && now < previous.resetAt) {
+    return { left: Math.min(previous.left, fresh.left), resetAt: Math.max(previous.resetAt, fresh.resetAt) };
+  }
+  return fresh;
 }
 
 /**
@@ -201,8 +218,10 @@ export class RateBudget implements Budget {
   observe(word: ServiceWord): void {
     if (word.limits) this.#resize(word.limits);
     // The answer's own request is still in flight (its slot is given back after this).
-    const inFlight = this.#slots.filter((freeAt) => freeAt === IN_FLIGHT).length - 1;
-    this.#allowance = allowanceAfter(word, this.#clock.now(), Math.max(0, inFlight));
+    const now = this.#clock.now();
+    const inFlight = Math.max(0, this.#slots.filter((freeAt) => freeAt === IN_FLIGHT).length - 1);
+    const used = this.#slots.filter((freeAt) => freeAt > now).length;
+    this.#allowance = allowanceAfter(this.#allowance, word, now, { inFlight, used, quota: this.limits.requests });
     this.#wake();
   }
 

@@ -211,14 +211,18 @@ describe('the service word (docs/service.md#rate-limit)', () => {
     expect(parseRateLimitHeaders(headers, NOW)).toEqual(expected);
   });
 
-  it.each<[string, { remaining: number; resetMs: number }, number, { left: number; resetAt: number }]>([
-    ['half of what is left', { remaining: 100, resetMs: 5000 }, 0, { left: 50, resetAt: 5000 }],
-    ['half of what is left, less what is in flight', { remaining: 41, resetMs: 5000 }, 3, { left: 17, resetAt: 5000 }],
-    ['one left: none', { remaining: 1, resetMs: 2000 }, 0, { left: 0, resetAt: 2000 }],
-    ['nothing left', { remaining: 0, resetMs: 2000 }, 0, { left: 0, resetAt: 2000 }],
-    ['more in flight than left', { remaining: 4, resetMs: 2000 }, 5, { left: 0, resetAt: 2000 }],
-  ])('allowanceAfter: %s', (_name, word, inFlight, expected) => {
-    expect(allowanceAfter(word, 0, inFlight)).toEqual(expected);
+  const word = (remaining: number, resetMs: number) => ({ remaining, resetMs });
+  it.each<[string, { left: number; resetAt: number }, { remaining: number; resetMs: number }, number, { inFlight: number; used: number; quota: number }, { left: number; resetAt: number }]>([
+    ['alone: half of what is left', NO_ALLOWANCE, word(99, 5000), 1000, { inFlight: 0, used: 1, quota: 100 }, { left: 49, resetAt: 6000 }],
+    ['alone: half of what is left, less what is in flight', NO_ALLOWANCE, word(41, 5000), 1000, { inFlight: 3, used: 59, quota: 100 }, { left: 17, resetAt: 6000 }],
+    ['alone, after a grant: a fresh grant', { left: 0, resetAt: 3000 }, word(40, 5000), 1000, { inFlight: 0, used: 60, quota: 100 }, { left: 20, resetAt: 6000 }],
+    ['another spender, after a grant: no more than it left', { left: 2, resetAt: 3000 }, word(40, 5000), 1000, { inFlight: 0, used: 10, quota: 100 }, { left: 2, resetAt: 6000 }],
+    ['another spender, less than the grant left: the less', { left: 9, resetAt: 3000 }, word(6, 5000), 1000, { inFlight: 1, used: 10, quota: 100 }, { left: 2, resetAt: 6000 }],
+    ['another spender, past the last reset: a fresh grant', { left: 0, resetAt: 900 }, word(40, 5000), 1000, { inFlight: 0, used: 10, quota: 100 }, { left: 20, resetAt: 6000 }],
+    ['one left: none', NO_ALLOWANCE, word(1, 2000), 0, { inFlight: 0, used: 1, quota: 2 }, { left: 0, resetAt: 2000 }],
+    ['more in flight than left', NO_ALLOWANCE, word(4, 2000), 0, { inFlight: 5, used: 6, quota: 10 }, { left: 0, resetAt: 2000 }],
+  ])('allowanceAfter: %s', (_name, previous, said, now, own, expected) => {
+    expect(allowanceAfter(previous, said, now, own)).toEqual(expected);
   });
 
   it.each<[string, { left: number; resetAt: number }, number, { waitMs: number; next: { left: number; resetAt: number } }]>([

@@ -18,7 +18,7 @@ import { FIELD_NAMES, FIELDS } from './fields';
 import { arity, FUNCTION_NAMES, FUNCTIONS, ONCE_PER_EXPRESSION, type ArgumentInfo } from './functions';
 import { decodeQuoted, doubleStarAt, isIPv4, isIPv6 } from './literals';
 import { closest } from './suggest';
-import { arrayOf, BOOLEAN, INT, IP, STRING, typeName, UNKNOWN } from './types';
+import { arrayOf, BOOLEAN, INT, IP, STRING, typeName, UNKNOWN_TYPE } from './types';
 
 /** What the checker learns about a sub-expression. */
 interface Info extends ArgumentInfo {
@@ -26,7 +26,7 @@ interface Info extends ArgumentInfo {
   readonly each: boolean;
 }
 
-const unknown: Info = { type: UNKNOWN, each: false, literal: false };
+const unknown: Info = { type: UNKNOWN_TYPE, each: false, literal: false };
 
 // Which comparison operators apply to which field types (the operators table of the documentation; String and
 // Bytes alike). Booleans, arrays and maps take none: a Boolean stands alone, containers are indexed first.

@@ -18,7 +18,7 @@ export const BYTES: ValueType = { kind: 'Bytes' };
 export const INT: ValueType = { kind: 'Int' };
 export const BOOLEAN: ValueType = { kind: 'Boolean' };
 export const IP: ValueType = { kind: 'IP' };
-export const UNKNOWN: ValueType = { kind: 'Unknown' };
+export const UNKNOWN_TYPE: ValueType = { kind: 'Unknown' };
 
 /** `Array<of>`. */
 export function arrayOf(of: ValueType): ValueType {

@@ -6,7 +6,7 @@
 // the migration is pending; and each failure in one line. Pure: the preview's JSON in, the text out.
 import { stripVTControlCharacters } from 'node:util';
 import { z } from 'zod';
-import { UNKNOWN } from '../unknown';
+import { PREVIEW_UNKNOWN } from '../unknown';
 
 const StateSchema = z.looseObject({
   inputs: z.record(z.string(), z.unknown()).optional(),
@@ -87,7 +87,7 @@ export function resourceOfUrn(urn: string): { stack: string; kind: string; name:
 
 /** A value as the report shows it: the preview's unknown placeholder as "(known after up)". */
 export function shown(value: unknown): string {
-  if (value === UNKNOWN) return '(known after up)';
+  if (value === PREVIEW_UNKNOWN) return '(known after up)';
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
@@ -122,7 +122,7 @@ export function changedFields(step: Step): string[] {
 /** A CSP value's sources per directive: `script-src 'self' a; img-src b` → { script-src: ['self', a], img-src: [b] }. */
 export function cspSources(value: unknown): Map<string, Set<string>> {
   const directives = new Map<string, Set<string>>();
-  if (typeof value !== 'string' || value === UNKNOWN) return directives;
+  if (typeof value !== 'string' || value === PREVIEW_UNKNOWN) return directives;
   for (const directive of value.split(';')) {
     const [name, ...sources] = directive.trim().split(/\s+/);
     if (name) directives.set(name, new Set([...(directives.get(name) ?? []), ...sources]));
@@ -249,7 +249,7 @@ export function detailLines(changes: ResourceChange[]): string[] {
     if (change.kind === 'CspPolicy' && (change.verb !== 'update' || change.fields.includes('value'))) {
       const before = change.verb === 'create' ? undefined : change.before.value;
       const after = change.verb === 'delete' ? undefined : change.after.value;
-      if (after === UNKNOWN) return [`CSP policy ${code(change.name)}: its sources are known after up`];
+      if (after === PREVIEW_UNKNOWN) return [`CSP policy ${code(change.name)}: its sources are known after up`];
       return cspSourceChanges(before, after).map(({ directive, gained, lost }) => {
         const parts = [gained.length > 0 ? `gains ${gained.map(code).join(', ')}` : '', lost.length > 0 ? `loses ${lost.map(code).join(', ')}` : ''];
         return `CSP policy ${code(change.name)}, ${directive}: ${parts.filter(Boolean).join('; ')}`;
@@ -276,7 +276,7 @@ export function summaryText(digest: PreviewDigest): string {
 /** The Markdown of one WAF migration plan output. */
 function planLines({ output, plan }: PendingPlan): string[] {
   const list = (value: unknown) => (Array.isArray(value) ? value.map(String) : []);
-  const state = plan.migrationState === UNKNOWN ? 'known after up' : `state ${code(String(plan.migrationState))}`;
+  const state = plan.migrationState === PREVIEW_UNKNOWN ? 'known after up' : `state ${code(String(plan.migrationState))}`;
   return [
     `**WAF migration plan** (stack output ${code(output)}): ${plan.compatible === true ? 'compatible' : plan.compatible === false ? '**not compatible**' : 'compatibility known after up'}, ${state}`,
     '',

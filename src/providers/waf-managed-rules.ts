@@ -12,7 +12,7 @@ import {
   skippedRulesets,
   type ManagedRule,
 } from '../rulesets';
-import { checkWithSchema, containsUnknown, UNKNOWN } from './kit/check';
+import { checkWithSchema, containsUnknown, PREVIEW_UNKNOWN } from './kit/check';
 import { assertConfigured, configure, getClient } from './kit/context';
 import { ProviderError, step, unlessNotFound, type Implementation } from './kit/implementation';
 import { nameOf } from './kit/ownership';
@@ -100,7 +100,7 @@ export function changedRules(
   olds: { order?: unknown; rules?: unknown },
   news: { order?: unknown; rules?: unknown },
 ): string[] {
-  if (containsUnknown(news.rules) || news.rules === UNKNOWN) return ['rules'];
+  if (containsUnknown(news.rules) || news.rules === PREVIEW_UNKNOWN) return ['rules'];
   const before = (olds.rules ?? {}) as Record<string, z.input<typeof ManagedRuleSchema>>;
   const after = (news.rules ?? {}) as Record<string, z.input<typeof ManagedRuleSchema>>;
   const changed = [...new Set([...Object.keys(before), ...Object.keys(after)])]

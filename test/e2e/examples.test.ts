@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
-import { UNKNOWN } from '../../src/providers/kit/check';
+import { PREVIEW_UNKNOWN } from '../../src/providers/kit/check';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { ZoneGuardClient } from '../../src/client';
@@ -262,7 +262,7 @@ describe('examples/ci-preview', () => {
       );
       expect(lines).toContain('**WAF migration plan** (stack output `wafMigration`): compatible, state `start`');
       expect(stdout).toMatch(/^- changes: \S/m);
-      expect(stdout).not.toContain(UNKNOWN);
+      expect(stdout).not.toContain(PREVIEW_UNKNOWN);
       // A preview changes nothing on the zone.
       expect(await context.client.firewallRules.get({ zoneId, ruleId: (await valueOf(stack, 'scannerRuleId')) as string })).toMatchObject({
         filter: { expression: 'http.user_agent contains "sqlmap"' },

@@ -1,4 +1,4 @@
-import { UNKNOWN } from '../../src/providers/kit/check';
+import { PREVIEW_UNKNOWN } from '../../src/providers/kit/check';
 import {
   code,
   cspSourceChanges,
@@ -63,7 +63,7 @@ const digest: PreviewDigest = {
     { op: 'create-replacement', urn: `${URN}FirewallRuleWithFilter::scanners`, oldState: { inputs: { zoneId: ZONE, action: 'block', expression: 'a' } }, newState: { inputs: { zoneId: ZONE, action: 'block', expression: 'b' } }, replaceReasons: ['expression'] },
     { op: 'replace', urn: `${URN}FirewallRuleWithFilter::scanners`, oldState: { inputs: { zoneId: ZONE, action: 'block', expression: 'a' } }, newState: { inputs: { zoneId: ZONE, action: 'block', expression: 'b' } }, replaceReasons: ['expression'] },
     { op: 'delete-replaced', urn: `${URN}FirewallRuleWithFilter::scanners`, oldState: { inputs: { zoneId: ZONE, action: 'block', expression: 'a' } } },
-    { op: 'create', urn: `${URN}FirewallRule::admin`, newState: { inputs: { zoneId: 'other', action: 'log', filterId: UNKNOWN } } },
+    { op: 'create', urn: `${URN}FirewallRule::admin`, newState: { inputs: { zoneId: 'other', action: 'log', filterId: PREVIEW_UNKNOWN } } },
   ],
   changeSummary: { same: 2, update: 1, replace: 1, create: 1 },
 };

@@ -1,4 +1,4 @@
-import { UNKNOWN } from '../../src/providers/kit/check';
+import { PREVIEW_UNKNOWN } from '../../src/providers/kit/check';
 import { cspPolicy, policyUpdateBody } from '../../src/providers/csp-policy';
 import { providerFixture, type ProviderFixture } from './support';
 
@@ -28,8 +28,8 @@ async function checked(news: Record<string, unknown>) {
 
 describe('check', () => {
   test('fills defaults and passes unknown values during preview', async () => {
-    const inputs = await checked({ zoneId, action: 'allow', expression: UNKNOWN, value: "script-src 'self'" });
-    expect(inputs).toEqual({ zoneId, action: 'allow', expression: UNKNOWN, value: "script-src 'self'", description: '', enabled: true });
+    const inputs = await checked({ zoneId, action: 'allow', expression: PREVIEW_UNKNOWN, value: "script-src 'self'" });
+    expect(inputs).toEqual({ zoneId, action: 'allow', expression: PREVIEW_UNKNOWN, value: "script-src 'self'", description: '', enabled: true });
   });
 
   test.each([

@@ -5,7 +5,7 @@ import { diffFirewallFilter, filterBody, firewallFilter } from '../../src/provid
 import { diffFirewallRule, firewallRule, ruleCreateItem } from '../../src/providers/firewall-rule';
 import { firewallRuleWithFilter } from '../../src/providers/firewall-rule-with-filter';
 import { wafMigration } from '../../src/providers/waf-migration';
-import { UNKNOWN } from '../../src/providers/kit/check';
+import { PREVIEW_UNKNOWN } from '../../src/providers/kit/check';
 import { checkedBy, providerFixture, type ProviderFixture } from './support';
 
 let fx: ProviderFixture;
@@ -34,7 +34,7 @@ describe('pure parts', () => {
     ['paused', { paused: true }, ['paused'], []],
     ['ref', { ref: 'R-1' }, ['ref'], []],
     ['the zone: another filter', { zoneId: 'c'.repeat(32) }, ['zoneId'], ['zoneId']],
-    ['an expression not known yet', { expression: UNKNOWN }, ['expression'], []],
+    ['an expression not known yet', { expression: PREVIEW_UNKNOWN }, ['expression'], []],
   ])('a filter diff of %s', (_what, change, changed, replaces) => {
     const { filterId: _id, ...inputs } = filterOuts;
     expect(diffFirewallFilter(filterOuts, { ...inputs, ...change })).toMatchObject({ changes: changed.length > 0, changed, replaces });
@@ -92,9 +92,9 @@ describe('check', () => {
 
   test('defaults are filled, and a filterId not known yet (the filter is created in this run) passes', async () => {
     expect(await checkedFilter({ zoneId, expression: EXPRESSION })).toEqual({ zoneId, expression: EXPRESSION, description: '', paused: false, ref: '' });
-    expect(await checkedRule({ zoneId, filterId: UNKNOWN, action: 'log' })).toEqual({
+    expect(await checkedRule({ zoneId, filterId: PREVIEW_UNKNOWN, action: 'log' })).toEqual({
       zoneId,
-      filterId: UNKNOWN,
+      filterId: PREVIEW_UNKNOWN,
       action: 'log',
       paused: false,
       priority: null,

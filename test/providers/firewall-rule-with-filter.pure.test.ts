@@ -1,6 +1,6 @@
 // Pure decisions of FirewallRuleWithFilter: payloads, outputs, diff, cross-field validation, orphan filters, messages.
 import { BadRequestError, ConflictError } from '../../src/client/errors';
-import { UNKNOWN } from '../../src/providers/kit/check';
+import { PREVIEW_UNKNOWN } from '../../src/providers/kit/check';
 import { productsFailures } from '../../src/providers/kit/firewall';
 import {
   diffFirewallRuleWithFilter,
@@ -115,7 +115,7 @@ describe('diffFirewallRuleWithFilter', () => {
     ['products', { products: ['waf'] }, ['products'], []],
     ['expression replaces', { expression: 'ip.src eq 192.0.2.2' }, ['expression'], ['expression']],
     ['zone replaces', { zoneId: 'd'.repeat(32) }, ['zoneId'], ['zoneId']],
-    ['an unknown expression is a replacing change', { expression: UNKNOWN }, ['expression'], ['expression']],
+    ['an unknown expression is a replacing change', { expression: PREVIEW_UNKNOWN }, ['expression'], ['expression']],
     ['adoptRuleId is read only at create', { adoptRuleId: ruleId }, [], []],
   ])('%s', (_name, overrides, changed, replaces) => {
     const diff = diffFirewallRuleWithFilter(olds, news(overrides));
@@ -132,8 +132,8 @@ describe('productsFailures', () => {
   test.each([
     ['bypass with products', { action: 'bypass', products: ['waf'] }, []],
     ['block without products', { action: 'block' }, []],
-    ['an unknown action defers the check', { action: UNKNOWN, products: ['waf'] }, []],
-    ['unknown products defer the check', { action: 'bypass', products: UNKNOWN }, []],
+    ['an unknown action defers the check', { action: PREVIEW_UNKNOWN, products: ['waf'] }, []],
+    ['unknown products defer the check', { action: 'bypass', products: PREVIEW_UNKNOWN }, []],
     ['bypass without products', { action: 'bypass' }, failure('FirewallRuleWithFilter.products: required when action is bypass')],
     ['bypass with an empty list', { action: 'bypass', products: [] }, failure('FirewallRuleWithFilter.products: required when action is bypass')],
     ['products with block', { action: 'block', products: ['waf'] }, failure('FirewallRuleWithFilter.products: allowed only when action is bypass (action is block)')],

@@ -1,5 +1,5 @@
 // FirewallRuleWithFilter's provider methods against the emulator over loopback HTTP.
-import { UNKNOWN } from '../../src/providers/kit/check';
+import { PREVIEW_UNKNOWN } from '../../src/providers/kit/check';
 import { RETIRED_API_HINT, firewallRuleWithFilter as provider } from '../../src/providers/firewall-rule-with-filter';
 import { RetiredApiError } from '../../src/client';
 import type { ZoneSeed } from '../../src/emulator';
@@ -29,16 +29,16 @@ const apiCalls = () => fx.apiCalls();
 describe('check', () => {
   test('fills the defaults and lets unknown values through during preview', async () => {
     const zoneId = 'a'.repeat(32);
-    expect(await checked({ zoneId, expression: UNKNOWN, action: 'log' })).toEqual({
+    expect(await checked({ zoneId, expression: PREVIEW_UNKNOWN, action: 'log' })).toEqual({
       zoneId,
-      expression: UNKNOWN,
+      expression: PREVIEW_UNKNOWN,
       action: 'log',
       paused: false,
       priority: null,
       description: '',
       ref: '',
     });
-    expect(await checked({ zoneId, expression: 'ip.src eq 192.0.2.1', action: UNKNOWN, products: ['waf'] })).toMatchObject({ action: UNKNOWN, products: ['waf'] });
+    expect(await checked({ zoneId, expression: 'ip.src eq 192.0.2.1', action: PREVIEW_UNKNOWN, products: ['waf'] })).toMatchObject({ action: PREVIEW_UNKNOWN, products: ['waf'] });
   });
 
   const zoneId = 'a'.repeat(32);

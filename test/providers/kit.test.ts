@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_INPUT_DEPTH, UNKNOWN, boundedReason, checkWithSchema, containsUnknown } from '../../src/providers/kit/check';
+import { MAX_INPUT_DEPTH, PREVIEW_UNKNOWN, boundedReason, checkWithSchema, containsUnknown } from '../../src/providers/kit/check';
 import { diffFields } from '../../src/providers/kit/diff';
 
 const Schema = z
@@ -10,8 +10,8 @@ const zone = 'a'.repeat(32);
 describe('checkWithSchema', () => {
   test.each([
     ['valid inputs get defaults', { zoneId: zone }, { zoneId: zone, count: 1 }, []],
-    ['an unknown value passes through unvalidated', { zoneId: UNKNOWN }, { zoneId: UNKNOWN, count: 1 }, []],
-    ['an array holding an unknown passes through', { zoneId: zone, tags: ['a', UNKNOWN] }, { zoneId: zone, count: 1, tags: ['a', UNKNOWN] }, []],
+    ['an unknown value passes through unvalidated', { zoneId: PREVIEW_UNKNOWN }, { zoneId: PREVIEW_UNKNOWN, count: 1 }, []],
+    ['an array holding an unknown passes through', { zoneId: zone, tags: ['a', PREVIEW_UNKNOWN] }, { zoneId: zone, count: 1, tags: ['a', PREVIEW_UNKNOWN] }, []],
     ['__provider is kept and never validated', { zoneId: zone, __provider: 'code' }, { zoneId: zone, count: 1, __provider: 'code' }, []],
   ])('%s', (_name, news, inputs, failures) => {
     expect(checkWithSchema(Schema, news, 'Thing')).toEqual({ inputs, failures });
@@ -92,7 +92,7 @@ describe('checkWithSchema', () => {
   });
 
   test('containsUnknown looks into objects and arrays', () => {
-    expect(containsUnknown({ a: [{ b: UNKNOWN }] })).toBe(true);
+    expect(containsUnknown({ a: [{ b: PREVIEW_UNKNOWN }] })).toBe(true);
     expect(containsUnknown({ a: [{ b: 'x' }] })).toBe(false);
   });
 });
@@ -104,7 +104,7 @@ describe('diffFields', () => {
     ['an in-place change', { zoneId: 'z', name: 'a', size: 1 }, { zoneId: 'z', name: 'b', size: 1 }, ['name'], []],
     ['a replacing change', { zoneId: 'z', name: 'a' }, { zoneId: 'y', name: 'a' }, ['zoneId'], ['zoneId']],
     ['an absent new field is unmanaged', { zoneId: 'z', name: 'a', size: 1 }, { zoneId: 'z', name: 'a' }, [], []],
-    ['an unknown new value is a change', { zoneId: 'z', name: 'a' }, { zoneId: 'z', name: UNKNOWN }, ['name'], []],
+    ['an unknown new value is a change', { zoneId: 'z', name: 'a' }, { zoneId: 'z', name: PREVIEW_UNKNOWN }, ['name'], []],
     ['outputs beyond the fields are ignored', { zoneId: 'z', name: 'a', updatedAt: 't1' }, { zoneId: 'z', name: 'a' }, [], []],
   ])('%s', (_name, olds, news, changed, replaces) => {
     const result = diffFields(olds, news, plan);

@@ -1,6 +1,6 @@
 // Pure parts of WafManagedRules: the input schema and its refusals, wire mapping, normalization, the diff by ref,
 // the update body, and the refs the migration gives its rules.
-import { UNKNOWN, checkWithSchema } from '../../src/providers/kit/check';
+import { PREVIEW_UNKNOWN, checkWithSchema } from '../../src/providers/kit/check';
 import { withMigrationRefs } from '../../src/migration';
 import { WafManagedRulesArgsSchema, changedRules, entrypointUpdate, holdsDeclared, migrationRefusal, orderFailures } from '../../src/providers/waf-managed-rules';
 import { managedRuleToWire, normalizeRule, ruleFromWire, rulesByRef, rulesFromRuleset, type ManagedRuleWithRef } from '../../src/rulesets';
@@ -81,8 +81,8 @@ describe('check refuses what the service would refuse, one failure per field nam
   });
 
   test('values not known yet (preview) are let through', () => {
-    expect(orderFailures({ order: UNKNOWN, rules: UNKNOWN })).toEqual([]);
-    const result = checkWithSchema(WafManagedRulesArgsSchema, { zoneId, order: UNKNOWN, rules: UNKNOWN }, 'WafManagedRules');
+    expect(orderFailures({ order: PREVIEW_UNKNOWN, rules: PREVIEW_UNKNOWN })).toEqual([]);
+    const result = checkWithSchema(WafManagedRulesArgsSchema, { zoneId, order: PREVIEW_UNKNOWN, rules: PREVIEW_UNKNOWN }, 'WafManagedRules');
     expect(result.failures).toEqual([]);
   });
 });
@@ -142,7 +142,7 @@ describe('diff by ref', () => {
   });
 
   test('an unknown value (preview) is a change', () => {
-    expect(changedRules(before, { order: UNKNOWN, rules: UNKNOWN })).toEqual(['rules']);
+    expect(changedRules(before, { order: PREVIEW_UNKNOWN, rules: PREVIEW_UNKNOWN })).toEqual(['rules']);
   });
 
   test('ids, versions and times the service assigns are ignored', () => {

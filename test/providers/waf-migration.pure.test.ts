@@ -1,7 +1,7 @@
 // Pure decisions of WafMigration: adjustments, request body per mode, limits, conversion notes, the transition table,
 // check refusals, diff, and the resource's options.
 import { BadRequestError, ServerError } from '../../src/client/errors';
-import { UNKNOWN } from '../../src/providers/kit/check';
+import { PREVIEW_UNKNOWN } from '../../src/providers/kit/check';
 import {
   AdjustmentsSchema,
   NO_ADJUSTMENTS,
@@ -358,7 +358,7 @@ describe('check refusals (transitionFailures)', () => {
     ['a create has nothing to compare', {}, { zoneId: otherZone, mode: 'validation' }, []],
     ['nothing changed', olds, olds, []],
     ['another zone', olds, { ...olds, zoneId: otherZone }, ['zoneId']],
-    ['another zone, not known yet, passes the preview', olds, { ...olds, zoneId: UNKNOWN }, []],
+    ['another zone, not known yet, passes the preview', olds, { ...olds, zoneId: PREVIEW_UNKNOWN }, []],
     ['back to validation after direct', olds, { ...olds, mode: 'validation' }, ['mode']],
     ['adjustments after direct', olds, { ...olds, adjustments: withAdjustment }, ['adjustments']],
     ['zone and mode at once: one failure each', olds, { ...olds, zoneId: otherZone, mode: 'validation' }, ['zoneId', 'mode']],

@@ -1,6 +1,6 @@
 // WafMigration's provider methods and planWafMigration against the emulator over loopback HTTP: every move of the
 // transition table of docs/service.md#migration-modes on zones of each plan, the refusals, waiting, drift.
-import { UNKNOWN } from '../../src/providers/kit/check';
+import { PREVIEW_UNKNOWN } from '../../src/providers/kit/check';
 import {
   AuthenticationError,
   BadRequestError,
@@ -88,7 +88,7 @@ describe('check', () => {
       adjustments: { rules: [], categories: [] },
       wait: { timeoutSeconds: 900, pollIntervalSeconds: 5 },
     });
-    expect(await checked({ zoneId: UNKNOWN, mode: UNKNOWN, adjustments: { rules: [UNKNOWN] } })).toMatchObject({ zoneId: UNKNOWN, mode: UNKNOWN });
+    expect(await checked({ zoneId: PREVIEW_UNKNOWN, mode: PREVIEW_UNKNOWN, adjustments: { rules: [PREVIEW_UNKNOWN] } })).toMatchObject({ zoneId: PREVIEW_UNKNOWN, mode: PREVIEW_UNKNOWN });
   });
 
   test.each([

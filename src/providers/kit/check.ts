@@ -4,9 +4,9 @@ import type * as pulumi from '@pulumi/pulumi';
 import { NAME_KEY } from './closure';
 import { controlCharacterProblem } from '../../schemas/text';
 import { readableIssue } from '../../schemas/messages';
-import { UNKNOWN, containsUnknown } from '../../unknown';
+import { PREVIEW_UNKNOWN, containsUnknown } from '../../unknown';
 
-export { UNKNOWN, containsUnknown };
+export { PREVIEW_UNKNOWN, containsUnknown };
 
 /** Keys the engine (the provider) and the resource classes (the name) add to the inputs; never validated, always passed through. */
 const ENGINE_KEYS = new Set(['__provider', NAME_KEY]);

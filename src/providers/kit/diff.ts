@@ -1,6 +1,6 @@
 import type * as pulumi from '@pulumi/pulumi';
 import { isDeepStrictEqual } from 'node:util';
-import { UNKNOWN, containsUnknown } from './check';
+import { PREVIEW_UNKNOWN, containsUnknown } from './check';
 
 /** How one input compares: `replace` fields cannot change in place; `ignore` fields are read only at create. */
 export interface DiffPlan<K extends string> {
@@ -23,7 +23,7 @@ export function diffFields<K extends string>(
   const changed = plan.fields.filter((field) => {
     const next = news[field];
     if (next === undefined) return false;
-    if (next === UNKNOWN || containsUnknown(next)) return true;
+    if (next === PREVIEW_UNKNOWN || containsUnknown(next)) return true;
     return !isDeepStrictEqual(normalize(field, olds[field]), normalize(field, next));
   });
   const replaces = changed.filter((field) => plan.replace?.includes(field));

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { RetiredApiError, ZoneGuardError } from '../../client/errors';
 import { ErrorCode, FIREWALL_LIMITS, FilterExpressionSchema, FirewallProductSchema, productsProblem, type Filter, type FirewallRuleWire } from '../../schemas';
 import { FirewallRuleCreateItemSchema } from '../../schemas/firewall-rules';
-import { UNKNOWN, containsUnknown } from './check';
+import { PREVIEW_UNKNOWN, containsUnknown } from './check';
 import { ReadCoalescer } from './coalesce';
 import { getClient } from './context';
 import { pickFields } from './diff';
@@ -79,7 +79,7 @@ export function normalizeField(field: string, value: unknown): unknown {
  */
 export function productsFailures(resource: string, news: Record<string, unknown>): pulumi.dynamic.CheckFailure[] {
   const { action, products } = news;
-  if (action === undefined || action === UNKNOWN || containsUnknown(products)) return [];
+  if (action === undefined || action === PREVIEW_UNKNOWN || containsUnknown(products)) return [];
   const problem = productsProblem(String(action), Array.isArray(products) ? products : products === undefined ? undefined : []);
   if (problem === 'required') {
     return [

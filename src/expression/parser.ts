@@ -6,19 +6,7 @@ import {
   type IToken,
   type TokenType,
 } from 'chevrotain';
-import type {
-  ComparisonOperator,
-  ExpressionNode,
-  IntNode,
-  IpNode,
-  ListNode,
-  LogicalOperator,
-  RangeNode,
-  SetNode,
-  Span,
-  StringNode,
-  ValueLiteral,
-} from './ast';
+import type { ComparisonOperator, ExpressionNode, IntNode, IpNode, ListNode, LogicalOperator, RangeNode, SetNode, Span, StringNode, ValueLiteral } from './ast';
 import * as T from './lexer';
 import type { ExpressionError } from './errors';
 import { FUNCTIONS } from './functions';

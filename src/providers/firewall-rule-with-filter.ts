@@ -12,19 +12,7 @@ import {
 import { checkWithSchema } from './kit/check';
 import { assertConfigured, configure, getClient } from './kit/context';
 import { diffFields } from './kit/diff';
-import {
-  CheckedExpressionSchema,
-  RULE_ARGS,
-  firewallStep,
-  firewallWrite,
-  isDuplicateFilterError,
-  isQuotaError,
-  normalizeField,
-  productsFailures,
-  ruleFields,
-  ruleFieldsFromWire,
-  ruleReads,
-} from './kit/firewall';
+import { CheckedExpressionSchema, RULE_ARGS, firewallStep, firewallWrite, isDuplicateFilterError, isQuotaError, normalizeField, productsFailures, ruleFields, ruleFieldsFromWire, ruleReads } from './kit/firewall';
 import { ProviderError, unlessNotFound, type Implementation } from './kit/implementation';
 import { describeHolder, heldByAnother, nameOf } from './kit/ownership';
 import { FirewallRuleWithFilterKind, diffPlan, label as kindLabel } from '../kinds';

@@ -3,18 +3,7 @@ import { ErrorCode, FirewallActionSchema, HexIdSchema, ZoneIdSchema, type Firewa
 import { checkWithSchema } from './kit/check';
 import { assertConfigured, configure, getClient } from './kit/context';
 import { diffFields } from './kit/diff';
-import {
-  RULE_ARGS,
-  firewallStep,
-  firewallWrite,
-  isConflictError,
-  isQuotaError,
-  normalizeField,
-  productsFailures,
-  ruleFields,
-  ruleFieldsFromWire,
-  ruleReads,
-} from './kit/firewall';
+import { RULE_ARGS, firewallStep, firewallWrite, isConflictError, isQuotaError, normalizeField, productsFailures, ruleFields, ruleFieldsFromWire, ruleReads } from './kit/firewall';
 import { ProviderError, type Implementation } from './kit/implementation';
 import { adoptableObject } from './kit/adoptable';
 import { nameOf } from './kit/ownership';

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 // What a command touches outside itself (its outputs, environment and exit), the exit codes, and the error and
 // text shapes every command writes.
 
@@ -71,4 +72,13 @@ export function messageOf(error: unknown): string {
 /** JSON for stdout: two-space indent and a final newline. */
 export function jsonText(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+/** The text of `file` (`-`: standard input); a file that cannot be read is a usage error naming it and why. */
+export function readInput(file: string): string {
+  try {
+    return readFileSync(file === '-' ? 0 : file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
 }

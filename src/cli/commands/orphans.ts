@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { NotFoundError } from '../../client';
 import { OBJECT_NOUN, StackExportSchema, adoptInputOf, findOrphans, ownershipOf, pendingDeletions, type Orphan, type StackExport } from '../../insights/orphans';
 import type { ZoneGuardClient } from '../../client';
 import { formatZodIssues, readableIssue } from '../../schemas';
-import { UsageError, processIo, type CliIo, type RunIo } from './io';
+import { UsageError, processIo, readInput, type CliIo, type RunIo } from './io';
 import { addConnectionOptions, zoneOption, type ConnectionOptions } from './options';
 import { clientFrom } from './client';
 import { actionOf, runCommand, wireCommand } from './run';
@@ -18,12 +17,7 @@ interface OrphansOptions extends ConnectionOptions {
 
 /** Reads one `pulumi stack export` file (`-`: standard input) and checks its shape. */
 function readExport(file: string): StackExport {
-  let text: string;
-  try {
-    text = readFileSync(file === '-' ? 0 : file, 'utf8');
-  } catch (error) {
-    throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-  }
+  const text = readInput(file);
   let json: unknown;
   try {
     json = JSON.parse(text);

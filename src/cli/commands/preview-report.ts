@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { EngineEventSchema, PreviewDigestSchema, digestOfEvents, renderPreviewReport, type PreviewDigest } from '../../insights/preview-report';
 import { formatZodIssues, readableIssue } from '../../schemas';
-import { UsageError, processIo, type CliIo } from './io';
+import { UsageError, processIo, readInput, type CliIo } from './io';
 import { actionOf } from './run';
 
 /**
@@ -10,12 +9,7 @@ import { actionOf } from './run';
  * digest), or one engine event a line (with PULUMI_ENABLE_STREAMING_JSON_PREVIEW=true).
  */
 function readDigest(file: string): PreviewDigest {
-  let text: string;
-  try {
-    text = readFileSync(file === '-' ? 0 : file, 'utf8');
-  } catch (error) {
-    throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-  }
+  const text = readInput(file);
   let json: unknown;
   try {
     json = JSON.parse(text);

@@ -57,4 +57,5 @@ export function label(kind: ResourceKind, props: { zoneId?: unknown }, name: str
 }
 
 export { declareKind, diffPlan, propertiesOf, type Field, type FieldChange, type Identity, type KindDeclaration, type MarkerPlace, type ObjectType } from './declaration';
+export { FIREWALL_RULE_FIELDS, FIREWALL_RULE_IDENTITY } from './firewall-rule';
 export { PageGuardSettingsKind, CspPolicyKind, FirewallRuleWithFilterKind, FirewallFilterKind, FirewallRuleKind, WafMigrationKind, WafManagedRulesKind };

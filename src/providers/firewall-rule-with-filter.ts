@@ -1,9 +1,6 @@
 import { z } from 'zod';
 import { ConflictError, NotFoundError } from '../client/errors';
 import {
-  FirewallActionSchema,
-  HexIdSchema,
-  ZoneIdSchema,
   type Filter,
   type FirewallRuleWire,
   type FirewallRuleCreateItem,
@@ -12,7 +9,7 @@ import {
 import { checkWithSchema } from './kit/check';
 import { assertConfigured, configure, getClient } from './kit/context';
 import { diffFields } from './kit/diff';
-import { CheckedExpressionSchema, RULE_ARGS, firewallStep, firewallWrite, isDuplicateFilterError, isQuotaError, normalizeField, productsFailures, ruleFields, ruleFieldsFromWire, ruleReads } from './kit/firewall';
+import { CheckedExpressionSchema, RULE_INPUTS, firewallStep, firewallWrite, isDuplicateFilterError, isQuotaError, normalizeField, productsFailures, ruleFields, ruleFieldsFromWire, ruleReads } from './kit/firewall';
 import { ProviderError, unlessNotFound, type Implementation } from './kit/implementation';
 import { describeHolder, heldByAnother, nameOf } from './kit/ownership';
 import { FirewallRuleWithFilterKind, diffPlan, label as kindLabel } from '../kinds';
@@ -23,13 +20,7 @@ const RESOURCE = FirewallRuleWithFilterKind.kind;
 
 /** Inputs of a FirewallRuleWithFilter, as `check` validates them. `products` against `action` is checked apart. */
 export const FirewallRuleWithFilterArgsSchema = z
-  .object({
-    zoneId: ZoneIdSchema,
-    expression: CheckedExpressionSchema,
-    action: FirewallActionSchema,
-    ...RULE_ARGS,
-    adoptRuleId: HexIdSchema.optional(),
-  })
+  .object({ ...RULE_INPUTS, expression: CheckedExpressionSchema })
   .strict();
 export type FirewallRuleWithFilterInputs = z.output<typeof FirewallRuleWithFilterArgsSchema>;
 

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { ErrorCode, FirewallActionSchema, HexIdSchema, ZoneIdSchema, type FirewallRuleWire, type FirewallRuleCreateItem, type FirewallRuleUpdate } from '../schemas';
+import { ErrorCode, HexIdSchema, type FirewallRuleWire, type FirewallRuleCreateItem, type FirewallRuleUpdate } from '../schemas';
 import { checkWithSchema } from './kit/check';
 import { assertConfigured, configure, getClient } from './kit/context';
 import { diffFields } from './kit/diff';
-import { RULE_ARGS, firewallStep, firewallWrite, isConflictError, isQuotaError, normalizeField, productsFailures, ruleFields, ruleFieldsFromWire, ruleReads } from './kit/firewall';
+import { RULE_INPUTS, firewallStep, firewallWrite, isConflictError, isQuotaError, normalizeField, productsFailures, ruleFields, ruleFieldsFromWire, ruleReads } from './kit/firewall';
 import { ProviderError, type Implementation } from './kit/implementation';
 import { adoptableObject } from './kit/adoptable';
 import { nameOf } from './kit/ownership';
@@ -13,13 +13,7 @@ const RESOURCE = FirewallRuleKind.kind;
 
 /** Inputs of a FirewallRule (the second call of the two-call flow), as `check` validates them. */
 export const FirewallRuleArgsSchema = z
-  .object({
-    zoneId: ZoneIdSchema,
-    filterId: HexIdSchema,
-    action: FirewallActionSchema,
-    ...RULE_ARGS,
-    adoptRuleId: HexIdSchema.optional(),
-  })
+  .object({ ...RULE_INPUTS, filterId: HexIdSchema })
   .strict();
 export type FirewallRuleInputs = z.output<typeof FirewallRuleArgsSchema>;
 

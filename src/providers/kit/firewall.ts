@@ -3,7 +3,8 @@
 import type * as pulumi from '@pulumi/pulumi';
 import { z } from 'zod';
 import { RetiredApiError, ZoneGuardError } from '../../client/errors';
-import { ErrorCode, FIREWALL_LIMITS, FilterExpressionSchema, FirewallProductSchema, productsProblem, type Filter, type FirewallRuleWire } from '../../schemas';
+import { ErrorCode, FIREWALL_LIMITS, FilterExpressionSchema, FirewallActionSchema, FirewallProductSchema, HexIdSchema, ZoneIdSchema, productsProblem, type Filter, type FirewallRuleWire } from '../../schemas';
+import { FIREWALL_RULE_FIELDS } from '../../kinds';
 import { FirewallRuleCreateItemSchema } from '../../schemas/firewall-rules';
 import { PREVIEW_UNKNOWN, containsUnknown } from './check';
 import { ReadCoalescer } from './coalesce';
@@ -31,8 +32,11 @@ export const RULE_ARGS = {
   products: z.array(FirewallProductSchema).optional(),
 };
 
-/** The rule's own fields, sent as declared in every create and update body; `products` goes with bypass only. */
-export const RULE_FIELDS = ['action', 'paused', 'priority', 'description', 'ref'] as const;
+/** The inputs every firewall rule has, whichever form: its zone, its own fields and its adoption. */
+export const RULE_INPUTS = { zoneId: ZoneIdSchema, action: FirewallActionSchema, ...RULE_ARGS, adoptRuleId: HexIdSchema.optional() };
+
+/** The rule's own fields, sent as declared in every create and update body; `products` goes with bypass only (src/kinds). */
+export const RULE_FIELDS = FIREWALL_RULE_FIELDS.filter((field) => field !== 'products') as Exclude<(typeof FIREWALL_RULE_FIELDS)[number], 'products'>[];
 
 /** A rule's own inputs, whatever the form: what the create and update bodies are built from. */
 export interface RuleFieldInputs {

@@ -49,6 +49,12 @@ async function upTogether(stacks: Stack[], said = true): Promise<number[]> {
   return (await sandbox.emulator.admin.requests()).map((request) => request.status);
 }
 
+test("without the store, two stacks that hear the service's Ratelimit headers get no 429", async () => {
+  const statuses = await upTogether([await stackOf('said-a', false), await stackOf('said-b', false)]);
+  expect(statuses.filter((status) => status === 429)).toEqual([]);
+  expect(statuses.filter((status) => status === 200)).toHaveLength(2 * PER_STACK);
+});
+
 test('two stacks in two engine processes sharing the store get no 429', async () => {
   const statuses = await upTogether([await stackOf('shared-a', true), await stackOf('shared-b', true)]);
   expect(statuses).toHaveLength(2 * PER_STACK);

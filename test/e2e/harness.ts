@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LocalWorkspace, type Stack, type PulumiFn } from '@pulumi/pulumi/automation';
 import * as ts from 'typescript';
-import { startEmulator, type StartedEmulator } from '../../src/emulator';
+import { startEmulator, type StartEmulatorOptions, type StartedEmulator } from '../../src/emulator';
 
 const root = path.resolve(__dirname, '../..');
 
@@ -27,9 +27,10 @@ export interface EngineSandbox {
   close(): Promise<void>;
 }
 
-export async function openSandbox(label: string): Promise<EngineSandbox> {
+/** An engine sandbox and its emulator (`emulatorOptions`: a seed or a state file; default the demo seed). */
+export async function openSandbox(label: string, emulatorOptions: StartEmulatorOptions = {}): Promise<EngineSandbox> {
   assertEngineOnPath();
-  const emulator = await startEmulator({ port: 0 });
+  const emulator = await startEmulator({ port: 0, ...emulatorOptions });
   fs.mkdirSync(path.join(root, '.zoneguard'), { recursive: true });
   const dir = fs.mkdtempSync(path.join(root, '.zoneguard', `e2e-${label}-`));
   fs.mkdirSync(path.join(dir, 'state'));

@@ -10,6 +10,7 @@ import {
 } from '../schemas';
 import { managedEntrypointBlocker, rulesFromRuleset } from '../rulesets';
 import { compareText } from './classification';
+import { isInvisible } from '../schemas/text';
 import { RESOURCE_KINDS, type ResourceKind } from '../kinds';
 
 /**
@@ -61,7 +62,9 @@ export interface RenderOptions {
 
 /**
  * A TypeScript string literal: single quotes unless the text holds more of them than double quotes (so CSP
- * values read `"script-src 'self'"`), every character a literal cannot hold escaped.
+ * values read `"script-src 'self'"`), every character a literal cannot hold escaped, and every bidirectional control
+ * and zero-width character written as a \u escape: raw, they make the program read otherwise than it runs (a U+202E
+ * reverses what follows it on screen), docs/inputs.md.
  */
 export function tsString(text: string): string {
   const singles = (text.match(/'/g) ?? []).length;
@@ -75,7 +78,7 @@ export function tsString(text: string): string {
     else if (char === '\n') out += '\\n';
     else if (char === '\r') out += '\\r';
     else if (char === '\t') out += '\\t';
-    else if (code < 0x20 || code === 0x7f || code === 0x2028 || code === 0x2029) out += `\\u${code.toString(16).padStart(4, '0')}`;
+    else if (code < 0x20 || code === 0x7f || code === 0x2028 || code === 0x2029 || isInvisible(code)) out += `\\u${code.toString(16).padStart(4, '0')}`;
     else out += char;
   }
   return out + quote;

@@ -4,6 +4,7 @@ import type { ResourceKind } from './kit/closure';
 import type { Implementation } from './kit/implementation';
 import { KINDS } from '../kinds';
 import { ownershipSpec, withOwnership } from './kit/ownership';
+import { withInputsPresent } from './kit/check';
 import { cspPolicy } from './csp-policy';
 import { pageGuardSettings } from './page-guard-settings';
 import { firewallRuleWithFilter } from './firewall-rule-with-filter';
@@ -24,9 +25,13 @@ const handlers = {
   WafManagedRules: wafManagedRules,
 } satisfies Record<ResourceKind, Implementation>;
 
-// Every kind behind the ownership guard (kit/ownership.ts), which takes what it needs from the kind's declaration.
+// Every kind behind the ownership guard (kit/ownership.ts), which takes what it needs from the kind's declaration,
+// and with a check that refuses missing inputs in one failure before any kind reads them (kit/check.ts).
 const implementations = Object.fromEntries(
-  KINDS.map((declaration) => [declaration.kind, withOwnership(declaration.kind, handlers[declaration.kind], ownershipSpec(declaration))]),
+  KINDS.map((declaration) => [
+    declaration.kind,
+    withInputsPresent(declaration.kind, withOwnership(declaration.kind, handlers[declaration.kind], ownershipSpec(declaration))),
+  ]),
 ) as Record<ResourceKind, Implementation>;
 
 const quiet = new Map<ResourceKind, Implementation>();

@@ -88,7 +88,7 @@ export function controlCharacterProblem(text: string, options: { multiline?: boo
  * (U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069) and the zero-width characters (U+200B to U+200D, U+2060,
  * U+FEFF).
  */
-function isInvisible(code: number): boolean {
+export function isInvisible(code: number): boolean {
   return (
     (code >= 0x200b && code <= 0x200f) || (code >= 0x202a && code <= 0x202e) || (code >= 0x2060 && code <= 0x2069 && code !== 0x2065) || code === 0xfeff
   );

@@ -23,10 +23,15 @@ describe('tsString', () => {
     ['line\nbreak\r\ttab', "'line\\nbreak\\r\\ttab'"],
     ['nul\u0000 and \u2028', "'nul\\u0000 and \\u2028'"],
     ['ünïcode ✓', "'ünïcode ✓'"],
+    ['admin\u202Egnp.exe', "'admin\\u202egnp.exe'"],
+    ['a\u200Bb\u200Dc\uFEFFd\u2066e\u2069', "'a\\u200bb\\u200dc\\ufeffd\\u2066e\\u2069'"],
+    ['mark\u200E\u200F', "'mark\\u200e\\u200f'"],
   ])('%j → %s', (text, literal) => {
     expect(tsString(text)).toBe(literal);
     // What the literal evaluates to is the text itself.
     expect(new Function(`return ${literal};`)()).toBe(text);
+    // No character that changes how the program reads is written raw.
+    expect(literal).not.toMatch(/[\u200B-\u200F\u202A-\u202E\u2060-\u2069\uFEFF]/u);
   });
 });
 

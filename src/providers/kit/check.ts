@@ -14,6 +14,29 @@ const ENGINE_KEYS = new Set(['__provider', NAME_KEY]);
 export type CheckResult<T> = pulumi.dynamic.CheckResult<T> & { failures: pulumi.dynamic.CheckFailure[] };
 
 /**
+ * The one failure of a check whose inputs are missing or not a record (the engine passed `null` or nothing, a
+ * hand-called provider passed a string), or undefined when they are a record. Pure; every kind's check answers it
+ * before reading a field, so missing inputs never end in a TypeError.
+ */
+export function missingInputsFailure(news: unknown, resource: string): pulumi.dynamic.CheckFailure | undefined {
+  if (news !== null && typeof news === 'object' && !Array.isArray(news)) return undefined;
+  const got = news === null || news === undefined ? 'missing' : `${Array.isArray(news) ? 'an array' : `a ${typeof news}`}, not a record of inputs`;
+  return { property: '', reason: `${resource}: the inputs are ${got}; pass the resource's arguments as an object` };
+}
+
+/** `impl` with a check that answers {@link missingInputsFailure} for missing inputs instead of reading them. */
+export function withInputsPresent<I extends Pick<pulumi.dynamic.ResourceProvider, 'check'>>(resource: string, impl: I): I {
+  return {
+    ...impl,
+    async check(olds, news) {
+      const missing = missingInputsFailure(news, resource);
+      if (missing) return { inputs: {}, failures: [missing] };
+      return impl.check!(olds ?? {}, news);
+    },
+  };
+}
+
+/**
  * Validates a resource's inputs with its zod schema before any API call. An input not known yet (preview) is left
  * out of the validation and passed through as it is; every other field gets one failure with a reason a user can
  * act on. The returned inputs are the schema's output (defaults applied) plus the unknown and engine keys.

@@ -73,17 +73,30 @@ function inZone(resource: ResourceState, zoneId: string): boolean {
 export interface Ownership {
   held: Set<string>;
   pending: PendingCreate[];
-  /** How many resources of zoneguard in the zone the export holds: none means the export is not of a stack of this zone. */
+  /** How many resources of zoneguard in the zone the exports hold (pending creates included). */
   resources: number;
+  /** How many resources of zoneguard, in any zone, the exports hold. */
+  everywhere: number;
+}
+
+/**
+ * Whether an export is of another stack than one on `zoneId`: it holds zoneguard resources, none of them there. An
+ * export with none at all is a stack whose first `up` recorded nothing (its create was interrupted): it holds nothing,
+ * truly. Pure.
+ */
+export function isOfAnotherZone(ownership: Pick<Ownership, 'resources' | 'everywhere'>): boolean {
+  return ownership.resources === 0 && ownership.everywhere > 0;
 }
 
 /** The ids the stacks' resources hold in `zoneId`, and their pending creates there. */
 export function ownershipOf(exports: readonly StackExport[], zoneId: string): Ownership {
-  const ownership: Ownership = { held: new Set(), pending: [], resources: 0 };
+  const ownership: Ownership = { held: new Set(), pending: [], resources: 0, everywhere: 0 };
   for (const { deployment } of exports) {
     for (const resource of deployment.resources ?? []) {
       const kind = kindOfType(resource.type);
-      if (kind === undefined || !inZone(resource, zoneId)) continue;
+      if (kind === undefined) continue;
+      ownership.everywhere += 1;
+      if (!inZone(resource, zoneId)) continue;
       ownership.resources += 1;
       if (resource.id !== undefined && resource.id !== '') ownership.held.add(resource.id);
       const owned = declarationOf(kind).identity.owns;
@@ -93,7 +106,9 @@ export function ownershipOf(exports: readonly StackExport[], zoneId: string): Ow
     for (const operation of deployment.pending_operations ?? []) {
       const { resource } = operation;
       const kind = kindOfType(resource.type);
-      if (operation.type !== 'creating' || kind === undefined || !resource.inputs || !inZone(resource, zoneId)) continue;
+      if (operation.type !== 'creating' || kind === undefined || !resource.inputs) continue;
+      ownership.everywhere += 1;
+      if (!inZone(resource, zoneId)) continue;
       ownership.resources += 1;
       // A per-zone kind's create takes the zone's object over: it makes nothing that could be left behind.
       if (declarationOf(kind).identity.scope === 'object') ownership.pending.push({ urn: resource.urn, kind, inputs: resource.inputs });

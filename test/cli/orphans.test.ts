@@ -170,16 +170,17 @@ describe('every kind of the registry', () => {
     expect((await zone()).policies).toEqual([policy.id]);
   });
 
-  test('an export that holds nothing of the zone is an error before any request', async () => {
+  test('an export whose resources are all of another zone is an error before any request; one with no resource at all (a first up interrupted) is not', async () => {
     await h.client.cspPolicies.create({ zoneId: EMPTY_ZONE, ...declared });
     const file = exportOf([{ kind: 'CspPolicy', name: 'elsewhere', id: 'd'.repeat(32), zoneId: 'e'.repeat(32) }]);
     await h.emulator.admin.clearRequests();
     const c = capture();
     expect(await run(['--zone', EMPTY_ZONE, '--stack-export', file, '--delete-pending', ...h.flags()], c.io)).toBe(2);
     expect(c.stderr()).toBe(
-      `zoneguard orphans: error: ${file}: no zoneguard resource of zone ${EMPTY_ZONE} in this export; pass the export of each stack that manages this zone (pulumi stack export --stack <name>)\n`,
+      `zoneguard orphans: error: ${file}: holds zoneguard resources, but none of zone ${EMPTY_ZONE}; pass the export of each stack that manages this zone (pulumi stack export --stack <name>)\n`,
     );
     expect(await h.emulator.admin.requests()).toEqual([]);
+    expect(await run(['--zone', EMPTY_ZONE, '--stack-export', exportOf([]), ...h.flags()], capture().io)).toBe(0);
   });
 
   test('text from the service is printed with control, bidirectional and zero-width characters escaped', async () => {

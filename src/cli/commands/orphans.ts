@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { NotFoundError } from '../../client';
-import { OBJECT_NOUN, StackExportSchema, adoptInputOf, findOrphans, ownershipOf, pendingDeletions, type Orphan, type StackExport } from '../../insights/orphans';
+import { OBJECT_NOUN, StackExportSchema, adoptInputOf, findOrphans, isOfAnotherZone, ownershipOf, pendingDeletions, type Orphan, type StackExport } from '../../insights/orphans';
 import type { ZoneGuardClient } from '../../client';
 import { formatZodIssues, readableIssue } from '../../schemas';
 import { UsageError, processIo, readInput, type CliIo, type RunIo } from './io';
@@ -71,10 +71,10 @@ held by a stack not passed in would be listed as an orphan. After a pulumi up wh
   command.action(
     actionOf<OrphansOptions>(io, async (options) => {
       const exports = options.stackExport.map((file) => ({ file, export: readExport(file) }));
-      const empty = exports.filter((e) => ownershipOf([e.export], options.zone).resources === 0).map((e) => e.file);
-      if (empty.length > 0) {
+      const elsewhere = exports.filter((e) => isOfAnotherZone(ownershipOf([e.export], options.zone))).map((e) => e.file);
+      if (elsewhere.length > 0) {
         throw new UsageError(
-          `${empty.join(', ')}: no zoneguard resource of zone ${options.zone} in this export; pass the export of each stack that manages this zone (pulumi stack export --stack <name>)`,
+          `${elsewhere.join(', ')}: holds zoneguard resources, but none of zone ${options.zone}; pass the export of each stack that manages this zone (pulumi stack export --stack <name>)`,
         );
       }
       const { held, pending } = ownershipOf(exports.map((e) => e.export), options.zone);

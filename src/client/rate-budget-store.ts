@@ -94,7 +94,7 @@ export class StoreConnection {
     let limiter = this.#limiters.get(intervalMs);
     if (!limiter) {
       // The library types its `redis` option as its own ioredis 5 with the scripts it defines on it; ours is ioredis
-      // 6, whose `defineCommand` and `evalsha` it uses alike (README, "Runtime dependencies"). Its own timeout stays
+      // 6, whose `defineCommand` and `evalsha` it uses alike (docs/development.md, "Runtime dependencies"). Its own timeout stays
       // off: the connection's command timeout (STORE_COMMAND_TIMEOUT_MS) bounds every count.
       limiter = new RedisSlidingWindowRateLimiter({ redis: redis as unknown as RedisSlidingWindowRateLimiterOptions['redis'], interval: intervalMs });
       this.#limiters.set(intervalMs, limiter);

@@ -11,7 +11,7 @@ import { ZONE, useClientZones } from './harness';
 import { freePort, useRedisServer } from './redis-server';
 
 // The rate budget shared through a real Redis server by processes with the same credentials
-// (zoneguard:rateBudgetStore, README "Many stacks"), against the emulator's own limit (any window, 429 code 971).
+// (zoneguard:rateBudgetStore, README "Many stacks", docs/many-stacks.md), against the emulator's own limit (any window, 429 code 971).
 
 jest.setTimeout(120_000);
 

@@ -8,7 +8,7 @@ import { FirewallRuleWithFilter } from '../../src/resources/firewall-rule-with-f
 import { openSandbox, type EngineSandbox } from './harness';
 import { testClient } from '../support/emulator';
 
-// Coalesced refresh reads (README, "A refresh costs fewer calls too") through the real engine: two identical stacks in
+// Coalesced refresh reads (docs/many-stacks.md, "A refresh costs fewer calls too") through the real engine: two identical stacks in
 // two zones that each hold more firewall rules and filters than one list page, the same drift made out of band in
 // both, one refreshed as the engine runs by default (reads a few at a time, coalesced) and one with --parallel 1
 // (every read alone in its window: one GET each, the single reads of before). Same result per resource, fewer calls.

@@ -3,7 +3,7 @@ import { CspPolicy } from '../../src/resources/csp-policy';
 import { useRedisServer } from '../client/redis-server';
 import { openSandbox, type EngineSandbox } from './harness';
 
-// The shared rate budget (README, "A rate budget shared by every process") through the real engine: two stacks with the
+// The shared rate budget (docs/many-stacks.md) through the real engine: two stacks with the
 // same credentials, run at once (two engine processes, each with its own provider process), against the emulator's
 // rate limit with each provider's budget set to that limit. With the store (a real redis-server) the two count
 // together: no 429. Without it each keeps to the limit alone, so together they go over it: the control.

@@ -2,7 +2,7 @@ import type { Stack } from '@pulumi/pulumi/automation';
 import { openSandbox, type EngineSandbox } from '../e2e/harness';
 import { convergenceProblems, engine, fleet, freshZone, programOf, unique, upOrThrow, type Declared, type EngineRun } from './support';
 
-// Rotated credentials through the real engine (README, "Rotating credentials"). The dynamic provider host gets its
+// Rotated credentials through the real engine (README, "Rotate credentials"). The dynamic provider host gets its
 // config only from the engine's Configure call, whose arguments are the inputs of the default `pulumi-nodejs`
 // provider as the state recorded them at the last run of the program; the PULUMI_CONFIG variable the engine gives
 // the host is `{}` (seen in this suite's runs with CLI v3.259). So a plain refresh or destroy after

@@ -37,7 +37,7 @@ export function settingHint(error: ZoneGuardError): string {
   }
   if (error instanceof AuthenticationError) {
     // The engine's refresh and destroy, and the refresh step of preview --refresh, configure the providers with the
-    // config stored by the last up (README, "Rotating credentials"): a changed token reaches them only through an up
+    // config stored by the last up (README, "Rotate credentials"): a changed token reaches them only through an up
     // (without --refresh, whose refresh comes first) or --run-program.
     return (
       `; check ${apiToken.config} (or ${apiToken.env}), or ${apiEmail.config} and ${apiKey.config}: the credentials were refused. ` +

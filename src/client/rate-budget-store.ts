@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { redactStoreUrl } from './settings';
 import { RedisSlidingWindowRateLimiter, type RedisSlidingWindowRateLimiterOptions } from 'sliding-window-rate-limiter';
 import { budgetKey, sharedRateBudget, systemClock, type Budget, type BudgetKeyParts, type Clock, type RateBudget, type RateBudgetLimits, type Release, type ServiceWord } from './rate-budget';
 
@@ -50,7 +51,8 @@ export function storeUrlForMessages(url: string): string {
     const parsed = new URL(url);
     return `${parsed.protocol}//${parsed.host}`;
   } catch {
-    return 'the store';
+    // Not a URL, as one whose password holds an unencoded `/`: masked as text (redactStoreUrl), its path cut.
+    return redactStoreUrl(url).replace(/^([a-z][a-z0-9+.-]*:\/\/[^/\s]*).*$/i, '$1');
   }
 }
 

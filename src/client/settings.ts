@@ -105,15 +105,24 @@ export function parseRateBudgetStore(text: string): string {
     url = undefined;
   }
   if (!url || (url.protocol !== 'redis:' && url.protocol !== 'rediss:') || url.hostname === '') {
-    const shown = text.replace(/\/\/[^@/]*@/, '//***@');
+    const shown = redactStoreUrl(text);
     throw new SettingsError([
       {
         field: 'rateBudgetStore',
-        reason: `must be a redis:// or rediss:// URL with a host, for example "redis://redis.internal:6379"; got ${quoteExcerpt(shown)}`,
+        reason: `must be a redis:// or rediss:// URL with a host, for example "redis://redis.internal:6379" (percent-encode a / : or @ of the password); got ${quoteExcerpt(shown)}`,
       },
     ]);
   }
   return text;
+}
+
+/**
+ * Text with the user and password of every URL in it masked (`redis://***@host`). Up to the LAST `@` of the URL: a
+ * password that holds `/` or `@` not percent-encoded is not a valid URL, and a parser would stop at its first `/`
+ * and show the rest. The one redaction of a store URL, for every message that may quote one.
+ */
+export function redactStoreUrl(text: string): string {
+  return text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^\s"']*@/gi, '$1***@');
 }
 
 /** Throws a SettingsError for `field` when `problem` says something is wrong. */

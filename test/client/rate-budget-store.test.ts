@@ -244,6 +244,8 @@ describe('storeKeyOf', () => {
 
   it('shows a store without its password', () => {
     expect(storeUrlForMessages('redis://:s3cret@redis.internal:6380/2')).toBe('redis://redis.internal:6380');
+    // Not a URL (an unencoded / in the password): none of the password either.
+    expect(storeUrlForMessages('redis://:s3c/r@et@redis.internal:6380/2')).toBe('redis://***@redis.internal:6380');
   });
 });
 

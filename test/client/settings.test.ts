@@ -89,12 +89,17 @@ describe('resolveSettings', () => {
     [
       'a rate budget store that is not Redis',
       { ZONEGUARD_RATE_BUDGET_STORE: 'http://redis.internal:6379' },
-      'zoneguard:rateBudgetStore (or ZONEGUARD_RATE_BUDGET_STORE): must be a redis:// or rediss:// URL with a host, for example "redis://redis.internal:6379"; got "http://redis.internal:6379"',
+      'zoneguard:rateBudgetStore (or ZONEGUARD_RATE_BUDGET_STORE): must be a redis:// or rediss:// URL with a host, for example "redis://redis.internal:6379" (percent-encode a / : or @ of the password); got "http://redis.internal:6379"',
     ],
     [
       'a rate budget store without a host, its password hidden',
       { ZONEGUARD_RATE_BUDGET_STORE: 'redis://:s3cret@' },
-      'zoneguard:rateBudgetStore (or ZONEGUARD_RATE_BUDGET_STORE): must be a redis:// or rediss:// URL with a host, for example "redis://redis.internal:6379"; got "redis://***@"',
+      'zoneguard:rateBudgetStore (or ZONEGUARD_RATE_BUDGET_STORE): must be a redis:// or rediss:// URL with a host, for example "redis://redis.internal:6379" (percent-encode a / : or @ of the password); got "redis://***@"',
+    ],
+    [
+      'a rate budget store whose password holds / and @ (not percent-encoded): none of it shown',
+      { ZONEGUARD_RATE_BUDGET_STORE: 'redis://default:s3c/r@et@redis.internal:6379' },
+      'zoneguard:rateBudgetStore (or ZONEGUARD_RATE_BUDGET_STORE): must be a redis:// or rediss:// URL with a host, for example "redis://redis.internal:6379" (percent-encode a / : or @ of the password); got "redis://***@redis.internal:6379"',
     ],
   ])('%s', (_name, env, message) => {
     test('is a SettingsError with one problem, worded with the config key and the variable', () => {

@@ -118,3 +118,10 @@ describe('links between the documents', () => {
     expect(broken).toEqual([]);
   });
 });
+
+test("the README's two commands name the Go version tools/pulumi-cli/go.mod needs, which scripts/preflight.sh checks", () => {
+  const go = /^go (\S+)$/m.exec(read('tools/pulumi-cli/go.mod'))?.[1];
+  const section = read('README.md').split('\n## Try it\n')[1]?.split('\n## ')[0] ?? '';
+  expect(go).toBeDefined();
+  expect(section).toContain(`Go ${go} or later the first time`);
+});

@@ -71,6 +71,20 @@ redis.call('ZADD', KEYS[1], 'NX', ended, ended)
 return 1
 `;
 
+const CLEAN_COMMAND = 'zoneguardRateBudgetClean';
+/**
+ * KEYS[1]: the budget's sorted set; ARGV[1]: its interval in ms. Removes the members dated past the server's time plus
+ * the interval, and answers how many. No honest member is: each is the server's own time of a reservation or of a
+ * request's end. A host with a skewed clock or a stale writer can leave one there, and the counting script would
+ * count it in every window until that date (30 days ahead: a wait longer than a timer can hold, which fires at once,
+ * a busy loop of the whole fleet).
+ */
+const CLEAN_SCRIPT = `
+local t = redis.call('TIME')
+local now = t[1] * 1000000 + t[2]
+return redis.call('ZREMRANGEBYSCORE', KEYS[1], '(' .. (now + tonumber(ARGV[1]) * 1000), '+inf')
+`;
+
 /** One Redis connection per store URL in the process, opened on first use, never holding the process open. */
 export class StoreConnection {
   readonly url: string;
@@ -79,6 +93,7 @@ export class StoreConnection {
   readonly #warn: StoreWarning;
   readonly #limiters = new Map<number, RedisSlidingWindowRateLimiter>();
   #endDefined = false;
+  #cleanDefined = false;
 
   constructor(url: string, warn: StoreWarning) {
     this.url = url;
@@ -121,6 +136,19 @@ export class StoreConnection {
     } catch {
       // The reservation stays where it was made.
     }
+  }
+
+  /** Removes the members of `key` dated past the server's time plus `intervalMs` (CLEAN_SCRIPT); answers how many. */
+  async clean(redis: Redis, key: string, intervalMs: number): Promise<number> {
+    if (!this.#cleanDefined) {
+      redis.defineCommand(CLEAN_COMMAND, { numberOfKeys: 1, lua: CLEAN_SCRIPT });
+      this.#cleanDefined = true;
+    }
+    const removed = await (redis as unknown as Record<typeof CLEAN_COMMAND, (key: string, intervalMs: string) => Promise<unknown>>)[CLEAN_COMMAND](
+      key,
+      String(intervalMs),
+    );
+    return Number(removed) || 0;
   }
 
   /** Says once that the store is not used, and why. */
@@ -244,17 +272,23 @@ export class StoreRateBudget implements Budget {
   async #reserve(onWait: (waitMs: number) => void): Promise<Reservation | undefined> {
     const redis = await this.#connection.ready();
     if (!redis) return undefined;
-    const limiter = this.#connection.limiter(redis, storeIntervalMs(this.#limits));
+    const intervalMs = storeIntervalMs(this.#limits);
+    const limiter = this.#connection.limiter(redis, intervalMs);
     for (;;) {
       let reserved: { token?: number; reset?: number };
+      let removed = 0;
       try {
         reserved = await limiter.reserve(this.#key, this.#limits.requests);
+        // A full window: first the members no honest writer dates so late (CLEAN_SCRIPT), then ask again at once.
+        if (reserved.token === undefined) removed = await this.#connection.clean(redis, this.#key, intervalMs);
       } catch (error) {
         this.#connection.unusable(describe(error));
         return undefined;
       }
       if (reserved.token !== undefined) return { redis, token: reserved.token };
-      const waitMs = Math.max(1, reserved.reset ?? 1);
+      if (removed > 0) continue;
+      // Never longer than an interval: no member the store keeps can hold a slot longer.
+      const waitMs = Math.min(intervalMs, Math.max(1, reserved.reset ?? 1));
       onWait(waitMs);
       await this.#clock.sleep(waitMs);
     }

@@ -235,6 +235,28 @@ describe('clients with their own connections to the store', () => {
   });
 });
 
+describe('members dated in the future', () => {
+  it('are removed once the window is full, and a member past the window never makes a request wait', async () => {
+    const key = storeKeyOf({ baseUrl: 'https://api.example.com/client/v4', secrets: ['future-token'], limits: LIMIT });
+    const probe = new Redis(redis().url);
+    const [seconds, micros] = await probe.time();
+    const now = Number(seconds) * 1e6 + Number(micros);
+    // A stale writer's whole window, 30 days ahead: the window is full until then for the counting script.
+    const ahead = now + 30 * 86_400 * 1e6;
+    for (let i = 0; i < LIMIT.requests; i += 1) await probe.zadd(key, String(ahead + i), String(ahead + i));
+    const warnings: string[] = [];
+    const connection = new StoreConnection(redis().url, (message) => warnings.push(message));
+    const budget = new StoreRateBudget(connection, new RateBudget(LIMIT), key);
+    const started = performance.now();
+    for (let i = 0; i < 5; i += 1) (await budget.acquire())();
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(await probe.zcount(key, String(now + storeIntervalMs(LIMIT) * 1000), '+inf')).toBe(0);
+    expect(warnings).toEqual([]);
+    (await connection.ready())?.disconnect();
+    probe.disconnect();
+  });
+});
+
 describe('storeKeyOf', () => {
   it('is a hash of the credentials, never the credentials', () => {
     const key = storeKeyOf({ baseUrl: 'https://api.example.com/client/v4', secrets: ['t0ken-value'], limits: LIMIT });

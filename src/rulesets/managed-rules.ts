@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { checkExpression, formatExpressionError } from '../expression';
-import { OverrideActionSchema, type EntrypointRuleset, type RulesetRule } from '../schemas';
+import { FIREWALL_LIMITS, OverrideActionSchema, type EntrypointRuleset, type RulesetRule } from '../schemas';
 import { knownManagedRulesets, ruleActionProblems, type ProblemPath, type RuleProblem } from './grammar';
 
 // The WAF managed rules as a user declares them (the WafManagedRules resource, `zoneguard export`, the migration
@@ -51,9 +51,21 @@ export const SkipSchema = z
 export type Skip = z.output<typeof SkipSchema>;
 
 /** One rule of the entry point, without its ref (the key it is declared under). */
+/**
+ * Bounds of a managed entry point's rules. docs/service.md records none for ruleset rules, so a ref and a description
+ * take the firewall rules' field limits (docs/service.md#filters: ref 50, description 500 characters), and the number
+ * of rules the largest per-phase quota (docs/service.md#ruleset-quotas: 1000, enterprise custom rules; the managed
+ * phase has no quota of its own). Ours, so that a 100,000-character ref or a 1 MB description fails at preview, not
+ * in the service or the state. The migration's rules (a handful) are far under them.
+ */
+export const MANAGED_RULE_LIMITS = { refMax: FIREWALL_LIMITS.refMax, descriptionMax: FIREWALL_LIMITS.descriptionMax, rulesMax: 1000 } as const;
+
 export const ManagedRuleSchema = z
   .object({
-    description: z.string({ error: 'must be a string' }).default(''),
+    description: z
+      .string({ error: 'must be a string' })
+      .max(MANAGED_RULE_LIMITS.descriptionMax, `must be at most ${MANAGED_RULE_LIMITS.descriptionMax} characters`)
+      .default(''),
     /** Which requests the rule applies to; true is all traffic. */
     expression: z
       .string({ error: 'must be a string' })

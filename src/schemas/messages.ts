@@ -54,8 +54,11 @@ export function readableIssue(issue: z.core.$ZodRawIssue): string {
       return `unknown key${issue.keys.length === 1 ? '' : 's'} ${issue.keys.map((key) => JSON.stringify(key)).join(', ')}`;
     case 'invalid_union':
       return 'matches none of the accepted forms';
-    case 'invalid_key':
-      return 'has a key that is not allowed';
+    case 'invalid_key': {
+      // The path ends at the key itself, so the key's own problem (`must be at most 50 characters`) says it all.
+      const inner = issue.issues[0]?.message;
+      return inner ? `the key ${inner}` : 'has a key that is not allowed';
+    }
     case 'invalid_element':
       return 'has an element that is not allowed';
     default:

@@ -74,10 +74,29 @@ describe('check refuses what the service would refuse, one failure per field nam
       ['WafManagedRules.order.0: ref "eu.managed" must not contain a dot: failures name a rule as rules.<ref>.<field>, so a dot would make them ambiguous'],
     ],
     ['the migrated configuration', [office, managed, owasp], []],
+    ['a 100,000-character ref', [{ ...managed, ref: 'r'.repeat(100_000) }], ['WafManagedRules.order.0: must be at most 50 characters (a ref)', ': the key must be at most 50 characters (a ref)']],
+    ['a 1 MB description', [{ ...managed, description: 'd'.repeat(1_000_000) }], ['WafManagedRules.rules.managed.description: must be at most 500 characters']],
+    ['a rule whose ref is named like a member of Object.prototype', [office, { ...managed, ref: 'toString' }, { ...owasp, ref: 'constructor' }], []],
+    [
+      'more rules than the cap',
+      Array.from({ length: 1001 }, (_, index) => ({ ...managed, ref: `r${index}` })),
+      ['WafManagedRules.order: must hold at most 1000 rules; split them over fewer, broader rules'],
+    ],
   ])('%s', (_name, list, expected) => {
     const reasons = check(list);
     expect(reasons).toHaveLength(expected.length);
     expected.forEach((prefix, index) => expect(reasons[index]).toContain(prefix));
+  });
+
+  test.each(['toString', 'constructor', 'hasOwnProperty', '__defineGetter__'])('a ref %s in order without its rule names no rule', (ref) => {
+    const { rules } = rulesByRef([managed]);
+    expect(orderFailures({ order: [ref, 'managed'], rules }).map((f) => f.reason)).toEqual([`WafManagedRules.order.0: ref "${ref}" names no rule`]);
+  });
+
+  test('a rule added under a ref named like a member of Object.prototype is a change', () => {
+    const before = rulesByRef([managed]);
+    expect(changedRules(before, rulesByRef([managed, { ...owasp, ref: 'toString' }]))).toEqual(['rules.toString', 'order']);
+    expect(changedRules(rulesByRef([managed, { ...owasp, ref: 'toString' }]), before)).toEqual(['rules.toString', 'order']);
   });
 
   test('values not known yet (preview) are let through', () => {

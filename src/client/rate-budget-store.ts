@@ -24,8 +24,17 @@ import { budgetKey, sharedRateBudget, systemClock, type Budget, type BudgetKeyPa
 
 /** How long the first connection to the store may take before the process gives up on it and keeps its own budget. */
 export const STORE_CONNECT_TIMEOUT_MS = 2_000;
-/** How long one counting command may take: past it the request is counted by the process's own budget. */
-export const STORE_COMMAND_TIMEOUT_MS = 1_000;
+/**
+ * The deadline of every store call: past it the request is counted by the process's own budget. A store on the
+ * fleet's network answers in milliseconds; reservations are made one at a time in a process, so a store that
+ * answers in 800 ms would hold each of the process's requests that long (10 sent at once: 8 s).
+ */
+export const STORE_COMMAND_TIMEOUT_MS = 500;
+/**
+ * After a store call failed (its deadline passed, the connection is down), how long the process keeps to its own
+ * budget alone before it tries the store again: one slow call, not one per request.
+ */
+export const STORE_RETRY_AFTER_MS = 30_000;
 
 /**
  * The store's interval for a budget: its window plus a margin of 5% of it (100 ms at 20 per 2 s, 15 s at the
@@ -94,6 +103,8 @@ export class StoreConnection {
   readonly #limiters = new Map<number, RedisSlidingWindowRateLimiter>();
   #endDefined = false;
   #cleanDefined = false;
+  /** No store call before this time: the last one failed (`unusable`). */
+  #downUntil = Number.NEGATIVE_INFINITY;
 
   constructor(url: string, warn: StoreWarning) {
     this.url = url;
@@ -151,8 +162,14 @@ export class StoreConnection {
     return Number(removed) || 0;
   }
 
-  /** Says once that the store is not used, and why. */
+  /** Whether the store is to be asked now: not within STORE_RETRY_AFTER_MS of a failed call. */
+  usable(): boolean {
+    return Date.now() >= this.#downUntil;
+  }
+
+  /** Says once that the store is not used, and why; the process keeps to its own budget for STORE_RETRY_AFTER_MS. */
   unusable(reason: string): void {
+    this.#downUntil = Date.now() + STORE_RETRY_AFTER_MS;
     if (this.#warned) return;
     this.#warned = true;
     this.#warn(
@@ -270,6 +287,7 @@ export class StoreRateBudget implements Budget {
 
   /** Reserves one request in the store, sleeping as long as it says a slot takes to free; never throws. */
   async #reserve(onWait: (waitMs: number) => void): Promise<Reservation | undefined> {
+    if (!this.#connection.usable()) return undefined;
     const redis = await this.#connection.ready();
     if (!redis) return undefined;
     const intervalMs = storeIntervalMs(this.#limits);

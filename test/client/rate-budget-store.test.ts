@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { secretsOf } from '../../src/client/credentials';
 import { RateBudget, systemClock, type Release } from '../../src/client/rate-budget';
-import { StoreConnection, StoreRateBudget, storeIntervalMs, storeKeyOf, storeUrlForMessages } from '../../src/client/rate-budget-store';
+import { STORE_COMMAND_TIMEOUT_MS, StoreConnection, StoreRateBudget, storeIntervalMs, storeKeyOf, storeUrlForMessages } from '../../src/client/rate-budget-store';
 import { ZONE, useClientZones } from './harness';
 import { freePort, useRedisServer } from './redis-server';
 
@@ -254,6 +254,40 @@ describe('members dated in the future', () => {
     expect(warnings).toEqual([]);
     (await connection.ready())?.disconnect();
     probe.disconnect();
+  });
+});
+
+describe('a slow store, and one that never answers', () => {
+  /** Ten acquires at once against a store whose every command waits `pauseMs` (CLIENT PAUSE on a real redis-server). */
+  async function tenAtOnce(pauseMs: number): Promise<{ ms: number; warnings: string[] }> {
+    const key = storeKeyOf({ baseUrl: 'https://api.example.com/client/v4', secrets: [`slow-${pauseMs}`], limits: LIMIT });
+    const warnings: string[] = [];
+    const connection = new StoreConnection(redis().url, (message) => warnings.push(message));
+    const redisClient = await connection.ready();
+    const budget = new StoreRateBudget(connection, new RateBudget(LIMIT), key);
+    const probe = new Redis(redis().url);
+    await probe.call('CLIENT', 'PAUSE', String(pauseMs), 'ALL');
+    const started = performance.now();
+    const releases = await Promise.all(Array.from({ length: 10 }, () => budget.acquire()));
+    const ms = performance.now() - started;
+    for (const release of releases) release();
+    // The pause ends by itself (CLIENT UNPAUSE would wait behind it too), before the next test uses the server.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, pauseMs - ms + 100)));
+    probe.disconnect();
+    redisClient?.disconnect();
+    return { ms, warnings };
+  }
+
+  it.each([
+    ['answers in 800 ms', 800],
+    ['does not answer within ten deadlines', 10 * STORE_COMMAND_TIMEOUT_MS],
+  ])('%s: ten requests at once wait one deadline in all, not one each, and it is said once', async (_name, pauseMs) => {
+    const { ms, warnings } = await tenAtOnce(pauseMs);
+    expect(ms).toBeGreaterThanOrEqual(STORE_COMMAND_TIMEOUT_MS - 50);
+    expect(ms).toBeLessThan(STORE_COMMAND_TIMEOUT_MS + 500);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('cannot be used');
+    expect(warnings[0]).toContain('this process keeps to its own budget');
   });
 });
 

@@ -14,6 +14,21 @@ const NAMES: Record<number, string> = {
   0x7f: 'delete',
   0x85: 'next line',
   0xa0: 'no-break space',
+  0x200b: 'zero width space',
+  0x200c: 'zero width non-joiner',
+  0x200d: 'zero width joiner',
+  0x200e: 'left-to-right mark',
+  0x200f: 'right-to-left mark',
+  0x202a: 'left-to-right embedding',
+  0x202b: 'right-to-left embedding',
+  0x202c: 'pop directional formatting',
+  0x202d: 'left-to-right override',
+  0x202e: 'right-to-left override',
+  0x2060: 'word joiner',
+  0x2066: 'left-to-right isolate',
+  0x2067: 'right-to-left isolate',
+  0x2068: 'first strong isolate',
+  0x2069: 'pop directional isolate',
   0x2028: 'line separator',
   0x2029: 'paragraph separator',
   0xfeff: 'zero width no-break space',
@@ -92,6 +107,25 @@ export function isInvisible(code: number): boolean {
   return (
     (code >= 0x200b && code <= 0x200f) || (code >= 0x202a && code <= 0x202e) || (code >= 0x2060 && code <= 0x2069 && code !== 0x2065) || code === 0xfeff
   );
+}
+
+/**
+ * The joiners a prose text may hold: U+200C and U+200D shape the letters of Persian, Arabic and Indic words and join
+ * emoji, and change no order; refused elsewhere, as in a ref or an expression they only hide a difference.
+ */
+const PROSE_JOINERS = new Set([0x200c, 0x200d]);
+
+/**
+ * The problem of a text holding a bidirectional control or a zero-width character, or undefined. Such a character
+ * makes a text read otherwise than it is: a string in an expression that looks like the host it blocks and never
+ * matches it, a U+202E that shows a description backwards. `prose` texts (descriptions) keep the joiners
+ * (PROSE_JOINERS), so a description in any language is accepted. docs/inputs.md lists them.
+ */
+export function invisibleCharacterProblem(text: string, options: { prose?: boolean } = {}): string | undefined {
+  const refused = options.prose ? (code: number) => isInvisible(code) && !PROSE_JOINERS.has(code) : isInvisible;
+  const finding = findCharacters(text, refused);
+  if (!finding) return undefined;
+  return describeFinding(finding, 'bidirectional controls and zero-width characters are not allowed: they make a text read otherwise than it is; remove it');
 }
 
 /**

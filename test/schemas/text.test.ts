@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { controlCharacterProblem, describeCharacter } from '../../src/schemas/text';
+import { controlCharacterProblem, describeCharacter, invisibleCharacterProblem } from '../../src/schemas/text';
 import { readableIssue } from '../../src/schemas/messages';
 
 describe('controlCharacterProblem', () => {
@@ -33,6 +33,27 @@ describe('controlCharacterProblem', () => {
     [0x10ffff, 'the character U+10FFFF'],
   ])('describeCharacter(%d)', (code, text) => {
     expect(describeCharacter(code)).toBe(text);
+  });
+});
+
+describe('invisibleCharacterProblem', () => {
+  const refused = 'bidirectional controls and zero-width characters are not allowed: they make a text read otherwise than it is; remove it';
+  test.each([
+    ['http.host eq "example.com"', {}, undefined],
+    ['Café — für alle', {}, undefined],
+    // A right-to-left description with its marks left out, and one with Persian's zero width non-joiner: legitimate prose.
+    ['חסימת בוטים', { prose: true }, undefined],
+    ['می\u200Cخواهم', { prose: true }, undefined],
+    ['👨\u200D👩\u200D👧', { prose: true }, undefined],
+    ['http.host eq "exa\u200Bmple.com"', {}, `contains a zero width space (U+200B) at character 18; ${refused}`],
+    ['http.host eq "example.com\u202E"', {}, `contains a right-to-left override (U+202E) at character 26; ${refused}`],
+    ['office\u200D', {}, `contains a zero width joiner (U+200D) at character 7; ${refused}`],
+    ['admin \u202Egnp.exe', { prose: true }, `contains a right-to-left override (U+202E) at character 7; ${refused}`],
+    ['a\u2066b\u2069', { prose: true }, `contains a left-to-right isolate (U+2066) at character 2 (2 such characters in all); ${refused}`],
+    ['\uFEFFstart', { prose: true }, `contains a zero width no-break space (U+FEFF) at character 1; ${refused}`],
+    ['x\u2060y\u200E', {}, `contains a word joiner (U+2060) at character 2 (2 such characters in all); ${refused}`],
+  ])('%j %j', (text, options, problem) => {
+    expect(invisibleCharacterProblem(text, options)).toBe(problem);
   });
 });
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { quoteExcerpt } from '../../schemas/common';
 import type * as pulumi from '@pulumi/pulumi';
 import { NAME_KEY } from './closure';
-import { controlCharacterProblem } from '../../schemas/text';
+import { controlCharacterProblem, invisibleCharacterProblem } from '../../schemas/text';
 import { readableIssue } from '../../schemas/messages';
 import { PREVIEW_UNKNOWN, containsUnknown } from '../../unknown';
 
@@ -72,8 +72,9 @@ export function checkWithSchema<S extends z.ZodObject>(
 }
 
 /**
- * One failure per input that holds a text with a control character (docs/inputs.md), nested texts included, naming
- * the character and its position. `multiline` inputs (expressions) may hold tabs and line breaks.
+ * One failure per input that holds a text with a control character, a bidirectional control or a zero-width
+ * character (docs/inputs.md#text), nested texts included, naming the character and its position. `multiline` inputs
+ * (expressions) may hold tabs and line breaks; a description may hold the joiners of its language.
  */
 export function textFailures(inputs: Record<string, unknown>, resource: string, multiline: readonly string[]): pulumi.dynamic.CheckFailure[] {
   const failures: pulumi.dynamic.CheckFailure[] = [];
@@ -86,7 +87,7 @@ export function textFailures(inputs: Record<string, unknown>, resource: string, 
 
 function firstControlCharacter(value: unknown, path: string[], multiline: boolean): { path: string; problem: string } | undefined {
   if (typeof value === 'string') {
-    const problem = controlCharacterProblem(value, { multiline });
+    const problem = controlCharacterProblem(value, { multiline }) ?? invisibleCharacterProblem(value, { prose: path.at(-1) === 'description' });
     return problem === undefined ? undefined : { path: path.join('.'), problem };
   }
   if (value === null || typeof value !== 'object') return undefined;

@@ -1,3 +1,4 @@
+import { scryptSync } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { redactStoreUrl } from './settings';
 import { RedisSlidingWindowRateLimiter, type RedisSlidingWindowRateLimiterOptions } from 'sliding-window-rate-limiter';
@@ -49,9 +50,29 @@ export function storeIntervalMs(limits: RateBudgetLimits): number {
   return limits.windowMs + Math.ceil(limits.windowMs * 0.05);
 }
 
-/** The store key of a budget: a SHA-256 of base URL, credentials and limits (budgetKey), never a credential. */
+/**
+ * How the store key is derived from the credential: scrypt, a slow and memory-hard KDF (about 0.1 s and 32 MiB
+ * each), so that whoever reads the store cannot test guessed tokens against its keys at the speed of a hash (the
+ * key was a SHA-256 of base URL and token). Not an HMAC with a per-user secret: every process of a fleet would need
+ * that secret beside the credential, one more setting to distribute, and a process with another one would count
+ * apart from the others without a word. The credential is the one thing they already share. Derived once per
+ * process and credential.
+ */
+export const STORE_KEY_KDF = Object.freeze({ N: 2 ** 15, r: 8, p: 1, keyLength: 32, salt: 'pulumi-zoneguard rate budget store key v2' });
+
+const derivedKeys = new Map<string, string>();
+
+/** The store key of a budget: scrypt (STORE_KEY_KDF) of base URL, credentials and limits, never a credential. */
 export function storeKeyOf(parts: BudgetKeyParts): string {
-  return `zoneguard:rate-budget:${budgetKey(parts)}`;
+  const id = budgetKey(parts);
+  let key = derivedKeys.get(id);
+  if (key === undefined) {
+    const { N, r, p, keyLength, salt } = STORE_KEY_KDF;
+    const input = JSON.stringify([parts.baseUrl.replace(/\/+$/, ''), parts.secrets, parts.limits.requests, parts.limits.windowMs]);
+    key = `zoneguard:rate-budget:v2:${scryptSync(input, salt, keyLength, { N, r, p, maxmem: 64 * 1024 * 1024 }).toString('hex')}`;
+    derivedKeys.set(id, key);
+  }
+  return key;
 }
 
 /** A store URL without its user and password, for messages: a `redis://` URL may carry the store's password. */

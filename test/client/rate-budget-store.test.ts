@@ -1,3 +1,4 @@
+import { createHash, scryptSync } from 'node:crypto';
 import { execFile, spawn } from 'node:child_process';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -6,7 +7,7 @@ import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { secretsOf } from '../../src/client/credentials';
 import { RateBudget, systemClock, type Release } from '../../src/client/rate-budget';
-import { STORE_COMMAND_TIMEOUT_MS, StoreConnection, StoreRateBudget, storeIntervalMs, storeKeyOf, storeUrlForMessages } from '../../src/client/rate-budget-store';
+import { STORE_COMMAND_TIMEOUT_MS, STORE_KEY_KDF, StoreConnection, StoreRateBudget, storeIntervalMs, storeKeyOf, storeUrlForMessages } from '../../src/client/rate-budget-store';
 import { ZONE, useClientZones } from './harness';
 import { freePort, useRedisServer } from './redis-server';
 
@@ -294,8 +295,15 @@ describe('a slow store, and one that never answers', () => {
 describe('storeKeyOf', () => {
   it('is a hash of the credentials, never the credentials', () => {
     const key = storeKeyOf({ baseUrl: 'https://api.example.com/client/v4', secrets: ['t0ken-value'], limits: LIMIT });
-    expect(key).toMatch(/^zoneguard:rate-budget:[0-9a-f]{64}$/);
+    expect(key).toMatch(/^zoneguard:rate-budget:v2:[0-9a-f]{64}$/);
     expect(key).not.toContain('t0ken');
+    // Not a fast hash of the parts: testing a guessed token against a key costs a slow KDF (STORE_KEY_KDF).
+    const fast = createHash('sha256').update(JSON.stringify(['https://api.example.com/client/v4', ['t0ken-value'], LIMIT.requests, LIMIT.windowMs])).digest('hex');
+    expect(key).not.toContain(fast);
+    const { N, r, p, keyLength, salt } = STORE_KEY_KDF;
+    const started = performance.now();
+    scryptSync('a guess', salt, keyLength, { N, r, p, maxmem: 64 * 1024 * 1024 });
+    expect(performance.now() - started).toBeGreaterThan(20);
   });
 
   it('shows a store without its password', () => {

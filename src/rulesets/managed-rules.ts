@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { checkExpression, formatExpressionError } from '../expression';
+import { checkExpression, formatExpressionError, parseExpression } from '../expression';
+import { hostStringProblems } from '../expression/hosts';
 import { FIREWALL_LIMITS, OverrideActionSchema, type EntrypointRuleset, type RulesetRule } from '../schemas';
 import { knownManagedRulesets, ruleActionProblems, type ProblemPath, type RuleProblem } from './grammar';
 
@@ -74,6 +75,9 @@ export const ManagedRuleSchema = z
         if (text === '') return;
         const result = checkExpression(text);
         if (!result.ok) for (const error of result.errors) ctx.addIssue({ code: 'custom', message: formatExpressionError(error) });
+        // A host name compared with http.host must be ASCII, or the rule never matches (src/expression/hosts.ts).
+        const parsed = result.ok ? parseExpression(text) : undefined;
+        if (parsed?.ok) for (const message of hostStringProblems(parsed.ast)) ctx.addIssue({ code: 'custom', message });
       })
       .default('true'),
     enabled: z.boolean({ error: 'must be a boolean' }).default(true),

@@ -72,3 +72,29 @@ describe.each<[keyof typeof SCHEMAS, string, Record<string, unknown>]>([
     expect(checkWithSchema(SCHEMAS[kind], inputs, kind, { multiline: ['expression'] }).failures).toEqual([]);
   });
 });
+
+// A host name in another script compared with http.host never matches (src/expression/hosts.ts): refused in every
+// kind whose expression the providers check; a description in that script is prose, accepted.
+describe.each<[keyof typeof SCHEMAS, Record<string, unknown>, string]>([
+  [
+    'FirewallRuleWithFilter',
+    { zoneId, action: 'block', expression: 'http.host eq "\u0440\u0430ypal.com"', description: 'блокировать фишинг' },
+    'FirewallRuleWithFilter.expression: line 1, column 14: the host name compared with http.host holds the character U+0440 at character 1 of the string',
+  ],
+  [
+    'CspPolicy',
+    { zoneId, action: 'allow', expression: 'http.host in {"\u0430.com"}', value: "script-src 'self'", description: 'политика' },
+    'CspPolicy.expression: line 1, column 15: the host name compared with http.host holds the character U+0430 at character 1 of the string',
+  ],
+  [
+    'WafManagedRules',
+    { zoneId, order: ['office'], rules: { office: { expression: 'http.host eq "b\u0430nk.com"', skip: { ruleset: 'current' }, description: 'банк' } } },
+    'WafManagedRules.rules.office.expression: line 1, column 14: the host name compared with http.host holds the character U+0430 at character 2 of the string',
+  ],
+])('%s: a look-alike host name', (kind, inputs, prefix) => {
+  test('is one failure on the expression, the description in the same script accepted', () => {
+    const reasons = checkWithSchema(SCHEMAS[kind], inputs, kind, { multiline: ['expression'] }).failures.map((failure) => failure.reason);
+    expect(reasons).toHaveLength(1);
+    expect(reasons[0]).toContain(prefix);
+  });
+});

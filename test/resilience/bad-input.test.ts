@@ -185,6 +185,7 @@ const MATRIX: Record<ResourceKind, Case[]> = {
     ['rules', { managed: { execute: { rulesetId: 'efb7b8c949ac4650a09736fc376e9aee', rules: [{ id: 'rule-1', enabled: false }] } } }, 'a rule override id that is not an id'],
     ['rules', { managed: { skip: { ruleset: 'current' } } }, 'a skip with nothing after it to skip'],
     ['rules', { managed: { expression: 'ip.src eq', execute: { rulesetId: 'efb7b8c949ac4650a09736fc376e9aee' } } }, 'a bad expression'],
+    ['rules', { managed: { description: 'd'.repeat(1_000_000), execute: { rulesetId: 'efb7b8c949ac4650a09736fc376e9aee' } } }, 'a 1 MB description'],
     ['order', ['managed', 'managed'], 'a ref twice'],
     ['restoreOnDelete', 'yes', 'text'],
   ],
@@ -192,6 +193,7 @@ const MATRIX: Record<ResourceKind, Case[]> = {
 
 const LINE = 'control characters and line breaks are not allowed';
 const MULTILINE = 'control characters other than tabs and line breaks are not allowed';
+const INVISIBLE = 'bidirectional controls and zero-width characters are not allowed: they make a text read otherwise than it is; remove it';
 
 /** Text that would smuggle something: each is refused with exactly one failure naming the character and where it is. */
 const CHARACTERS: Array<[kind: ResourceKind, field: string, value: unknown, reason: string]> = [
@@ -208,6 +210,15 @@ const CHARACTERS: Array<[kind: ResourceKind, field: string, value: unknown, reas
   ['FirewallRuleWithFilter', 'description', 'admin\u2029', `description: contains a paragraph separator (U+2029) at character 6; ${LINE}`],
   ['FirewallRuleWithFilter', 'ref', 'ref\r1', `ref: contains a carriage return (U+000D) at character 4; ${LINE}`],
   ['WafMigration', 'adjustments', { categories: [{ category: 'word\npress', enabled: false }] }, `adjustments.categories.0.category: contains a line feed (U+000A) at character 5; ${LINE}`],
+  ['FirewallRuleWithFilter', 'expression', 'http.host eq "exa\u200Bmple.com"', `expression: contains a zero width space (U+200B) at character 18; ${INVISIBLE}`],
+  ['CspPolicy', 'description', 'Checkout \u202Etpircs', `description: contains a right-to-left override (U+202E) at character 10; ${INVISIBLE}`],
+  ['FirewallRuleWithFilter', 'ref', 'office\u200D', `ref: contains a zero width joiner (U+200D) at character 7; ${INVISIBLE}`],
+  [
+    'FirewallRuleWithFilter',
+    'expression',
+    'http.host eq "\u0440\u0430ypal.com"',
+    'expression: line 1, column 14: the host name compared with http.host holds the character U+0440 at character 1 of the string, so it never matches: http.host is the name in its ASCII form; write letters of other scripts in punycode (xn--...) and check for look-alike letters',
+  ],
 ];
 
 /** Moves `check` refuses given the old inputs of a migration already made: not bad values, bad transitions. */

@@ -44,7 +44,19 @@ export function adminRefusal(headers: AdminRequestHeaders, settings: AdminGuardS
 }
 
 /** The `Host` values a loopback emulator answers on the admin API: its address and `localhost`, with its port. */
-function loopbackHosts({ address, port }: AdminGuardSettings): string[] {
+function loopbackHosts({ address, port }: Pick<AdminGuardSettings, 'address' | 'port'>): string[] {
   const name = isIP(address) === 6 ? `[${address}]` : address;
   return [`${name}:${port}`, `localhost:${port}`];
+}
+
+/**
+ * Why a request to the service API is refused for its `Host`, or undefined. On loopback, DNS rebinding lets a web
+ * page whose own name resolves to 127.0.0.1 call the emulator with the credentials the README prints, its name as
+ * `Host`: only the emulator's address and `localhost` are answered. Off loopback other machines reach it by names
+ * the emulator cannot know, and its credentials are the gate. Pure.
+ */
+export function serviceHostRefusal(host: string | undefined, settings: Pick<AdminGuardSettings, 'address' | 'port'>): string | undefined {
+  if (!isLoopbackAddress(settings.address)) return undefined;
+  const allowed = loopbackHosts(settings);
+  return allowed.includes((host ?? '').toLowerCase()) ? undefined : Messages.serviceHost(host ?? '(none)', allowed);
 }

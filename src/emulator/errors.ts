@@ -90,6 +90,8 @@ export const Messages = {
     `admin API: requests from web pages are refused (Origin ${origin}); call it from a program, e.g. EmulatorAdmin`,
   adminHost: (host: string, allowed: string[]) =>
     `admin API: Host ${host} is not this emulator's address; it answers ${allowed.join(' or ')} only`,
+  serviceHost: (host: string, allowed: string[]) =>
+    `Host ${host} is not this emulator's address; on loopback it answers ${allowed.join(' or ')} only (a page whose name resolves to 127.0.0.1 is refused)`,
   adminToken:
     'admin API: send Authorization: Bearer <admin token> (printed when the emulator started; required off loopback)',
   tokenTaken: (field: string) => `${field}: this value is already a token of this emulator; choose another or leave it out`,

@@ -5,7 +5,7 @@ import type { Duplex } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { registerAdminRoutes } from './admin';
 import { legacyFirewallRefusal } from './firewall';
-import { adminRefusal } from './admin-guard';
+import { adminRefusal, serviceHostRefusal } from './admin-guard';
 import { authenticate, authorizeZone } from './auth';
 import { userOf } from './credentials';
 import { rateLimitHeaders } from './faults';
@@ -112,6 +112,10 @@ export function buildServer(context: EmulatorContext, options: { logger?: boolea
   // Faults come first: a faulty service answers before it looks at credentials.
   app.addHook('onRequest', async (request, reply) => {
     if (!request.url.startsWith(`${API_PREFIX}/`)) return;
+    // Before the faults and the credentials: a rebinding page gets nothing, not even a fault's answer.
+    const { address, port } = app.server.address() as AddressInfo;
+    const wrongHost = serviceHostRefusal(request.headers.host, { address, port });
+    if (wrongHost !== undefined) throw ServiceError.of(403, ErrorCode.authentication, wrongHost);
     const decision = context.faults.decide(request.method, apiPath(request), request.url.split('?')[0] ?? '', Date.now(), Math.random, userOf(request.headers));
     // On every answer, refusals included: the service counts them too (docs/service.md#rate-limit).
     if (decision.word) reply.headers(rateLimitHeaders(decision.word));

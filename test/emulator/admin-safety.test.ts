@@ -84,12 +84,23 @@ describe('the admin API on loopback', () => {
     expect((await h.call('GET', `/zones/${zone}/page_guard`)).body.result.enabled).toBe(false);
   });
 
-  test('the service API is not behind the guard (its credentials are)', async () => {
+  test('the service API refuses a rebound Host too, before the credentials the README prints are looked at', async () => {
     const answer = await raw(`${h.emulator.baseUrl}/zones/${h.zoneOf('pro')}/page_guard`, 'GET', {
-      host: `elsewhere.example:${port()}`,
+      host: `rebind.attacker.example:${port()}`,
       authorization: `Bearer ${h.emulator.credentials.apiToken}`,
     });
-    expect(answer.status).toBe(200);
+    expect(answer).toEqual({
+      status: 403,
+      body: failure([
+        10000,
+        `Host rebind.attacker.example:${port()} is not this emulator's address; on loopback it answers 127.0.0.1:${port()} or localhost:${port()} only (a page whose name resolves to 127.0.0.1 is refused)`,
+      ]),
+    });
+    const local = await raw(`${h.emulator.baseUrl}/zones/${h.zoneOf('pro')}/page_guard`, 'GET', {
+      host: `localhost:${port()}`,
+      authorization: `Bearer ${h.emulator.credentials.apiToken}`,
+    });
+    expect(local.status).toBe(200);
   });
 });
 

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { ConnectionSchema, CookieSchema, FirewallActionSchema, FirewallProductSchema, HexIdSchema, PageGuardSettingsSchema, ScriptDetailSchema, WafActionModeSchema, WafOverrideSchema, WafSensitivitySchema, ZoneIdSchema, FilterExpressionSchema } from '../schemas';
 import { CspPolicyCreateSchema } from '../schemas/csp-policy';
 import { stableHash, stableId, stableToken } from './ids';
+import { findToken } from './credentials';
+import { ErrorCode, Messages, ServiceError } from './errors';
 import { DEFAULT_RULE_QUOTA, LEGACY_FIREWALL_STATES, PLANS, renameLegacyFields, type EmulatorState, type ZoneRecord } from './state';
 import { OWASP_PACKAGE_NAME } from './waf';
 
@@ -99,6 +101,9 @@ export const seedTime = (hoursAfterEpoch: number, fractional = false): string =>
 export function applyZoneSeed(state: EmulatorState, input: ZoneSeed): ZoneRecord {
   const seed = ZoneSeedSchema.parse(input);
   const id = seed.id ?? stableId('zone', seed.name);
+  // A token of another zone, or of the account, would open this zone to whoever holds it, and close it to no one.
+  const holder = seed.token === undefined ? undefined : findToken(state, seed.token);
+  if (holder !== undefined && holder.zoneId !== id) throw ServiceError.of(409, ErrorCode.conflict, Messages.tokenTaken('token'));
   state.removeZone(id);
   const zone: ZoneRecord = {
     id,

@@ -65,3 +65,25 @@ describe('the demo seed', () => {
     }
   });
 });
+
+describe("a seeded zone's token", () => {
+  beforeEach(() => h.emulator.admin.reset());
+
+  test("cannot be another zone's token or the account's: 409, and nothing seeded", async () => {
+    const other = (await h.emulator.admin.zones()).find((zone) => zone.plan === 'pro')!;
+    for (const token of [other.token, h.emulator.credentials.apiToken]) {
+      await expect(h.emulator.admin.seedZone({ name: 'taken.example', plan: 'free', token })).rejects.toMatchObject({
+        status: 409,
+        message: expect.stringContaining('token: this value is already a token of this emulator; choose another or leave it out'),
+      });
+    }
+    expect((await h.emulator.admin.zones()).map((zone) => zone.name)).not.toContain('taken.example');
+    // The pro zone's token still opens the pro zone only.
+    expect((await send(h.emulator.baseUrl, other.token, 'GET', `/zones/${other.id}/page_guard`)).status).toBe(200);
+  });
+
+  test('may be its own when the zone is seeded again', async () => {
+    const zone = await h.emulator.admin.seedZone({ name: 'again.example', plan: 'free', token: 'zgz_again-token-0123456789' });
+    await expect(h.emulator.admin.seedZone({ id: zone.id, name: 'again.example', plan: 'pro', token: 'zgz_again-token-0123456789' })).resolves.toMatchObject({ plan: 'pro' });
+  });
+});

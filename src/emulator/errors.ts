@@ -42,6 +42,7 @@ export const Messages = {
   notFound: (kind: string, id: string) => `${kind} ${id} not found`,
   malformedJson: (detail: string) => `Malformed JSON in request body: ${detail}`,
   unsupportedType: (type: string) => `Content-Type must be application/json, got ${type}`,
+  unsupportedCharset: (charset: string) => `Content-Type charset must be utf-8 (JSON is UTF-8), got ${charset}`,
   bodyTooLarge: (limit: number) => `Request body is larger than ${limit} bytes`,
   bodyRequired: 'request body: required (a JSON document)',
   rateLimited: 'Rate limited. Please wait and consider throttling your request speed',

@@ -96,7 +96,14 @@ export function buildServer(context: EmulatorContext, options: { logger?: boolea
   // JSON sent as text/plain is refused like any other type: the service wants application/json, and a web page can
   // send text/plain to a loopback server without a CORS preflight.
   app.removeContentTypeParser('text/plain');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    // The parser reads the bytes as UTF-8 whatever the charset says: another charset would be read as garbage that
+    // may still parse (UTF-16 of ASCII text is its bytes with NULs between), so it is refused instead (RFC 8259: UTF-8).
+    const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(request.headers['content-type'] ?? '')?.[1];
+    if (charset !== undefined && !/^utf-?8$/i.test(charset)) {
+      done(ServiceError.of(415, ErrorCode.malformedBody, Messages.unsupportedCharset(charset)), undefined);
+      return;
+    }
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, undefined);
     try {

@@ -129,3 +129,31 @@ describe('an empty list reports the per_page asked', () => {
     expect(answer.body).toEqual({ success: true, errors: [], messages: [], result: [], result_info: { page: 1, per_page: 15, count: 0, total_count: 0, total_pages: 0 } });
   });
 });
+
+describe('the charset of a JSON body', () => {
+  test('utf-16 is refused (415 code 1001), not read as UTF-8, and nothing changes', async () => {
+    const zone = h.zoneOf('pro');
+    const before = (await h.call('GET', `/zones/${zone}/page_guard`)).body.result.enabled as boolean;
+    const text = JSON.stringify({ enabled: !before });
+    const answer = await fetch(`${h.emulator.baseUrl}/zones/${zone}/page_guard`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${h.emulator.credentials.apiToken}`, 'content-type': 'application/json; charset=utf-16' },
+      body: Buffer.from(`\ufeff${text}`, 'utf16le'),
+    });
+    expect(answer.status).toBe(415);
+    expect(await answer.json()).toEqual(failure([1001, 'Content-Type charset must be utf-8 (JSON is UTF-8), got utf-16']));
+    expect((await h.call('GET', `/zones/${zone}/page_guard`)).body.result.enabled).toBe(before);
+  });
+
+  test('utf-8, named or not, is read', async () => {
+    const zone = h.zoneOf('pro');
+    for (const type of ['application/json; charset=utf-8', 'application/json; charset="UTF-8"', 'application/json']) {
+      const answer = await fetch(`${h.emulator.baseUrl}/zones/${zone}/page_guard`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${h.emulator.credentials.apiToken}`, 'content-type': type },
+        body: JSON.stringify({ enabled: true }),
+      });
+      expect(answer.status).toBe(200);
+    }
+  });
+});

@@ -47,7 +47,7 @@ afterAll(async () => {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** How long the emulator holds the create: time enough to act while it is on the wire, on a loaded machine too. */
-const HOLD_MS = 3000;
+const HOLD_MS = 6000;
 
 type Kind = 'CspPolicy' | 'FirewallRuleWithFilter';
 const ROUTE: Record<Kind, string> = { CspPolicy: 'page_guard/policies', FirewallRuleWithFilter: 'firewall/rules' };
@@ -71,6 +71,10 @@ async function upInterrupted(stack: Stack, zoneId: string, how: Interruption): P
   await sandbox.emulator.admin.clearRequests();
   let killed: ProcessInfo[] = [];
   let interruption: Promise<void> | undefined;
+  // The creates the engine started and has not seen the end of, by URN: the CLI is killed only once the held create
+  // is the one left, so its pending create is the only one whatever the load (two jest workers slow the others).
+  const inFlight = new Set<string>();
+  let target = '';
   const interrupt = async () => {
     // The create has left the provider and waits in the emulator.
     await sleep(HOLD_MS / 3);
@@ -78,6 +82,7 @@ async function upInterrupted(stack: Stack, zoneId: string, how: Interruption): P
     expect(hosts.length).toBeGreaterThan(0);
     for (const host of hosts) signalled.add(host.pid);
     if (how.victim === 'cli') {
+      await waitFor(`the other creates to finish (${[...inFlight].filter((urn) => urn !== target).join(', ')})`, () => ([...inFlight].every((urn) => urn === target) ? true : undefined), HOLD_MS / 2);
       killed = pulumiCli();
       expect(killed.length).toBe(1);
       process.kill(killed[0]!.pid, 'SIGKILL');
@@ -92,7 +97,14 @@ async function upInterrupted(stack: Stack, zoneId: string, how: Interruption): P
   };
   const watch = (event: EngineEvent) => {
     const pre = event.resourcePreEvent?.metadata;
-    if (!interruption && pre?.op === 'create' && pre.type.endsWith(`:${how.kind}`)) interruption = interrupt();
+    // The stack's own resource is `creating` until the end: only the zoneguard resources count.
+    if (pre?.op === 'create' && pre.type.startsWith('pulumi-nodejs:dynamic/')) inFlight.add(pre.urn);
+    const done = event.resOutputsEvent?.metadata ?? event.resOpFailedEvent?.metadata;
+    if (done?.op === 'create') inFlight.delete(done.urn);
+    if (!interruption && pre?.op === 'create' && pre.type.endsWith(`:${how.kind}`)) {
+      target = pre.urn;
+      interruption = interrupt();
+    }
   };
   const run = await engine((opts) =>
     stack.up({

@@ -47,7 +47,7 @@ afterAll(async () => {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** How long the emulator holds the create: time enough to act while it is on the wire, on a loaded machine too. */
-const HOLD_MS = 6000;
+const HOLD_MS = 3000;
 
 type Kind = 'CspPolicy' | 'FirewallRuleWithFilter';
 const ROUTE: Record<Kind, string> = { CspPolicy: 'page_guard/policies', FirewallRuleWithFilter: 'firewall/rules' };
@@ -71,10 +71,6 @@ async function upInterrupted(stack: Stack, zoneId: string, how: Interruption): P
   await sandbox.emulator.admin.clearRequests();
   let killed: ProcessInfo[] = [];
   let interruption: Promise<void> | undefined;
-  // The creates the engine started and has not seen the end of, by URN: the CLI is killed only once the held create
-  // is the one left, so its pending create is the only one whatever the load (two jest workers slow the others).
-  const inFlight = new Set<string>();
-  let target = '';
   const interrupt = async () => {
     // The create has left the provider and waits in the emulator.
     await sleep(HOLD_MS / 3);
@@ -82,7 +78,6 @@ async function upInterrupted(stack: Stack, zoneId: string, how: Interruption): P
     expect(hosts.length).toBeGreaterThan(0);
     for (const host of hosts) signalled.add(host.pid);
     if (how.victim === 'cli') {
-      await waitFor(`the other creates to finish (${[...inFlight].filter((urn) => urn !== target).join(', ')})`, () => ([...inFlight].every((urn) => urn === target) ? true : undefined), HOLD_MS / 2);
       killed = pulumiCli();
       expect(killed.length).toBe(1);
       process.kill(killed[0]!.pid, 'SIGKILL');
@@ -97,14 +92,7 @@ async function upInterrupted(stack: Stack, zoneId: string, how: Interruption): P
   };
   const watch = (event: EngineEvent) => {
     const pre = event.resourcePreEvent?.metadata;
-    // The stack's own resource is `creating` until the end: only the zoneguard resources count.
-    if (pre?.op === 'create' && pre.type.startsWith('pulumi-nodejs:dynamic/')) inFlight.add(pre.urn);
-    const done = event.resOutputsEvent?.metadata ?? event.resOpFailedEvent?.metadata;
-    if (done?.op === 'create') inFlight.delete(done.urn);
-    if (!interruption && pre?.op === 'create' && pre.type.endsWith(`:${how.kind}`)) {
-      target = pre.urn;
-      interruption = interrupt();
-    }
+    if (!interruption && pre?.op === 'create' && pre.type.endsWith(`:${how.kind}`)) interruption = interrupt();
   };
   const run = await engine((opts) =>
     stack.up({
@@ -231,9 +219,13 @@ test('the pulumi CLI killed mid-up: pulumi cancel, zoneguard orphans --delete-pe
   expect(run.error).toMatch(/SIGKILL/);
   const [made] = (await sandbox.emulator.admin.inventory(zoneId)).firewallRules;
   expect(made).toBeDefined();
+  // The rule's create is pending. So may be the other creates of the run: the client sends one request at a time to
+  // a zone until the zone has answered once (refused credentials stop at once), so when the held create went first,
+  // the others were still waiting at the kill. The recovery below is the same for them.
   const pending = (await stack.exportStack()).deployment.pending_operations as Array<{ type: string; resource: { urn: string } }>;
-  expect(pending).toEqual([expect.objectContaining({ type: 'creating', resource: expect.objectContaining({ urn: expect.stringMatching(/FirewallRuleWithFilter::admin$/) }) })]);
-  const urn = pending[0]!.resource.urn;
+  const ruleCreate = expect.objectContaining({ type: 'creating', resource: expect.objectContaining({ urn: expect.stringMatching(/FirewallRuleWithFilter::admin$/) }) });
+  expect(pending).toEqual(expect.arrayContaining([ruleCreate]));
+  const urn = pending.find((operation) => operation.resource.urn.endsWith('FirewallRuleWithFilter::admin'))!.resource.urn;
 
   // The killed CLI left its lock: every command refuses until `pulumi cancel`.
   const locked = await engine((opts) => stack.up(opts));

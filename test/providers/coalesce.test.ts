@@ -1,4 +1,5 @@
-import { LISTING_FRESH_MS, isFresh, matchListed, walkNextPage } from '../../src/providers/kit/coalesce';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { LISTING_FRESH_MS, STREAM_GAP_MS, isFresh, matchListed, walkNextPage } from '../../src/providers/kit/coalesce';
 import { cspPolicy } from '../../src/providers/csp-policy';
 import { firewallFilter } from '../../src/providers/firewall-filter';
 import { firewallRule } from '../../src/providers/firewall-rule';
@@ -25,12 +26,21 @@ describe('walkNextPage', () => {
 });
 
 describe('isFresh', () => {
-  it.each([
-    [0, true],
-    [LISTING_FRESH_MS - 1, true],
-    [LISTING_FRESH_MS, false],
-  ])('a walk %i ms old answers reads: %s', (age, fresh) => {
-    expect(isFresh(1_000, 1_000 + age)).toBe(fresh);
+  describe.each([
+    // ms since the walk began, ms from its last answers to the batch's first read, answers the batch
+    [0, 0, true],
+    [LISTING_FRESH_MS - 1, 0, true],
+    [LISTING_FRESH_MS, 0, false],
+    [3_000, STREAM_GAP_MS - 1, true],
+    [3_000, STREAM_GAP_MS, false],
+    // A batch that arrived while the walk was still answering the previous one.
+    [3_000, -40, true],
+  ] as const)('a walk %i ms old, a batch %i ms after its last answers', (age, gap, fresh) => {
+    it(fresh ? 'answers it' : 'leaves it to a new walk', () => {
+      const since = 1_000;
+      const served = since + 2_000;
+      expect(isFresh({ since, served }, served + gap, since + age)).toBe(fresh);
+    });
   });
 });
 
@@ -87,6 +97,30 @@ describe('CspPolicy reads arriving together, against the emulator', () => {
     expect(calls.map((call) => `${call.method} ${call.path.replace(/\?.*$/, '')}`).sort()).toEqual(
       [`GET /client/v4/zones/${zoneId}/page_guard/policies`, `GET /client/v4/zones/${zoneId}/page_guard/policies/${deleted.id}`].sort(),
     );
+  });
+
+  it('answer back-to-back batches from one walk, and a batch after a pause from a new one that sees what changed', async () => {
+    const created: Created[] = [];
+    for (let n = 10; n < 16; n++) created.push(await cspPolicy.create(declared(n)));
+    const read = readOf(cspPolicy);
+    await fx.requestsSince();
+
+    // The engine's stream: a batch walks the list, the next one, sent as soon as those are answered, takes it as is.
+    await Promise.all(created.slice(0, 2).map(read));
+    const backToBack = await Promise.all(created.slice(4).map(read));
+    expect(backToBack.map((result) => result.props)).toEqual(created.slice(4).map(({ outs }) => outs));
+    expect(calls(await fx.requestsSince())).toEqual(['GET /page_guard/policies']);
+
+    // Out of band between two batches, then a pause longer than the stream's gap: the walk no longer answers.
+    const [deleted, changed] = [created[2]!, created[3]!];
+    await fx.client.cspPolicies.delete({ zoneId, policyId: deleted.id });
+    await fx.client.cspPolicies.update({ zoneId, policyId: changed.id, enabled: false, description: 'changed by hand' });
+    await fx.requestsSince();
+    await sleep(STREAM_GAP_MS + 50);
+    const [gone, drifted] = await Promise.all([read(deleted), read(changed)]);
+    expect(gone).toEqual({ id: '' });
+    expect(drifted.props).toMatchObject({ enabled: false, description: 'changed by hand' });
+    expect(calls(await fx.requestsSince())).toEqual(['GET /page_guard/policies', `GET /page_guard/policies/${deleted.id}`].sort());
   });
 });
 

@@ -1,19 +1,34 @@
 // Refresh reads coalesced (issue 17): the engine asks a provider for the reads of a refresh as separate calls, a few at
 // a time (its `--parallel`, 4 per CPU by default), and sends the next ones as soon as those are answered. Reads of one
 // kind in one zone that arrive within a short window are answered from a walk of the zone's list, page by page, and
-// what the walk has seen answers the reads that follow for a short while, so a refresh walks each zone's list about
-// once instead of reading every object. What a read returns stays exactly what a single read returns: an object the
-// walk has not shown is read on its own, so only the service's own 10013 says it is gone (docs/service.md#errors).
+// what the walk has seen answers the reads that follow while they keep coming back to back, so a refresh walks each
+// zone's list about once instead of reading every object. What a read returns stays exactly what a single read
+// returns: an object the walk has not shown is read on its own, so only the service's own 10013 says it is gone
+// (docs/service.md#errors).
+//
+// The price is staleness, and it is bounded to what the engine's stream of reads needs (issue 27): a walk answers a
+// batch only if it arrives within STREAM_GAP_MS of the walk's last answers, and never past LISTING_FRESH_MS. Each
+// answer is then at most as old as the run of reads it belongs to. Any pause longer than the gap (the end of a
+// refresh, a `get` later in the program, a test changing the zone out of band between two reads) starts a new walk,
+// so a change made during such a pause is seen. Exactness for every read would need a listing after each batch
+// arrives: about one call per `--parallel` reads instead of one per list.
 
 /** How long a read waits for others of its kind and zone: the engine sends a refresh's reads within milliseconds. */
 export const COALESCE_WINDOW_MS = 5;
 
 /**
- * How long what a walk has seen answers later reads: about one refresh of a few hundred resources. A refresh reads
- * its objects in an order of the engine's own, so a read answered from a walk a few seconds old is the read the
- * engine could have made then; any write of this process to the zone and kind ends it at once (`forget`).
+ * The most time from a walk's first page to a read it answers, however steadily the reads come: about one refresh of
+ * a few thousand resources (a refresh of 1,600 took 7.9 s, BENCHMARKS.md). Any write of this process to the zone and
+ * kind ends the walk at once (`forget`).
  */
 export const LISTING_FRESH_MS = 10_000;
+
+/**
+ * The longest pause between a walk's answers and the next batch it may answer. The engine sends a refresh's next
+ * reads as soon as the previous ones are answered (a few ms apart; tens under load), so a longer pause means the
+ * stream of reads the walk was made for has ended; a later batch gets a walk of its own.
+ */
+export const STREAM_GAP_MS = 1_000;
 
 /**
  * Whether a batch of reads walks one more page of the zone's list. Pure: the whole policy of coalescing is this
@@ -25,9 +40,12 @@ export function walkNextPage(batch: number, spent: number, unanswered: number): 
   return unanswered > 0 && spent + 1 < batch;
 }
 
-/** Whether a walk begun at `since` may still answer reads at `now`. Pure. */
-export function isFresh(since: number, now: number): boolean {
-  return now - since < LISTING_FRESH_MS;
+/**
+ * Whether a walk begun at `since`, which last answered a batch at `served`, may answer a batch whose first read
+ * arrived at `arrived`, at `now`. Pure.
+ */
+export function isFresh(walk: { since: number; served: number }, arrived: number, now: number): boolean {
+  return now - walk.since < LISTING_FRESH_MS && arrived - walk.served < STREAM_GAP_MS;
 }
 
 /** Which of the read ids the listed objects answer, and which must be read on their own. Pure. */
@@ -62,6 +80,8 @@ interface Waiter<T> {
 interface Walk<T> {
   scope: object;
   since: number;
+  /** When it last answered a batch (its start until then). */
+  served: number;
   seen: Map<string, T>;
   pages: AsyncIterator<{ items: readonly T[] }>;
   done: boolean;
@@ -75,7 +95,7 @@ interface Walk<T> {
  */
 export class ReadCoalescer<T extends { id: string }> {
   readonly #kind: CoalescedKind<T>;
-  readonly #pending = new Map<string, Array<Waiter<T>>>();
+  readonly #pending = new Map<string, { arrived: number; waiters: Array<Waiter<T>> }>();
   readonly #walks = new Map<string, Walk<T>>();
   readonly #queues = new Map<string, Promise<void>>();
 
@@ -86,13 +106,13 @@ export class ReadCoalescer<T extends { id: string }> {
   /** The object as a single read would answer it, or undefined when the service says it is gone (10013). */
   read(zoneId: string, id: string): Promise<T | undefined> {
     return new Promise((resolve, reject) => {
-      let waiters = this.#pending.get(zoneId);
-      if (!waiters) {
-        waiters = [];
-        this.#pending.set(zoneId, waiters);
+      let batch = this.#pending.get(zoneId);
+      if (!batch) {
+        batch = { arrived: Date.now(), waiters: [] };
+        this.#pending.set(zoneId, batch);
         setTimeout(() => this.#enqueue(zoneId), COALESCE_WINDOW_MS);
       }
-      waiters.push({ id, resolve, reject });
+      batch.waiters.push({ id, resolve, reject });
     });
   }
 
@@ -111,11 +131,11 @@ export class ReadCoalescer<T extends { id: string }> {
   }
 
   #enqueue(zoneId: string): void {
-    const waiters = this.#pending.get(zoneId) ?? [];
+    const { arrived, waiters } = this.#pending.get(zoneId) ?? { arrived: Date.now(), waiters: [] };
     this.#pending.delete(zoneId);
     const previous = this.#queues.get(zoneId) ?? Promise.resolve();
     // Whatever fails before the reads are under way (no configuration yet) fails them all, rather than leave them hanging.
-    const next = previous.then(() => this.#serve(zoneId, waiters)).catch((error: unknown) => {
+    const next = previous.then(() => this.#serve(zoneId, arrived, waiters)).catch((error: unknown) => {
       for (const waiter of waiters) waiter.reject(error);
     });
     this.#queues.set(zoneId, next);
@@ -124,19 +144,20 @@ export class ReadCoalescer<T extends { id: string }> {
     });
   }
 
-  /** The zone's walk if it may still answer reads, else a new one (its first page not asked for yet). */
-  #walkOf(zoneId: string): Walk<T> {
+  /** The zone's walk if it may answer a batch that arrived at `arrived`, else a new one (its first page not asked for yet). */
+  #walkOf(zoneId: string, arrived: number): Walk<T> {
     const scope = this.#kind.scope();
     const walk = this.#walks.get(zoneId);
-    if (walk && walk.scope === scope && isFresh(walk.since, Date.now())) return walk;
-    const fresh: Walk<T> = { scope, since: Date.now(), seen: new Map(), pages: this.#kind.pages(zoneId), done: false };
+    if (walk && walk.scope === scope && isFresh(walk, arrived, Date.now())) return walk;
+    const now = Date.now();
+    const fresh: Walk<T> = { scope, since: now, served: now, seen: new Map(), pages: this.#kind.pages(zoneId), done: false };
     this.#walks.set(zoneId, fresh);
     return fresh;
   }
 
-  async #serve(zoneId: string, waiters: ReadonlyArray<Waiter<T>>): Promise<void> {
+  async #serve(zoneId: string, arrived: number, waiters: ReadonlyArray<Waiter<T>>): Promise<void> {
     const ids = [...new Set(waiters.map((waiter) => waiter.id))];
-    const walk = this.#walkOf(zoneId);
+    const walk = this.#walkOf(zoneId, arrived);
     let { unlisted } = matchListed(ids, walk.seen);
     for (let spent = 0; !walk.done && walkNextPage(ids.length, spent, unlisted.length); spent += 1) {
       try {
@@ -152,10 +173,15 @@ export class ReadCoalescer<T extends { id: string }> {
     }
     // A walk that has ended has seen everything it will: what it did not show is read on its own (10013 or new).
     const singles = new Map(unlisted.map((id) => [id, this.#kind.read(zoneId, id)]));
+    // The engine sends the next reads of those workers once these are answered: the stream goes on from then.
+    void Promise.allSettled(singles.values()).then(() => {
+      walk.served = Math.max(walk.served, Date.now());
+    });
     for (const waiter of waiters) {
       const single = singles.get(waiter.id);
       if (single) single.then(waiter.resolve, waiter.reject);
       else waiter.resolve(walk.seen.get(waiter.id));
     }
+    walk.served = Date.now();
   }
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { KINDS, declarationOf, kindOfType, type ObjectType, type ResourceKind } from '../kinds';
-import { CSP_POLICY_FIELDS, type CspPolicyWire, type Filter, type FirewallRuleWire } from '../schemas';
+import { KINDS, declarationOf, kindOfType, type KindDeclaration, type ObjectType, type ResourceKind } from '../kinds';
+import { type CspPolicyWire, type Filter, type FirewallRuleWire } from '../schemas';
 import { printable } from '../schemas/text';
 
 // Objects of a zone that no resource of the given stacks holds: what an interrupted `pulumi up` can leave behind
@@ -119,19 +119,27 @@ export function ownershipOf(exports: readonly StackExport[], zoneId: string): Ow
 
 type Listed = CspPolicyWire | FirewallRuleWire | Filter;
 
+/** The value at a dotted wire path of an object (`filter.expression`). */
+function wireValue(object: unknown, wire: string): unknown {
+  return wire.split('.').reduce<unknown>((value, key) => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined), object);
+}
+
 /**
- * How a pending create of each kind is recognised in what the service holds: the object type it makes and the
- * fields the create sent. Null for the per-zone kinds, whose create makes nothing. Pure.
+ * How a pending create of `kind` is recognised in what the service holds, from its declaration: the object type it
+ * makes, and whether an object holds the inputs its create sent (`createdWith`, under their wire names). Null for the
+ * per-zone kinds, whose create makes nothing. Pure.
  */
-const PENDING_MATCH: Record<ResourceKind, { object: ListedObject; matches(object: Listed, inputs: Record<string, unknown>): boolean } | null> = {
-  PageGuardSettings: null,
-  CspPolicy: { object: 'cspPolicy', matches: (o, inputs) => CSP_POLICY_FIELDS.every((field) => (o as CspPolicyWire)[field] === inputs[field]) },
-  FirewallRuleWithFilter: { object: 'firewallRule', matches: (o, inputs) => (o as FirewallRuleWire).filter.expression === inputs.expression },
-  FirewallFilter: { object: 'filter', matches: (o, inputs) => (o as Filter).expression === inputs.expression },
-  FirewallRule: { object: 'firewallRule', matches: (o, inputs) => (o as FirewallRuleWire).filter.id === inputs.filterId },
-  WafMigration: null,
-  WafManagedRules: null,
-};
+function pendingMatch(kind: ResourceKind): { object: ListedObject; matches(object: Listed, inputs: Record<string, unknown>): boolean } | null {
+  const { identity, fields, createdWith } = declarationOf(kind) as KindDeclaration;
+  if (identity.scope !== 'object' || !createdWith) return null;
+  const compared = createdWith.map((input) => ({ input, wire: fields.find((field) => field.input === input)?.wire ?? input }));
+  return {
+    object: identity.object as ListedObject,
+    matches: (object, inputs) => compared.every(({ input, wire }) => wireValue(object, wire) === inputs[input]),
+  };
+}
+
+const PENDING_MATCH = Object.fromEntries(KINDS.map((declaration) => [declaration.kind, pendingMatch(declaration.kind)])) as Record<ResourceKind, ReturnType<typeof pendingMatch>>;
 
 /** Whether `object` (of the type the kind makes) is what a pending create of `kind` declared. */
 export function matchesPending(kind: ResourceKind, object: Listed, inputs: Record<string, unknown>): boolean {

@@ -4,6 +4,7 @@
  * classes, `zoneguard export` and `zoneguard orphans` and every per-kind test derive their per-kind parts from the
  * registry of these (src/kinds/index.ts). Pure data: no client, no Pulumi, so every layer above src/schemas may read it.
  */
+import type { z } from 'zod';
 
 /**
  * How a change of one input reaches the service:
@@ -57,8 +58,13 @@ export interface Identity {
 }
 
 /** A resource kind's declaration. `K` is its name, the last part of its type token `zoneguard:<K>`. */
-export interface KindDeclaration<K extends string = string, I extends string = string, O extends string = string> {
+export interface KindDeclaration<K extends string = string, I extends string = string, O extends string = string, A extends z.ZodType = z.ZodType> {
   kind: K;
+  /**
+   * Its inputs as the provider's `check` validates them (defaults filled in); the resource class's `Args` are its
+   * input, unwrapped of `pulumi.Input` (test/resources/kind-types.test.ts).
+   */
+  args: A;
   /** Every input, in the order a reader expects them. */
   fields: readonly Field<I>[];
   /** The outputs that are not inputs: the provider computes them. */
@@ -66,13 +72,23 @@ export interface KindDeclaration<K extends string = string, I extends string = s
   identity: Identity;
   /** Whether a replacement deletes the old object before it creates the new one (one object per zone). */
   deleteBeforeReplace?: boolean;
+  /**
+   * Valid inputs other than the zone, as the provider takes them, that check accepts without a request: the row of
+   * every per-kind test (test/support/kind-samples.ts).
+   */
+  example: Readonly<Omit<z.input<A>, 'zoneId'>>;
+  /**
+   * How `zoneguard orphans` recognises the object a pending create made (`object` scope only): the inputs the create
+   * sent that the object holds as sent, compared under their wire names (the field table).
+   */
+  createdWith?: readonly I[];
 }
 
 /** The declaration of kind `kind`, with its literal types kept. */
-export function declareKind<const K extends string, const I extends string, const O extends string>(
+export function declareKind<const K extends string, const I extends string, const O extends string, A extends z.ZodType>(
   kind: K,
-  declaration: Omit<KindDeclaration<K, I, O>, 'kind'>,
-): KindDeclaration<K, I, O> {
+  declaration: Omit<KindDeclaration<K, I, O, A>, 'kind'>,
+): KindDeclaration<K, I, O, A> {
   return { kind, ...declaration };
 }
 
@@ -86,7 +102,7 @@ export const inPlace = <const I extends string>(...inputs: I[]): Field<I>[] => i
 export const createOnly = <const I extends string>(input: I): Field<I> => ({ input, wire: '', change: 'create' });
 
 /** The inputs whose change the diff reports, and those of them that replace: what `diffFields` compares. */
-export function diffPlan<I extends string>(declaration: KindDeclaration<string, I>): { fields: I[]; replace: I[]; deleteBeforeReplace: boolean } {
+export function diffPlan<I extends string>(declaration: KindDeclaration<string, I, string, z.ZodType>): { fields: I[]; replace: I[]; deleteBeforeReplace: boolean } {
   const compared = declaration.fields.filter((field) => field.change === 'update' || field.change === 'replace' || field.change === 'refused');
   return {
     fields: compared.map((field) => field.input),

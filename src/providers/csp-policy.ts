@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { CSP_POLICY_FIELDS, FIREWALL_LIMITS, HexIdSchema, ZoneIdSchema, cspValueProblems, type CspPolicyWire, type CspPolicyField } from '../schemas';
-import { CspPolicyCreateSchema } from '../schemas/csp-policy';
+import { CSP_POLICY_FIELDS, type CspPolicyWire, type CspPolicyField } from '../schemas';
 import { checkWithSchema } from './kit/check';
 import { ReadCoalescer } from './kit/coalesce';
 import { configure, assertConfigured, getClient } from './kit/context';
@@ -8,29 +7,9 @@ import { diffFields, pickFields } from './kit/diff';
 import { CspPolicyKind, diffPlan } from '../kinds';
 import { adoptableObject } from './kit/adoptable';
 import { step, unlessNotFound, type Implementation } from './kit/implementation';
-import { expressionCheckFailures } from './kit/expression';
 
-const wire = CspPolicyCreateSchema.shape;
-
-/** Inputs of a CspPolicy, as `check` validates them (the wire fields in camelCase, `enabled` a boolean). */
-export const CspPolicyArgsSchema = z
-  .object({
-    zoneId: ZoneIdSchema,
-    description: wire.description.default(''),
-    action: wire.action,
-    // The rules language's bound on filters holds for a policy's expression too (docs/inputs.md).
-    expression: wire.expression.max(FIREWALL_LIMITS.expressionMax, `must be at most ${FIREWALL_LIMITS.expressionMax} characters`).superRefine((text, ctx) => {
-      // An empty or too long expression already has its failure from the length checks.
-      if (text === '' || text.length > FIREWALL_LIMITS.expressionMax) return;
-      for (const message of expressionCheckFailures(text)) ctx.addIssue({ code: 'custom', message });
-    }),
-    enabled: z.boolean({ error: 'must be a boolean' }).default(true),
-    value: wire.value.superRefine((value, ctx) => {
-      for (const message of cspValueProblems(value)) ctx.addIssue({ code: 'custom', message });
-    }),
-    adoptPolicyId: HexIdSchema.optional(),
-  })
-  .strict();
+/** Inputs of a CspPolicy, as `check` validates them (src/kinds/csp-policy.ts). */
+export const CspPolicyArgsSchema = CspPolicyKind.args;
 export type CspPolicyInputs = z.output<typeof CspPolicyArgsSchema>;
 
 /** Outputs: the inputs as the service holds them, plus the policy id. */

@@ -1,11 +1,9 @@
 import { z } from 'zod';
-import { HexIdSchema, ZoneIdSchema, type Filter, type FilterCreate, type FirewallRuleWire } from '../schemas';
+import { type Filter, type FilterCreate, type FirewallRuleWire } from '../schemas';
 import { checkWithSchema } from './kit/check';
 import { assertConfigured, configure, getClient } from './kit/context';
 import { diffFields, pickFields } from './kit/diff';
 import {
-  CheckedExpressionSchema,
-  RULE_ARGS,
   bestEffort,
   filterReads,
   firewallStep,
@@ -22,18 +20,8 @@ import { FirewallFilterKind, diffPlan, label as kindLabel } from '../kinds';
 const RESOURCE = FirewallFilterKind.kind;
 const DIFF = diffPlan(FirewallFilterKind);
 
-/** Inputs of a FirewallFilter, as `check` validates them. */
-export const FirewallFilterArgsSchema = z
-  .object({
-    zoneId: ZoneIdSchema,
-    expression: CheckedExpressionSchema,
-    // A filter's description, paused and ref have a rule's limits and defaults (docs/service.md#filters).
-    description: RULE_ARGS.description,
-    paused: RULE_ARGS.paused,
-    ref: RULE_ARGS.ref,
-    adoptFilterId: HexIdSchema.optional(),
-  })
-  .strict();
+/** Inputs of a FirewallFilter, as `check` validates them (src/kinds/firewall-filter.ts). */
+export const FirewallFilterArgsSchema = FirewallFilterKind.args;
 export type FirewallFilterInputs = z.output<typeof FirewallFilterArgsSchema>;
 
 /** Outputs: the inputs as the service holds them, plus the filter's id. */

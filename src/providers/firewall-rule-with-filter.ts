@@ -9,7 +9,7 @@ import {
 import { checkWithSchema } from './kit/check';
 import { assertConfigured, configure, getClient } from './kit/context';
 import { diffFields } from './kit/diff';
-import { CheckedExpressionSchema, RULE_INPUTS, firewallStep, firewallWrite, isDuplicateFilterError, isQuotaError, normalizeField, productsFailures, ruleFields, ruleFieldsFromWire, ruleReads } from './kit/firewall';
+import { firewallStep, firewallWrite, isDuplicateFilterError, isQuotaError, normalizeField, productsFailures, ruleFields, ruleFieldsFromWire, ruleReads } from './kit/firewall';
 import { ProviderError, unlessNotFound, type Implementation } from './kit/implementation';
 import { describeHolder, heldByAnother, nameOf } from './kit/ownership';
 import { FirewallRuleWithFilterKind, diffPlan, label as kindLabel } from '../kinds';
@@ -18,10 +18,8 @@ export { RETIRED_API_HINT, isDuplicateFilterError, isQuotaError, ruleFields } fr
 
 const RESOURCE = FirewallRuleWithFilterKind.kind;
 
-/** Inputs of a FirewallRuleWithFilter, as `check` validates them. `products` against `action` is checked apart. */
-export const FirewallRuleWithFilterArgsSchema = z
-  .object({ ...RULE_INPUTS, expression: CheckedExpressionSchema })
-  .strict();
+/** Inputs of a FirewallRuleWithFilter, as `check` validates them (src/kinds). `products` against `action` is checked apart. */
+export const FirewallRuleWithFilterArgsSchema = FirewallRuleWithFilterKind.args;
 export type FirewallRuleWithFilterInputs = z.output<typeof FirewallRuleWithFilterArgsSchema>;
 
 /** Outputs: the inputs as the service holds them, plus the rule's and its filter's ids. */

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { ErrorCode, HexIdSchema, type FirewallRuleWire, type FirewallRuleCreateItem, type FirewallRuleUpdate } from '../schemas';
+import { ErrorCode, type FirewallRuleWire, type FirewallRuleCreateItem, type FirewallRuleUpdate } from '../schemas';
 import { checkWithSchema } from './kit/check';
 import { assertConfigured, configure, getClient } from './kit/context';
 import { diffFields } from './kit/diff';
-import { RULE_INPUTS, firewallStep, firewallWrite, isConflictError, isQuotaError, normalizeField, productsFailures, ruleFields, ruleFieldsFromWire, ruleReads } from './kit/firewall';
+import { firewallStep, firewallWrite, isConflictError, isQuotaError, normalizeField, productsFailures, ruleFields, ruleFieldsFromWire, ruleReads } from './kit/firewall';
 import { ProviderError, type Implementation } from './kit/implementation';
 import { adoptableObject } from './kit/adoptable';
 import { nameOf } from './kit/ownership';
@@ -11,10 +11,8 @@ import { FirewallRuleKind, diffPlan, label as kindLabel } from '../kinds';
 
 const RESOURCE = FirewallRuleKind.kind;
 
-/** Inputs of a FirewallRule (the second call of the two-call flow), as `check` validates them. */
-export const FirewallRuleArgsSchema = z
-  .object({ ...RULE_INPUTS, filterId: HexIdSchema })
-  .strict();
+/** Inputs of a FirewallRule (the second call of the two-call flow), as `check` validates them (src/kinds/firewall-rule.ts). */
+export const FirewallRuleArgsSchema = FirewallRuleKind.args;
 export type FirewallRuleInputs = z.output<typeof FirewallRuleArgsSchema>;
 
 /** Outputs: the inputs as the service holds them, plus the rule's id. */

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { PAGE_GUARD_SETTING_FIELDS, ZoneIdSchema, type PageGuardSettingName, type PageGuardSettingsWire, type PageGuardSettingsUpdate } from '../schemas';
-import { PageGuardSettingsUpdateSchema } from '../schemas/page-guard';
+import { PAGE_GUARD_SETTING_FIELDS, type PageGuardSettingName, type PageGuardSettingsWire, type PageGuardSettingsUpdate } from '../schemas';
 import { checkWithSchema } from './kit/check';
 import { assertConfigured, configure, getClient } from './kit/context';
 import { diffFields } from './kit/diff';
@@ -8,17 +7,8 @@ import { step, unlessNotFound, type Implementation } from './kit/implementation'
 import { nameOf } from './kit/ownership';
 import { PageGuardSettingsKind, diffPlan, label as kindLabel } from '../kinds';
 
-const wire = PageGuardSettingsUpdateSchema.shape;
-
-/** Inputs of PageGuardSettings. The two optional flags are managed only when declared. */
-export const PageGuardSettingsArgsSchema = z
-  .object({
-    zoneId: ZoneIdSchema,
-    enabled: wire.enabled.unwrap(),
-    useVendorReportingEndpoint: wire.use_vendor_reporting_endpoint.unwrap().optional(),
-    useConnectionUrlPath: wire.use_connection_url_path.unwrap().optional(),
-  })
-  .strict();
+/** Inputs of PageGuardSettings, as `check` validates them (src/kinds/page-guard-settings.ts). */
+export const PageGuardSettingsArgsSchema = PageGuardSettingsKind.args;
 export type PageGuardSettingsInputs = z.output<typeof PageGuardSettingsArgsSchema>;
 
 /** A zone's settings in the provider's names: the current ones, or (as `previous`) those before the resource took them over. */

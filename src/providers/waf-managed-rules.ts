@@ -2,9 +2,8 @@ import type * as pulumi from '@pulumi/pulumi';
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import { NotFoundError } from '../client/errors';
-import { MANAGED_RULESET_NAMES, ZoneIdSchema, repeats, type EntrypointRuleset, type SavedRuleset } from '../schemas';
+import { MANAGED_RULESET_NAMES, repeats, type EntrypointRuleset, type SavedRuleset } from '../schemas';
 import {
-  MANAGED_RULE_LIMITS,
   ManagedRuleSchema,
   declaredOf,
   managedEntrypointBlocker,
@@ -17,37 +16,13 @@ import { checkWithSchema, containsUnknown, PREVIEW_UNKNOWN } from './kit/check';
 import { assertConfigured, configure, getClient } from './kit/context';
 import { ProviderError, step, unlessNotFound, type Implementation } from './kit/implementation';
 import { nameOf } from './kit/ownership';
-import { label as kindLabel } from '../kinds';
+import { WafManagedRulesKind, label as kindLabel } from '../kinds';
 
 const RESOURCE = 'WafManagedRules';
 const label = (zoneId: unknown) => `${RESOURCE} of zone ${String(zoneId)}`;
 
-/**
- * Inputs of a WafManagedRules as the provider sees them: the rules keyed by ref and their order. The resource class
- * turns the user's ordered list into this shape, so the engine's diff names a rule by its ref, never by a position
- * that shifts when another rule is added or removed.
- */
-export const WafManagedRulesArgsSchema = z
-  .object({
-    zoneId: ZoneIdSchema,
-    /** The refs, in the order the rules run. */
-    order: z
-      .array(
-        z
-          .string()
-          .min(1, 'must not be empty (a rule needs a ref)')
-          .max(MANAGED_RULE_LIMITS.refMax, `must be at most ${MANAGED_RULE_LIMITS.refMax} characters (a ref)`)
-          // Failures name a rule's fields as rules.<ref>.<field>: with a dot in the ref, the path would not say where the ref ends.
-          .refine((ref) => !ref.includes('.'), {
-            error: (issue) => `ref ${JSON.stringify(issue.input)} must not contain a dot: failures name a rule as rules.<ref>.<field>, so a dot would make them ambiguous; use - or _ instead`,
-          }),
-      )
-      .max(MANAGED_RULE_LIMITS.rulesMax, `must hold at most ${MANAGED_RULE_LIMITS.rulesMax} rules; split them over fewer, broader rules`),
-    rules: z.record(z.string().max(MANAGED_RULE_LIMITS.refMax, `must be at most ${MANAGED_RULE_LIMITS.refMax} characters (a ref)`), ManagedRuleSchema),
-    /** Whether delete puts back the rules create found (the default) or leaves the rules in place. */
-    restoreOnDelete: z.boolean({ error: 'must be a boolean' }).default(true),
-  })
-  .strict();
+/** Inputs of a WafManagedRules as the provider sees them (src/kinds/waf-managed-rules.ts). */
+export const WafManagedRulesArgsSchema = WafManagedRulesKind.args;
 export type WafManagedRulesInputs = z.output<typeof WafManagedRulesArgsSchema>;
 
 /**

@@ -12,14 +12,13 @@ import {
   TimeoutError,
   ZoneGuardError,
 } from '../client/errors';
-import { ErrorCode, ZoneIdSchema, type EntrypointRuleset, type WafMigrationMode, type WafStatus } from '../schemas';
+import { DEFAULT_WAIT, WafMigrationKind, type WaitSchema } from '../kinds/waf-migration';
+import { ErrorCode, type EntrypointRuleset, type WafMigrationMode, type WafStatus } from '../schemas';
 import { checkWithSchema, containsUnknown } from './kit/check';
 import { assertConfigured, configure, getClient } from './kit/context';
 import { diffFields } from './kit/diff';
 import { ProviderError, step, type Implementation } from './kit/implementation';
 import {
-  AdjustmentsSchema,
-  MigrationModeSchema,
   NO_ADJUSTMENTS,
   SETTLED_STATE,
   adoptedConversion,
@@ -35,27 +34,10 @@ import {
   type WafMigrationPlan,
 } from '../migration';
 
-/** How long create and update wait for the zone to reach the declared mode, and how often they look. */
-export const DEFAULT_WAIT = { timeoutSeconds: 900, pollIntervalSeconds: 5 } as const;
-
-/** Wait settings: bounded, so a stuck migration fails the run instead of hanging it. */
-export const WaitSchema = z
-  .object({
-    timeoutSeconds: z.number().positive('must be more than 0').max(86_400, 'must be at most 86400 (a day)').default(DEFAULT_WAIT.timeoutSeconds),
-    pollIntervalSeconds: z.number().positive('must be more than 0').max(600, 'must be at most 600').default(DEFAULT_WAIT.pollIntervalSeconds),
-  })
-  .strict();
+/** Inputs of a WafMigration, as `check` validates them (src/kinds/waf-migration.ts). */
+export const WafMigrationArgsSchema = WafMigrationKind.args;
+export { DEFAULT_WAIT };
 export type WaitSettings = z.output<typeof WaitSchema>;
-
-/** Inputs of a WafMigration, as `check` validates them. */
-export const WafMigrationArgsSchema = z
-  .object({
-    zoneId: ZoneIdSchema,
-    mode: MigrationModeSchema,
-    adjustments: AdjustmentsSchema.default(NO_ADJUSTMENTS),
-    wait: WaitSchema.default({ ...DEFAULT_WAIT }),
-  })
-  .strict();
 export type WafMigrationInputs = z.output<typeof WafMigrationArgsSchema>;
 
 /** Outputs: the inputs, where the zone stands, what was submitted and what the conversion changed or dropped. */

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { checkExpression, formatExpressionError, parseExpression } from '../expression';
-import { hostStringProblems } from '../expression/hosts';
+import { expressionCheckFailures } from '../expression/failures';
 import { FIREWALL_LIMITS, OverrideActionSchema, type EntrypointRuleset, type RulesetRule } from '../schemas';
 import { knownManagedRulesets, ruleActionProblems, type ProblemPath, type RuleProblem } from './grammar';
 
@@ -73,11 +72,8 @@ export const ManagedRuleSchema = z
       .min(1, 'must not be empty (true means all traffic)')
       .superRefine((text, ctx) => {
         if (text === '') return;
-        const result = checkExpression(text);
-        if (!result.ok) for (const error of result.errors) ctx.addIssue({ code: 'custom', message: formatExpressionError(error) });
-        // A host name compared with http.host must be ASCII, or the rule never matches (src/expression/hosts.ts).
-        const parsed = result.ok ? parseExpression(text) : undefined;
-        if (parsed?.ok) for (const message of hostStringProblems(parsed.ast)) ctx.addIssue({ code: 'custom', message });
+        // A host name compared with http.host must be ASCII too, or the rule never matches (src/expression/failures.ts).
+        for (const message of expressionCheckFailures(text)) ctx.addIssue({ code: 'custom', message });
       })
       .default('true'),
     enabled: z.boolean({ error: 'must be a boolean' }).default(true),

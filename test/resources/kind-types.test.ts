@@ -1,4 +1,4 @@
-// Type tests of the resource classes against the kind registry (src/kinds) and the providers' args schemas: each
+// Type tests of the resource classes against the kind registry (src/kinds) and the declarations' args schemas: each
 // class's Args, unwrapped of pulumi.Input, is exactly what its provider's `check` takes (the schema's input), and its
 // declared Output properties are exactly its kind's declared properties (propertiesOf). `tsc` and ts-jest fail this
 // file on a mismatch; the runtime half (an Output for every property under the SDK's mocks) is in
@@ -6,35 +6,16 @@
 import type * as pulumi from '@pulumi/pulumi';
 import type { z } from 'zod';
 import { declarationOf, propertiesOf, RESOURCE_KINDS, type Declarations, type ResourceKind } from '../../src/kinds';
-import type { CspPolicyArgsSchema } from '../../src/providers/csp-policy';
-import type { FirewallFilterArgsSchema } from '../../src/providers/firewall-filter';
-import type { FirewallRuleArgsSchema } from '../../src/providers/firewall-rule';
-import type { FirewallRuleWithFilterArgsSchema } from '../../src/providers/firewall-rule-with-filter';
-import type { PageGuardSettingsArgsSchema } from '../../src/providers/page-guard-settings';
-import type { WafManagedRulesArgsSchema } from '../../src/providers/waf-managed-rules';
-import type { WafMigrationArgsSchema } from '../../src/providers/waf-migration';
 import type { rulesByRef } from '../../src/rulesets';
 import { CLASSES, type ClassArgs } from '../support/kind-samples';
 
 /** true when A and B are the same type (optional keys, readonly and all), false otherwise. */
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
-/** Compiles only for `true`. */
-const holds = <T extends true>(): T => true as T;
 /** Compiles only when every kind's entry is `true`; a failure names the kind (`Types of property 'CspPolicy' are incompatible`). */
 const everyKind = <T extends { [K in ResourceKind]: true }>(): T => ({}) as T;
 
-/** Each kind's args schema, as its provider's `check` validates the inputs. */
-interface ArgsSchemas {
-  PageGuardSettings: typeof PageGuardSettingsArgsSchema;
-  CspPolicy: typeof CspPolicyArgsSchema;
-  FirewallRuleWithFilter: typeof FirewallRuleWithFilterArgsSchema;
-  FirewallFilter: typeof FirewallFilterArgsSchema;
-  FirewallRule: typeof FirewallRuleArgsSchema;
-  WafMigration: typeof WafMigrationArgsSchema;
-  WafManagedRules: typeof WafManagedRulesArgsSchema;
-}
-// A kind of the registry without its schema above is a compile error here.
-holds<Equal<keyof ArgsSchemas, ResourceKind>>();
+/** Each kind's args schema, as its provider's `check` validates the inputs: its declaration's. */
+type ArgsSchemas = { [K in ResourceKind]: Declarations[K]['args'] };
 
 /**
  * What a class sends its provider for its Args, unwrapped: the Args themselves, except that WafManagedRules shapes its

@@ -3,37 +3,16 @@
 import type * as pulumi from '@pulumi/pulumi';
 import { z } from 'zod';
 import { RetiredApiError, ZoneGuardError } from '../../client/errors';
-import { ErrorCode, FIREWALL_LIMITS, FilterExpressionSchema, FirewallActionSchema, FirewallProductSchema, HexIdSchema, ZoneIdSchema, productsProblem, type Filter, type FirewallRuleWire } from '../../schemas';
+import { ErrorCode, FirewallProductSchema, productsProblem, type Filter, type FirewallRuleWire } from '../../schemas';
 import { FIREWALL_RULE_FIELDS } from '../../kinds';
-import { FirewallRuleCreateItemSchema } from '../../schemas/firewall-rules';
+import type { FirewallRuleCreateItemSchema } from '../../schemas/firewall-rules';
 import { PREVIEW_UNKNOWN, containsUnknown } from './check';
 import { ReadCoalescer } from './coalesce';
 import { getClient } from './context';
 import { pickFields } from './diff';
-import { expressionCheckFailures } from './expression';
 import { ProviderError, step, unlessNotFound } from './implementation';
 
-const wire = FirewallRuleCreateItemSchema.shape;
-
-/** A filter's expression as check validates it: the service's length limits, then the rules-language checker. */
-export const CheckedExpressionSchema = FilterExpressionSchema.superRefine((text, ctx) => {
-  // An empty or too long expression is already reported by the length checks: one failure per field.
-  if (text.length === 0 || text.length > FIREWALL_LIMITS.expressionMax) return;
-  for (const message of expressionCheckFailures(text)) ctx.addIssue({ code: 'custom', message });
-});
-
-/** The inputs of a rule's own fields, with their defaults (docs/service.md#filters: the limits). */
-export const RULE_ARGS = {
-  paused: z.boolean({ error: 'must be a boolean' }).default(false),
-  /** null: the service orders the rule itself. */
-  priority: wire.priority.unwrap().default(null),
-  description: wire.description.unwrap().default(''),
-  ref: wire.ref.unwrap().default(''),
-  products: z.array(FirewallProductSchema).optional(),
-};
-
-/** The inputs every firewall rule has, whichever form: its zone, its own fields and its adoption. */
-export const RULE_INPUTS = { zoneId: ZoneIdSchema, action: FirewallActionSchema, ...RULE_ARGS, adoptRuleId: HexIdSchema.optional() };
+type WireAction = z.infer<typeof FirewallRuleCreateItemSchema.shape.action>;
 
 /** The rule's own fields, sent as declared in every create and update body; `products` goes with bypass only (src/kinds). */
 export const RULE_FIELDS = FIREWALL_RULE_FIELDS.filter((field) => field !== 'products') as Exclude<(typeof FIREWALL_RULE_FIELDS)[number], 'products'>[];
@@ -53,14 +32,14 @@ export function ruleFields(inputs: RuleFieldInputs) {
   return {
     ...pickFields(inputs, RULE_FIELDS),
     ...(inputs.action === 'bypass' && inputs.products ? { products: [...inputs.products] } : {}),
-  } as Pick<RuleFieldInputs, (typeof RULE_FIELDS)[number]> & { action: z.infer<typeof wire.action>; products?: z.infer<typeof FirewallProductSchema>[] };
+  } as Pick<RuleFieldInputs, (typeof RULE_FIELDS)[number]> & { action: WireAction; products?: z.infer<typeof FirewallProductSchema>[] };
 }
 
 /** The rule's own fields of the service's answer, in the provider's names; absent optional fields read as their defaults. */
 export function ruleFieldsFromWire(rule: FirewallRuleWire) {
   const products = rule.products && rule.products.length > 0 ? { products: [...rule.products] as z.infer<typeof FirewallProductSchema>[] } : {};
   return {
-    action: rule.action as z.infer<typeof wire.action>,
+    action: rule.action as WireAction,
     paused: rule.paused,
     priority: rule.priority ?? null,
     description: rule.description ?? '',

@@ -26,4 +26,6 @@ export {
   type WafManagedRuleArgs,
   type WafManagedRule,
 } from './resources/waf-managed-rules';
+export { CustomRule, type CustomRuleArgs } from './resources/custom-rule';
+export { RateLimitRule, type RateLimitRuleArgs } from './resources/rate-limit-rule';
 export { clientFromStackConfig } from './resources/stack-client';

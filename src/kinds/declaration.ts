@@ -28,7 +28,7 @@ export interface Field<I extends string = string> {
  * The service objects a resource can hold. Two kinds that hold the same object type hold the same objects (a firewall
  * rule is one object whether a FirewallRule or a FirewallRuleWithFilter holds it).
  */
-export type ObjectType = 'pageGuardSettings' | 'cspPolicy' | 'firewallRule' | 'filter' | 'wafMigration' | 'managedEntrypoint';
+export type ObjectType = 'pageGuardSettings' | 'cspPolicy' | 'firewallRule' | 'filter' | 'wafMigration' | 'managedEntrypoint' | 'rulesetRule';
 
 /**
  * Where the service lets a client record who owns an object: a rule's or filter's `ref`, a policy's or ruleset's

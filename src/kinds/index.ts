@@ -7,6 +7,8 @@ import { FirewallFilterKind } from './firewall-filter';
 import { FirewallRuleKind } from './firewall-rule';
 import { WafMigrationKind } from './waf-migration';
 import { WafManagedRulesKind } from './waf-managed-rules';
+import { CustomRuleKind } from './custom-rule';
+import { RateLimitRuleKind } from './rate-limit-rule';
 
 /** Every kind, in the order the docs list them. A kind is added here and nowhere else by hand. */
 export const KINDS = [
@@ -17,6 +19,8 @@ export const KINDS = [
   FirewallRuleKind,
   WafMigrationKind,
   WafManagedRulesKind,
+  CustomRuleKind,
+  RateLimitRuleKind,
 ] as const;
 
 /** The resource types of zoneguard; the last part of each type token `pulumi-nodejs:dynamic/zoneguard:<Kind>`. */
@@ -58,4 +62,5 @@ export function label(kind: ResourceKind, props: { zoneId?: unknown }, name: str
 
 export { declareKind, diffPlan, propertiesOf, type Field, type FieldChange, type Identity, type KindDeclaration, type MarkerPlace, type ObjectType } from './declaration';
 export { FIREWALL_RULE_FIELDS, FIREWALL_RULE_IDENTITY } from './firewall-rule';
-export { PageGuardSettingsKind, CspPolicyKind, FirewallRuleWithFilterKind, FirewallFilterKind, FirewallRuleKind, WafMigrationKind, WafManagedRulesKind };
+export { PHASE_RULE_FIELDS } from './custom-rule';
+export { PageGuardSettingsKind, CspPolicyKind, FirewallRuleWithFilterKind, FirewallFilterKind, FirewallRuleKind, WafMigrationKind, WafManagedRulesKind, CustomRuleKind, RateLimitRuleKind };

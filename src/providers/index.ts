@@ -12,6 +12,8 @@ import { firewallFilter } from './firewall-filter';
 import { firewallRule } from './firewall-rule';
 import { wafMigration } from './waf-migration';
 import { wafManagedRules } from './waf-managed-rules';
+import { customRule } from './custom-rule';
+import { rateLimitRule } from './rate-limit-rule';
 import { isDynamicProviderHost, quietHostEchoes, withQuietFailures } from './kit/quiet';
 
 // Every kind's handlers; `satisfies` makes a kind of the registry without its handlers a compile error.
@@ -23,6 +25,8 @@ const handlers = {
   FirewallRule: firewallRule,
   WafMigration: wafMigration,
   WafManagedRules: wafManagedRules,
+  CustomRule: customRule,
+  RateLimitRule: rateLimitRule,
 } satisfies Record<ResourceKind, Implementation>;
 
 // Every kind behind the ownership guard (kit/ownership.ts), which takes what it needs from the kind's declaration,

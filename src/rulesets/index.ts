@@ -2,3 +2,4 @@
 // the declared form of the WAF managed rules with its normalization and wire mapping.
 export * from './grammar';
 export * from './managed-rules';
+export * from './phase-rules';

@@ -16,11 +16,15 @@ export const RulesetPhaseSchema = z.enum([MANAGED_PHASE, CUSTOM_PHASE, RATELIMIT
 });
 export type RulesetPhase = z.infer<typeof RulesetPhaseSchema>;
 
+/** The actions of a custom rule, and of a rate limiting rule (docs/service.md#ruleset-actions). */
+export const CUSTOM_ACTIONS = ['block', 'challenge', 'js_challenge', 'managed_challenge', 'log', 'skip'] as const;
+export const RATELIMIT_ACTIONS = ['block', 'challenge', 'js_challenge', 'managed_challenge', 'log'] as const;
+
 /** The actions a rule may take in each phase (docs/service.md#rulesets). */
 export const PHASE_ACTIONS: Readonly<Record<RulesetPhase, readonly string[]>> = {
   [MANAGED_PHASE]: ['execute', 'skip'],
-  [CUSTOM_PHASE]: ['block', 'challenge', 'js_challenge', 'managed_challenge', 'log', 'skip'],
-  [RATELIMIT_PHASE]: ['block', 'challenge', 'js_challenge', 'managed_challenge', 'log'],
+  [CUSTOM_PHASE]: CUSTOM_ACTIONS,
+  [RATELIMIT_PHASE]: RATELIMIT_ACTIONS,
 };
 
 /** Phases a custom rule's skip may skip, and the products it may skip (the legacy bypass's, docs/service.md#rulesets). */

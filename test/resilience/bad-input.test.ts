@@ -75,6 +75,21 @@ const ruleFieldCases: Case[] = [
   ['products', 'waf', 'text, not a list'],
 ];
 
+/** Rows of a rule's own fields in the custom and rate limiting phases, whichever kind declares it. */
+const phaseRuleCases: Case[] = [
+  ['action', MISSING, 'missing'],
+  ['action', 'execute', 'an action of the managed phase'],
+  ['expression', 'http.response.code eq 403', 'a response field in a request phase'],
+  ['enabled', 'yes', 'text'],
+  ['description', 'd'.repeat(501), 'over 500 characters'],
+  ['ref', 'r'.repeat(51), 'over 50 characters'],
+  ['response', { statusCode: 200, content: 'no' }, 'a status outside 400-499'],
+  ['response', { statusCode: 403, content: 'no', contentType: 'text/csv' }, 'a content type the service does not take'],
+  ['position', { index: 2 }, 'an index, not a place'],
+  ['position', { before: '' }, 'an empty rule name'],
+  ['adoptRuleId', 'rule-1', 'not an id'],
+];
+
 const MATRIX: Record<ResourceKind, Case[]> = {
   PageGuardSettings: [
     ...zoneIdCases,
@@ -188,6 +203,20 @@ const MATRIX: Record<ResourceKind, Case[]> = {
     ['rules', { managed: { description: 'd'.repeat(1_000_000), execute: { rulesetId: 'efb7b8c949ac4650a09736fc376e9aee' } } }, 'a 1 MB description'],
     ['order', ['managed', 'managed'], 'a ref twice'],
     ['restoreOnDelete', 'yes', 'text'],
+  ],
+  CustomRule: [...zoneIdCases, ...shapeCases, ...expressionCases, ...phaseRuleCases, ['action', 'allow', 'the legacy allow (now skip)'], ['skip', { ruleset: 'current' }, 'skip on a block rule'], ['skip', 'all', 'text']],
+  RateLimitRule: [
+    ...zoneIdCases,
+    ...shapeCases,
+    ...expressionCases,
+    ...phaseRuleCases,
+    ['action', 'skip', 'skip, which the phase does not take'],
+    ['ratelimit', MISSING, 'missing'],
+    ['ratelimit', { characteristics: ['ip.src'], period: 60, requestsPerPeriod: 10, mitigationTimeout: 600 }, 'without cf.colo.id'],
+    ['ratelimit', { characteristics: ['cf.colo.id'], period: 45, requestsPerPeriod: 10, mitigationTimeout: 600 }, 'a period the service does not offer'],
+    ['ratelimit', { characteristics: ['cf.colo.id'], period: 60, requestsPerPeriod: 0, mitigationTimeout: 600 }, 'no requests per period'],
+    ['ratelimit', { characteristics: ['cf.colo.id'], period: 60, requestsPerPeriod: 10, mitigationTimeout: 600, countingExpression: 'http.response.code eq' }, 'a bad counting expression'],
+    ['ratelimit', { characteristics: ['cf.colo.id'], period: 60, requests: 10, mitigationTimeout: 600 }, 'a misspelt key'],
   ],
 };
 
@@ -346,6 +375,8 @@ describe('through the real engine', () => {
     FirewallRule: { field: 'action', value: 'deny' },
     WafMigration: { field: 'zoneId', value: ZONE.toUpperCase() },
     WafManagedRules: { field: 'restoreOnDelete', value: 'yes' },
+    CustomRule: { field: 'action', value: 'allow' },
+    RateLimitRule: { field: 'ratelimit', value: { characteristics: ['ip.src'], period: 60, requestsPerPeriod: 10, mitigationTimeout: 600 } },
   };
   const cases = RESOURCE_KINDS.map((kind) => ({
     kind,

@@ -1,0 +1,341 @@
+// What CustomRule and RateLimitRule share: one rule of a zone's entry point of a phase per resource, written with the
+// per-rule endpoints only (docs/service.md#ruleset-rules), never a PUT of the entry point over other owners' rules.
+// The zone's entry point is read at most once per run and kept from the answers of the writes (each answers the whole
+// ruleset); a refresh reads each zone's entry point once for all its rules (kit/coalesce.ts).
+import { isDeepStrictEqual } from 'node:util';
+import { NotFoundError, ZoneGuardError } from '../../client/errors';
+import type { ZoneGuardClient } from '../../client';
+import { declarationOf, diffPlan, label, type ResourceKind } from '../../kinds';
+import {
+  RULE_FIELDS,
+  declaredRuleProblems,
+  observedPlace,
+  placeHolds,
+  positionOf,
+  phaseRuleFromWire,
+  phaseRuleToWire,
+  type DeclaredRule,
+  type RulePhase,
+} from '../../rulesets';
+import type { RulePosition, RulesetRule, SavedRuleset } from '../../schemas';
+import { checkWithSchema, containsUnknown, PREVIEW_UNKNOWN } from './check';
+import { ReadCoalescer } from './coalesce';
+import { assertConfigured, configure, getClient } from './context';
+import { diffFields } from './diff';
+import { ProviderError, step, unlessNotFound, type Implementation } from './implementation';
+import { nameOf } from './ownership';
+
+/** Outputs of a rule: its declared fields as the service holds them, where it runs, and the service's ids. */
+export type PhaseRuleOutputs = DeclaredRule & { ruleId: string; rulesetId: string };
+
+/** A rule as a read finds it: the rule, and the ruleset it is in (for its place among the others). */
+export interface FoundRule {
+  id: string;
+  rule: RulesetRule;
+  ruleset: SavedRuleset;
+}
+
+/** The rules of a saved ruleset as FoundRules. Pure. */
+const foundIn = (ruleset: SavedRuleset): FoundRule[] => ruleset.rules.flatMap((rule) => (rule.id ? [{ id: rule.id, rule, ruleset }] : []));
+
+/**
+ * The outputs of a rule found in its ruleset: its fields in the declared names, and its place as observedPlace says
+ * (the declared one while it holds). Pure.
+ */
+export function outputsOfRule(zoneId: string, found: FoundRule, declared: Pick<DeclaredRule, 'position' | 'adoptRuleId'>): PhaseRuleOutputs {
+  const position = observedPlace(found.ruleset.rules, found.id, declared.position);
+  return {
+    zoneId,
+    ...phaseRuleFromWire(found.rule),
+    ...(position !== undefined ? { position } : {}),
+    ...(declared.adoptRuleId !== undefined ? { adoptRuleId: declared.adoptRuleId } : {}),
+    ruleId: found.id,
+    rulesetId: found.ruleset.id,
+  };
+}
+
+/** How a field compares in a diff: an absent optional value as nothing, objects by their JSON (undefined keys dropped). */
+export function normalizeRuleField(_field: string, value: unknown): unknown {
+  return value === undefined || value === null ? undefined : JSON.parse(JSON.stringify(value));
+}
+
+/** The rule created among `after`'s rules: one that `before` did not hold, of the declared ref when it has one. Pure. */
+export function createdRule(before: SavedRuleset | undefined, after: SavedRuleset, ref: string): RulesetRule | undefined {
+  const known = new Set((before?.rules ?? []).map((rule) => rule.id));
+  const fresh = after.rules.filter((rule) => !known.has(rule.id));
+  return (ref === '' ? undefined : fresh.find((rule) => rule.ref === ref)) ?? fresh.at(-1);
+}
+
+/**
+ * The zones' entry points of one phase as this run last saw them, per client: read once, then kept from the answer
+ * of every write (which answers the whole ruleset), so a run's creates cost one call each. Writes of one zone run one
+ * at a time, so a second create never PUTs an entry point the first is creating, and the rule a write made is the one
+ * its answer holds that the entry point did not.
+ */
+class Entrypoints {
+  readonly #phase: RulePhase;
+  readonly #known = new WeakMap<ZoneGuardClient, Map<string, Promise<SavedRuleset | undefined>>>();
+  readonly #queues = new Map<string, Promise<unknown>>();
+
+  constructor(phase: RulePhase) {
+    this.#phase = phase;
+  }
+
+  #zones(): Map<string, Promise<SavedRuleset | undefined>> {
+    const client = getClient();
+    let zones = this.#known.get(client);
+    if (!zones) this.#known.set(client, (zones = new Map()));
+    return zones;
+  }
+
+  /** The zone's entry point as last seen, read once per run (undefined while the zone has none). */
+  current(zoneId: string): Promise<SavedRuleset | undefined> {
+    const zones = this.#zones();
+    let known = zones.get(zoneId);
+    if (!known) {
+      known = unlessNotFound(() => getClient().rulesets.getEntrypoint({ zoneId, phase: this.#phase }), undefined);
+      // A failed read is not remembered: the next call asks again.
+      known.catch(() => zones.delete(zoneId));
+      zones.set(zoneId, known);
+    }
+    return known;
+  }
+
+  /** Reads the zone's entry point again (a rule named by a place may have been added by hand since). */
+  reread(zoneId: string): Promise<SavedRuleset | undefined> {
+    this.#zones().delete(zoneId);
+    return this.current(zoneId);
+  }
+
+  /** What a write answered: the zone's entry point now. */
+  saw(zoneId: string, saved: SavedRuleset): void {
+    this.#zones().set(zoneId, Promise.resolve(saved));
+  }
+
+  /** Runs the zone's writes one at a time, in the order they come. */
+  serial<T>(zoneId: string, call: () => Promise<T>): Promise<T> {
+    const previous = this.#queues.get(zoneId) ?? Promise.resolve();
+    const next = previous.then(call, call);
+    const settled = next.catch(() => undefined);
+    this.#queues.set(zoneId, settled);
+    void settled.then(() => {
+      if (this.#queues.get(zoneId) === settled) this.#queues.delete(zoneId);
+    });
+    return next;
+  }
+}
+
+/** What a kind of phase rule tells the shared implementation. */
+export interface PhaseRuleSpec {
+  kind: ResourceKind & ('CustomRule' | 'RateLimitRule');
+  phase: RulePhase;
+}
+
+/** The fields a check of the rule's grammar needs known; while one is unknown (preview), the grammar waits for up. */
+const GRAMMAR_INPUTS = ['action', 'expression', 'response', 'skip', 'ratelimit', 'position'] as const;
+
+/** The calls of one kind of phase rule: its writes, its coalesced reads, and the zones' entry points as last seen. */
+class PhaseRules {
+  readonly kind: PhaseRuleSpec['kind'];
+  readonly phase: RulePhase;
+  readonly noun: string;
+  readonly #entrypoints: Entrypoints;
+  readonly #reads: ReadCoalescer<FoundRule>;
+
+  constructor({ kind, phase }: PhaseRuleSpec) {
+    this.kind = kind;
+    this.phase = phase;
+    this.noun = declarationOf(kind).identity.noun;
+    this.#entrypoints = new Entrypoints(phase);
+    this.#reads = new ReadCoalescer<FoundRule>({
+      read: async (zoneId, id) => {
+        const ruleset = await unlessNotFound(() => getClient().rulesets.getEntrypoint({ zoneId, phase }), undefined);
+        return ruleset && foundIn(ruleset).find((found) => found.id === id);
+      },
+      // The entry point answers every rule of the phase in one GET: a walk is one page.
+      pages: (zoneId) => entrypointPages(zoneId, phase),
+      scope: getClient,
+    });
+  }
+
+  labelOf(props: object, id?: string): string {
+    return label(this.kind, props as Record<string, unknown>, nameOf(props as Record<string, unknown>), id);
+  }
+
+  /** A write of the zone: after the zone's earlier writes, and ending what its refresh walk answers. */
+  writing<T>(zoneId: string, call: () => Promise<T>): Promise<T> {
+    return this.#reads.writing(zoneId, () => this.#entrypoints.serial(zoneId, call));
+  }
+
+  /** A refresh's read, coalesced per zone: undefined when the rule (or the whole entry point) is gone. */
+  read(zoneId: string, id: string): Promise<FoundRule | undefined> {
+    return this.#reads.read(zoneId, id);
+  }
+
+  /** The wire position for the declared place, against the zone's rules as last seen, read again once when it names a rule not among them. */
+  async wirePosition(inputs: DeclaredRule, current: SavedRuleset | undefined, moving: string | undefined): Promise<RulePosition | undefined> {
+    const others = (ruleset: SavedRuleset | undefined) => (ruleset?.rules ?? []).filter((rule) => rule.id !== moving);
+    let position = positionOf(others(current), inputs.position, moving !== undefined);
+    if (position !== undefined && 'missing' in position) position = positionOf(others(await this.#entrypoints.reread(inputs.zoneId)), inputs.position, moving !== undefined);
+    if (position !== undefined && 'missing' in position) {
+      throw new ProviderError(
+        `${this.labelOf(inputs)}: position names ${JSON.stringify(position.missing)}, which is neither the id nor the ref of a rule of the zone's ${this.phase} phase; ` +
+          `name an existing rule (another resource's ruleId, or a ref) or remove position`,
+      );
+    }
+    return position;
+  }
+
+  /** POSTs the rule to the zone's entry point, or PUTs the entry point with it when the zone has none yet. */
+  async post(inputs: DeclaredRule): Promise<SavedRuleset> {
+    const { zoneId } = inputs;
+    const rule = phaseRuleToWire(inputs);
+    const current = await this.#entrypoints.current(zoneId);
+    const position = await this.wirePosition(inputs, current, undefined);
+    const rulesets = getClient().rulesets;
+    if (current === undefined) return rulesets.updateEntrypoint({ zoneId, phase: this.phase, ruleset: { name: 'default', rules: [rule] } });
+    return rulesets.createRule({ zoneId, rulesetId: current.id, rule, ...(position ? { position } : {}) });
+  }
+
+  /** Creates the rule: one call, after at most one read of the zone's entry point per run. */
+  async create(inputs: DeclaredRule): Promise<FoundRule> {
+    const { zoneId } = inputs;
+    let before = await this.#entrypoints.current(zoneId);
+    let saved: SavedRuleset;
+    try {
+      saved = await this.post(inputs);
+    } catch (error) {
+      // The entry point this run saw was deleted since (by hand, or a reset): read again, and write once more.
+      if (!(error instanceof NotFoundError) || before === undefined) throw error;
+      before = await this.#entrypoints.reread(zoneId);
+      saved = await this.post(inputs);
+    }
+    this.#entrypoints.saw(zoneId, saved);
+    const made = createdRule(before, saved, inputs.ref);
+    if (!made?.id) throw new ProviderError(`${this.labelOf(inputs)}: the service answered the create without the new rule`);
+    return { id: made.id, rule: made, ruleset: saved };
+  }
+
+  /** The PATCH that brings rule `olds.ruleId` to the declared fields, and to its place when `move`. */
+  async patch(inputs: DeclaredRule, olds: PhaseRuleOutputs, move: boolean, dryRun = false): Promise<SavedRuleset | null> {
+    const { zoneId } = inputs;
+    const current = move ? await this.#entrypoints.current(zoneId) : undefined;
+    const position = move ? await this.wirePosition(inputs, current, olds.ruleId) : undefined;
+    const rulesetId = current?.id ?? olds.rulesetId;
+    const answer = await getClient().rulesets.updateRule({ zoneId, rulesetId, ruleId: olds.ruleId, rule: phaseRuleToWire(inputs), ...(position ? { position } : {}), dryRun });
+    if (answer) this.#entrypoints.saw(zoneId, answer);
+    return answer;
+  }
+
+  /** Deletes rule `id`; already gone (the rule, or the whole entry point) is what delete wants. */
+  async remove(zoneId: string, rulesetId: string, id: string): Promise<void> {
+    const answer = await unlessNotFound(() => getClient().rulesets.deleteRule({ zoneId, rulesetId, ruleId: id }), undefined);
+    if (answer) this.#entrypoints.saw(zoneId, answer);
+  }
+
+  /** Takes over rule `id` of the zone's entry point, writing only what differs from the declared rule. */
+  async adopt(inputs: DeclaredRule, id: string): Promise<FoundRule> {
+    const current = await this.#entrypoints.reread(inputs.zoneId);
+    const found = current && foundIn(current).find((rule) => rule.id === id);
+    if (!current || !found) {
+      throw new ProviderError(
+        `${this.labelOf(inputs)}: adoptRuleId ${id} names no ${this.noun} of this zone's ${this.phase} phase; check the id, or remove adoptRuleId to create a new rule`,
+      );
+    }
+    const outs = outputsOfRule(inputs.zoneId, found, inputs);
+    const same = RULE_FIELDS.every((field) => isDeepStrictEqual(normalizeRuleField(field, outs[field]), normalizeRuleField(field, inputs[field])));
+    const placed = inputs.position === undefined || placeHolds(current.rules, id, inputs.position);
+    if (same && placed) return found;
+    const saved = (await this.patch(inputs, { ...outs, position: undefined }, !placed))!;
+    return foundIn(saved).find((rule) => rule.id === id) ?? found;
+  }
+}
+
+/** Whether an update moves the rule: its place is declared, and differs from the one the state holds. Pure. */
+export function moves(olds: Record<string, unknown>, news: Record<string, unknown>): boolean {
+  return news.position !== undefined && !isDeepStrictEqual(normalizeRuleField('position', olds.position), normalizeRuleField('position', news.position));
+}
+
+/** Whether no input is still unknown (preview), so the exact write can be sent as a dry run. Pure. */
+const allKnown = (news: Record<string, unknown>) => Object.values(news).every((value) => value !== PREVIEW_UNKNOWN && !containsUnknown(value));
+
+/** Every method of a kind of phase rule. */
+export function phaseRule(spec: PhaseRuleSpec): Implementation {
+  const rules = new PhaseRules(spec);
+  const { kind, phase, noun } = rules;
+  const plan = diffPlan(declarationOf(kind));
+  return {
+    configure,
+
+    async check(_olds, news) {
+      assertConfigured();
+      const result = checkWithSchema(declarationOf(kind).args, news, kind, { multiline: ['expression', 'ratelimit'] });
+      if (result.failures.length > 0 || GRAMMAR_INPUTS.some((key) => news[key] === PREVIEW_UNKNOWN || containsUnknown(news[key]))) return result;
+      const problems = declaredRuleProblems(result.inputs as unknown as DeclaredRule, phase);
+      if (problems.length === 0) return result;
+      return { inputs: news, failures: problems.map(({ path, message }) => ({ property: path.join('.'), reason: `${kind}.${path.join('.')}: ${message}` })) };
+    },
+
+    async diff(id, olds, news) {
+      const result = diffFields(olds, news, plan, normalizeRuleField);
+      // A preview of a change sends the exact write with dry_run=true, so the service's refusal (its quota, an
+      // expression it refuses) shows on this resource's line; an unchanged resource costs no call.
+      if (result.changes && (result.replaces ?? []).length === 0 && allKnown(news)) {
+        const previous = { ...(olds as unknown as PhaseRuleOutputs), ruleId: id };
+        await dryRunStep(rules.labelOf(news, id), () => rules.patch(news as unknown as DeclaredRule, previous, moves(olds, news), true));
+      }
+      return result;
+    },
+
+    async create(raw) {
+      const inputs = raw as unknown as DeclaredRule;
+      const adopted = inputs.adoptRuleId;
+      const found = await rules.writing(inputs.zoneId, () =>
+        adopted === undefined
+          ? step(`${rules.labelOf(raw)}: creating the ${noun}`, () => rules.create(inputs))
+          : step(`${rules.labelOf(raw, adopted)}: adopting the ${noun}`, () => rules.adopt(inputs, adopted)),
+      );
+      return { id: found.id, outs: outputsOfRule(inputs.zoneId, found, inputs) };
+    },
+
+    async read(id, props) {
+      const recorded = props as unknown as PhaseRuleOutputs;
+      const found = await step(`${rules.labelOf(props, id)}: reading the ${noun}`, () => rules.read(recorded.zoneId, id));
+      // Deleted out of band: a blank id takes the resource out of the state, and the next up creates it again.
+      if (!found) return { id: '' };
+      const outs = outputsOfRule(recorded.zoneId, found, recorded);
+      const { ruleId: _ruleId, rulesetId: _rulesetId, ...inputs } = outs;
+      return { id, props: outs, inputs };
+    },
+
+    async update(id, olds, news) {
+      const inputs = news as unknown as DeclaredRule;
+      const previous = { ...(olds as unknown as PhaseRuleOutputs), ruleId: id };
+      const saved = await rules.writing(inputs.zoneId, () => step(`${rules.labelOf(news, id)}: updating the ${noun}`, () => rules.patch(inputs, previous, moves(olds, news))));
+      const found = saved && foundIn(saved).find((rule) => rule.id === id);
+      if (!found) throw new ProviderError(`${rules.labelOf(news, id)}: the service answered the update without the rule`);
+      return { outs: outputsOfRule(inputs.zoneId, found, inputs) };
+    },
+
+    async delete(id, props) {
+      const { zoneId, rulesetId } = props as unknown as PhaseRuleOutputs;
+      await rules.writing(zoneId, () => step(`${rules.labelOf(props, id)}: deleting the ${noun}`, () => rules.remove(zoneId, rulesetId, id)));
+    },
+  };
+}
+
+/** The zone's entry point of `phase` as one page of rules (none while the zone has no entry point). */
+async function* entrypointPages(zoneId: string, phase: RulePhase): AsyncGenerator<{ items: readonly FoundRule[] }> {
+  const ruleset = await unlessNotFound(() => getClient().rulesets.getEntrypoint({ zoneId, phase }), undefined);
+  yield { items: ruleset ? foundIn(ruleset) : [] };
+}
+
+/** A dry run's refusal as this resource's failure: the service's own words, and that nothing was changed. */
+async function dryRunStep(what: string, call: () => Promise<unknown>): Promise<void> {
+  try {
+    await call();
+  } catch (error) {
+    if (error instanceof ZoneGuardError) throw new ProviderError(`${what}: the service refuses this change (checked with dry_run, nothing was changed): ${error.message}`, { cause: error });
+    throw error;
+  }
+}

@@ -1,0 +1,66 @@
+import type * as pulumi from '@pulumi/pulumi';
+import { ZoneGuardResource } from './kit';
+import type { BlockResponseInput, RulePlace, RuleSkip } from '../rulesets';
+import type { CUSTOM_ACTIONS } from '../schemas/rulesets';
+
+/** What a rule of either phase declares besides its action's own parameters. */
+export interface PhaseRuleFields {
+  /** The zone whose entry point of the phase holds the rule. Another zone replaces the rule. */
+  zoneId: pulumi.Input<string>;
+  /** Which requests the rule applies to (the rules language; request fields only); `true` is all traffic. */
+  expression: pulumi.Input<string>;
+  /** Free text, at most 500 characters. Default: empty. */
+  description?: pulumi.Input<string>;
+  /** Whether the rule runs. Default: true. */
+  enabled?: pulumi.Input<boolean>;
+  /** Your own reference for the rule, at most 50 characters, unique in the phase. Default: empty (the service uses the rule's id). */
+  ref?: pulumi.Input<string>;
+  /** With action block: the answer the visitor gets (statusCode 400-499, content, contentType). Default: the service's block page. */
+  response?: pulumi.Input<BlockResponseInput>;
+  /**
+   * Where the rule runs among the phase's rules: `{ before: rule }`, `{ after: rule }` (another resource's `ruleId`,
+   * or a rule's ref), `{ first: true }` or `{ last: true }`. Kept: refresh finds a rule moved by hand, and up puts it
+   * back. Default: added last at create, never moved.
+   */
+  position?: pulumi.Input<RulePlace>;
+  /** Take over an existing rule of the phase (by id) instead of creating one; read only at create. */
+  adoptRuleId?: pulumi.Input<string>;
+}
+
+/** Inputs of a {@link CustomRule}. */
+export interface CustomRuleArgs extends PhaseRuleFields {
+  /** What the rule does: block, challenge, js_challenge, managed_challenge, log, or skip (the legacy allow and bypass). */
+  action: pulumi.Input<(typeof CUSTOM_ACTIONS)[number]>;
+  /** With action skip: what it skips, any of `ruleset: 'current'` (the rest of this phase), `phases`, `products`, `rules` (managed rules by ruleset id). */
+  skip?: pulumi.Input<RuleSkip>;
+}
+
+/** The outputs of a rule of either phase. */
+export abstract class PhaseRuleResource extends ZoneGuardResource {
+  declare readonly expression: pulumi.Output<string>;
+  declare readonly description: pulumi.Output<string>;
+  declare readonly enabled: pulumi.Output<boolean>;
+  declare readonly ref: pulumi.Output<string>;
+  declare readonly response: pulumi.Output<BlockResponseInput | undefined>;
+  /** Where the rule runs as declared while that holds; where it runs now after a refresh found it moved. */
+  declare readonly position: pulumi.Output<RulePlace | undefined>;
+  declare readonly adoptRuleId: pulumi.Output<string | undefined>;
+  /** The id the service assigned to the rule (also the resource's id). */
+  declare readonly ruleId: pulumi.Output<string>;
+  /** The id of the zone's entry point ruleset of the phase. */
+  declare readonly rulesetId: pulumi.Output<string>;
+}
+
+/**
+ * One custom rule of a zone (phase http_request_firewall_custom), the legacy firewall rules' successor. Written alone
+ * with the per-rule endpoints: the zone's other rules, another stack's or added by hand, are never changed; the zone's
+ * entry point is created with the first rule when it has none.
+ */
+export class CustomRule extends PhaseRuleResource {
+  declare readonly action: pulumi.Output<CustomRuleArgs['action'] extends pulumi.Input<infer A> ? A : never>;
+  declare readonly skip: pulumi.Output<RuleSkip | undefined>;
+
+  constructor(name: string, args: CustomRuleArgs, opts?: pulumi.CustomResourceOptions) {
+    super('CustomRule', name, args, opts);
+  }
+}

@@ -1,0 +1,338 @@
+import { z } from 'zod';
+import { checkExpression, formatExpressionError, parseExpression } from '../expression';
+import { hostStringProblems } from '../expression/hosts';
+import {
+  BLOCK_CONTENT_TYPES,
+  CUSTOM_PHASE,
+  FIREWALL_LIMITS,
+  HexIdSchema,
+  RATELIMIT_PHASE,
+  ZoneIdSchema,
+  type RulePosition,
+  type RulesetRule,
+} from '../schemas';
+import { CUSTOM_ACTIONS, RATELIMIT_ACTIONS } from '../schemas/rulesets';
+import { ruleProblems, type ProblemPath, type RuleProblem } from './grammar';
+
+// Custom rules and rate limiting rules as a user declares them, one rule per resource (CustomRule, RateLimitRule):
+// the declared inputs, their checks with the rules grammar (src/rulesets/grammar.ts) worded in the inputs' names, the
+// mapping to and from the wire rule, and where the rule runs among the others of its phase. Pure.
+
+/** The two phases of rules held one per resource. */
+export type RulePhase = typeof CUSTOM_PHASE | typeof RATELIMIT_PHASE;
+
+/** A block's own answer, in the program's names (the wire's `action_parameters.response`). */
+export const BlockResponseInputSchema = z
+  .object({
+    statusCode: z.number({ error: 'must be a number' }),
+    content: z.string({ error: 'must be a string' }),
+    contentType: z.enum(BLOCK_CONTENT_TYPES, { error: `must be one of ${BLOCK_CONTENT_TYPES.join(', ')}` }).optional(),
+  })
+  .strict();
+export type BlockResponseInput = z.output<typeof BlockResponseInputSchema>;
+
+/** What a custom rule's skip skips (the legacy allow and bypass): any of the rest of the phase, phases, products, managed rules. */
+export const RuleSkipSchema = z
+  .object({
+    ruleset: z.literal('current', { error: 'must be "current" (the rest of this phase\'s rules)' }).optional(),
+    phases: z.array(z.string({ error: 'must be a string' })).optional(),
+    products: z.array(z.string({ error: 'must be a string' })).optional(),
+    rules: z.record(z.string(), z.array(z.string({ error: 'must be a string' }))).optional(),
+  })
+  .strict();
+export type RuleSkip = z.output<typeof RuleSkipSchema>;
+
+/** A rate limiting rule's counting, in the program's names (the wire's `ratelimit`). */
+export const RatelimitInputSchema = z
+  .object({
+    characteristics: z.array(z.string({ error: 'must be a string' }), { error: 'must be a list, for example ["cf.colo.id", "ip.src"]' }),
+    period: z.number({ error: 'must be a number of seconds' }),
+    requestsPerPeriod: z.number({ error: 'must be a number' }),
+    mitigationTimeout: z.number({ error: 'must be a number of seconds' }),
+    countingExpression: z.string({ error: 'must be a string' }).optional(),
+    requestsToOrigin: z.boolean({ error: 'must be a boolean' }).optional(),
+  })
+  .strict();
+export type RatelimitInput = z.output<typeof RatelimitInputSchema>;
+
+const ruleRef = z.string({ error: 'must be a rule id or ref' }).min(1, 'must name a rule: its id (another resource\'s ruleId) or its ref');
+
+/**
+ * Where a rule runs among the rules of its phase: before or after another rule (its id, usually another resource's
+ * `ruleId`, or its ref), first, or last. A relation, not an index: it holds as long as the rule runs on that side of
+ * the other (or first, or last), whatever other rules do around them.
+ */
+export const RulePlaceSchema = z.union(
+  [
+    z.strictObject({ before: ruleRef }),
+    z.strictObject({ after: ruleRef }),
+    z.strictObject({ first: z.literal(true) }),
+    z.strictObject({ last: z.literal(true) }),
+  ],
+  { error: 'must be one of { before: rule }, { after: rule }, { first: true }, { last: true }' },
+);
+export type RulePlace = z.output<typeof RulePlaceSchema>;
+
+/** Bounds of a rule's own texts: the firewall rules' (docs/service.md#filters), as for the managed rules. */
+export const PHASE_RULE_LIMITS = { refMax: FIREWALL_LIMITS.refMax, descriptionMax: FIREWALL_LIMITS.descriptionMax } as const;
+
+/** The inputs both kinds share: the zone, the rule's own fields, where it runs, and an adoption. */
+const ruleInputs = {
+  zoneId: ZoneIdSchema,
+  expression: z.string({ error: 'must be a string' }).min(1, 'must not be empty (true means all traffic)'),
+  description: z.string({ error: 'must be a string' }).max(PHASE_RULE_LIMITS.descriptionMax, `must be at most ${PHASE_RULE_LIMITS.descriptionMax} characters`).default(''),
+  enabled: z.boolean({ error: 'must be a boolean' }).default(true),
+  ref: z.string({ error: 'must be a string' }).max(PHASE_RULE_LIMITS.refMax, `must be at most ${PHASE_RULE_LIMITS.refMax} characters`).default(''),
+  response: BlockResponseInputSchema.optional(),
+  position: RulePlaceSchema.optional(),
+  adoptRuleId: HexIdSchema.optional(),
+};
+
+/** The actions of a phase's rules, as a schema (docs/service.md#ruleset-actions). */
+const actionOf = <const A extends readonly [string, ...string[]]>(actions: A) => z.enum(actions, { error: `must be one of ${actions.join(', ')}` });
+
+/** Inputs of a CustomRule (phase http_request_firewall_custom), before the grammar's checks. */
+export const CustomRuleShape = z.object({ ...ruleInputs, action: actionOf(CUSTOM_ACTIONS), skip: RuleSkipSchema.optional() }).strict();
+/** Inputs of a RateLimitRule (phase http_ratelimit), before the grammar's checks. */
+export const RateLimitRuleShape = z.object({ ...ruleInputs, action: actionOf(RATELIMIT_ACTIONS), ratelimit: RatelimitInputSchema }).strict();
+
+/** A declared rule of either phase, checked. */
+export interface DeclaredRule {
+  zoneId: string;
+  action: string;
+  expression: string;
+  description: string;
+  enabled: boolean;
+  ref: string;
+  response?: BlockResponseInput | undefined;
+  skip?: RuleSkip | undefined;
+  ratelimit?: RatelimitInput | undefined;
+  position?: RulePlace | undefined;
+  adoptRuleId?: string | undefined;
+}
+
+/** The rule's fields that go on the wire, in their declared names: what a write sends and a read reports. */
+export const RULE_FIELDS = ['action', 'expression', 'description', 'enabled', 'ref', 'response', 'skip', 'ratelimit'] as const;
+
+/** The wire rule of a declared one (no id, no position). `action_parameters` is sent empty to clear a former one. Pure. */
+export function phaseRuleToWire(rule: Pick<DeclaredRule, (typeof RULE_FIELDS)[number]>): Omit<RulesetRule, 'id' | 'version' | 'last_updated'> {
+  const { action, expression, description, enabled, ref, response, skip, ratelimit } = rule;
+  const parameters =
+    action === 'skip' && skip !== undefined
+      ? { ...skip, ...(skip.phases ? { phases: [...skip.phases] } : {}), ...(skip.products ? { products: [...skip.products] } : {}) }
+      : response !== undefined
+        ? { response: { status_code: response.statusCode, content: response.content, ...(response.contentType ? { content_type: response.contentType } : {}) } }
+        : {};
+  return {
+    action,
+    expression,
+    description,
+    enabled,
+    ref,
+    action_parameters: parameters,
+    ...(ratelimit
+      ? {
+          ratelimit: {
+            characteristics: [...ratelimit.characteristics],
+            period: ratelimit.period,
+            requests_per_period: ratelimit.requestsPerPeriod,
+            mitigation_timeout: ratelimit.mitigationTimeout,
+            ...(ratelimit.countingExpression !== undefined && ratelimit.countingExpression !== '' ? { counting_expression: ratelimit.countingExpression } : {}),
+            ...(ratelimit.requestsToOrigin !== undefined ? { requests_to_origin: ratelimit.requestsToOrigin } : {}),
+          },
+        }
+      : {}),
+  };
+}
+
+/**
+ * A live rule in the declared names: what a read reports. A ref the service defaulted to the rule's id reads as
+ * empty (the declared default); an empty `action_parameters` as nothing. Pure.
+ */
+export function phaseRuleFromWire(rule: RulesetRule): Pick<DeclaredRule, (typeof RULE_FIELDS)[number]> {
+  const parameters = rule.action_parameters ?? {};
+  const { response } = parameters;
+  const skip: RuleSkip = {};
+  if (parameters.ruleset !== undefined) skip.ruleset = parameters.ruleset as 'current';
+  if (parameters.phases !== undefined) skip.phases = [...parameters.phases];
+  if (parameters.products !== undefined) skip.products = [...parameters.products];
+  if (parameters.rules !== undefined) skip.rules = parameters.rules;
+  const limit = rule.ratelimit;
+  return {
+    action: rule.action,
+    expression: rule.expression,
+    description: rule.description ?? '',
+    enabled: rule.enabled ?? true,
+    ref: rule.ref === undefined || rule.ref === rule.id ? '' : rule.ref,
+    ...(response && rule.action === 'block'
+      ? { response: { statusCode: response.status_code ?? 0, content: response.content ?? '', ...(response.content_type ? { contentType: response.content_type as BlockResponseInput['contentType'] } : {}) } }
+      : {}),
+    ...(rule.action === 'skip' ? { skip } : {}),
+    ...(limit
+      ? {
+          ratelimit: {
+            characteristics: [...limit.characteristics],
+            period: limit.period,
+            requestsPerPeriod: limit.requests_per_period ?? 0,
+            mitigationTimeout: limit.mitigation_timeout ?? 0,
+            ...(limit.counting_expression !== undefined && limit.counting_expression !== '' ? { countingExpression: limit.counting_expression } : {}),
+            ...(limit.requests_to_origin !== undefined ? { requestsToOrigin: limit.requests_to_origin } : {}),
+          },
+        }
+      : {}),
+  };
+}
+
+const DECLARED_NAMES: Readonly<Record<string, string>> = {
+  status_code: 'statusCode',
+  content_type: 'contentType',
+  requests_per_period: 'requestsPerPeriod',
+  mitigation_timeout: 'mitigationTimeout',
+  counting_expression: 'countingExpression',
+  requests_to_origin: 'requestsToOrigin',
+};
+
+/** A wire path of the grammar (`action_parameters.response.status_code`) in the declared names (`response.statusCode`). Pure. */
+export function declaredRulePath(path: ProblemPath): (string | number)[] {
+  const named = path.map((segment) => (typeof segment === 'string' ? (DECLARED_NAMES[segment] ?? segment) : segment));
+  if (named[0] !== 'action_parameters') return named;
+  if (named[1] === 'response') return named.slice(1);
+  return ['skip', ...named.slice(1)];
+}
+
+/** A problem of the grammar in the words of a declared rule (the field is named by the path). Pure. */
+export function declaredRuleProblemText(problem: RuleProblem): string {
+  switch (problem.kind) {
+    case 'expression':
+      return problem.problem;
+    case 'parameterRequired':
+      return 'must set at least one of ruleset: "current", phases, products, rules';
+    case 'skipRuleset':
+      return 'must be "current" (the rest of this phase\'s rules)';
+    case 'emptyList':
+      return 'must not be empty; leave it out instead';
+    case 'notOneOf':
+      return `${JSON.stringify(problem.value)} is not one of ${problem.allowed.join(', ')}`;
+    case 'duplicate':
+      return `${JSON.stringify(problem.value)} appears again (already at ${declaredRulePath(problem.first).join('.')}); remove one`;
+    case 'required':
+      return `required: ${problem.what}`;
+    case 'between':
+      return `must be a whole number from ${problem.min} to ${problem.max}`;
+    case 'atLeast':
+      return `must be a whole number, at least ${problem.min}`;
+    case 'mustInclude':
+      return `must include ${JSON.stringify(problem.value)} (every rate limiting rule counts per data centre)`;
+    case 'timeoutWithChallenge':
+      return `must be 0 with action ${problem.action}: a challenge lasts until the visitor passes it`;
+    case 'unknownManagedRuleset':
+      return `names no managed ruleset the zone can run (${problem.id})`;
+    case 'managedRuleId':
+      return problem.reason;
+    case 'action':
+      return `must be one of ${problem.allowed.join(', ')}`;
+    default:
+      return `not allowed here (${problem.kind})`;
+  }
+}
+
+/**
+ * The response fields of an origin's answer (docs/service.md#ruleset-actions): refused in a request phase's
+ * expression, allowed in a rate limiting rule's counting expression.
+ */
+const RESPONSE_FIELD = /^(raw\.)?http\.response\./;
+
+/** The first response field `fields` read in `text`, as a problem at its line and column, or undefined. Pure. */
+export function responseFieldProblem(text: string, fields: readonly string[]): string | undefined {
+  const field = fields.find((name) => RESPONSE_FIELD.test(name));
+  if (field === undefined) return undefined;
+  const before = text.slice(0, Math.max(0, text.indexOf(field))).split('\n');
+  return `line ${before.length}, column ${(before.at(-1) ?? '').length + 1}: ${field} is a response field; a request phase's expression uses request fields (a rate limiting rule may count responses in its counting_expression)`;
+}
+
+/**
+ * The providers' expression check for these phases: the rules-language checker, host names compared with http.host
+ * in ASCII (src/expression/hosts.ts), and request fields only where the phase runs before the answer. Pure.
+ */
+export function declaredExpressionProblem(text: string, { responseFields }: { responseFields: boolean }): string | undefined {
+  const result = checkExpression(text);
+  if (!result.ok) return result.errors.map(formatExpressionError)[0];
+  const parsed = parseExpression(text);
+  const host = parsed.ok ? hostStringProblems(parsed.ast)[0] : undefined;
+  if (host !== undefined) return host;
+  return responseFields ? undefined : responseFieldProblem(text, result.fields);
+}
+
+/** One failure of a declared rule: the input path and what is wrong. */
+export interface DeclaredRuleProblem {
+  path: (string | number)[];
+  message: string;
+}
+
+/**
+ * Everything wrong with a declared rule of `phase` that its shape does not say: which parameters go with which
+ * action, the grammar of the phase (src/rulesets/grammar.ts) on its wire form, and a skip of the rest of the phase
+ * placed last, where it would skip nothing. Pure.
+ */
+export function declaredRuleProblems(rule: DeclaredRule, phase: RulePhase): DeclaredRuleProblem[] {
+  const problems: DeclaredRuleProblem[] = [];
+  if (rule.response !== undefined && rule.action !== 'block') problems.push({ path: ['response'], message: `allowed only with action block (action is ${rule.action}); remove response` });
+  if (rule.skip !== undefined && rule.action !== 'skip') problems.push({ path: ['skip'], message: `allowed only with action skip (action is ${rule.action}); remove skip` });
+  if (rule.skip === undefined && rule.action === 'skip') problems.push({ path: ['skip'], message: 'required with action skip: what the rule skips, for example { ruleset: "current" } or { products: ["waf"] }' });
+  if (problems.length > 0) return problems;
+  for (const problem of ruleProblems({ ...phaseRuleToWire(rule), id: '' }, phase, declaredExpressionProblem)) {
+    const path = declaredRulePath(problem.kind === 'parameterRequired' && rule.action === 'skip' ? ['action_parameters'] : problem.path);
+    problems.push({ path, message: declaredRuleProblemText(problem) });
+  }
+  if (rule.skip?.ruleset === 'current' && rule.position !== undefined && 'last' in rule.position) {
+    problems.push({
+      path: ['position'],
+      message: 'the rule skips the rest of this phase\'s rules, but runs last, so it would skip nothing; place it before the rules it is an exception to (first: true, or before: a rule)',
+    });
+  }
+  return problems;
+}
+
+/** The rule a place names, by id first, then by ref, or undefined. Pure. */
+export function namedRule(rules: readonly RulesetRule[], name: string): RulesetRule | undefined {
+  return rules.find((rule) => rule.id === name) ?? rules.find((rule) => rule.ref === name);
+}
+
+/** Whether rule `id` runs where `place` says among `rules` (a rule it names that is gone: it does not). Pure. */
+export function placeHolds(rules: readonly RulesetRule[], id: string, place: RulePlace): boolean {
+  const index = rules.findIndex((rule) => rule.id === id);
+  if (index < 0) return false;
+  if ('first' in place) return index === 0;
+  if ('last' in place) return index === rules.length - 1;
+  const other = namedRule(rules, 'before' in place ? place.before : place.after);
+  if (other === undefined || other.id === id) return false;
+  const at = rules.indexOf(other);
+  return 'before' in place ? index < at : index > at;
+}
+
+/**
+ * Where rule `id` runs, as a read reports it: the declared place while it holds, else where the rule is now (first,
+ * or after the rule before it, by its ref), so the next preview shows the move back. Undefined when none is declared
+ * (the rule's place is then the service's business). Pure.
+ */
+export function observedPlace(rules: readonly RulesetRule[], id: string, declared: RulePlace | undefined): RulePlace | undefined {
+  if (declared === undefined || placeHolds(rules, id, declared)) return declared;
+  const index = rules.findIndex((rule) => rule.id === id);
+  if (index <= 0) return { first: true };
+  const previous = rules[index - 1]!;
+  return { after: previous.ref || previous.id || '' };
+}
+
+/**
+ * The wire position that puts a rule where `place` says among `others` (the rules but itself), or a message when
+ * the rule it names is not in the phase. `last` on a create is the service's default (no position). Pure.
+ */
+export function positionOf(others: readonly RulesetRule[], place: RulePlace | undefined, moving: boolean): RulePosition | undefined | { missing: string } {
+  if (place === undefined) return undefined;
+  if ('first' in place) return { index: 1 };
+  if ('last' in place) return moving ? { index: others.length + 1 } : undefined;
+  const name = 'before' in place ? place.before : place.after;
+  const other = namedRule(others, name);
+  if (other?.id === undefined) return { missing: name };
+  return 'before' in place ? { before: other.id } : { after: other.id };
+}

@@ -1,0 +1,220 @@
+import { CUSTOM_PHASE, RATELIMIT_PHASE } from '../../src/schemas';
+import { PREVIEW_UNKNOWN } from '../../src/providers/kit/check';
+import { customRule } from '../../src/providers/custom-rule';
+import { rateLimitRule } from '../../src/providers/rate-limit-rule';
+import { checkedBy, providerFixture, type ProviderFixture } from './support';
+
+// CustomRule and RateLimitRule against the emulator over loopback: one rule per resource, written with the per-rule
+// endpoints only, other owners' rules left as they are, the declared place kept, and the calls each step costs.
+
+let fx: ProviderFixture;
+beforeAll(async () => {
+  fx = await providerFixture();
+});
+afterAll(() => fx.close());
+
+const rule = (zoneId: string, overrides: Record<string, unknown> = {}) => ({
+  zoneId,
+  action: 'block',
+  expression: '(http.request.uri.path eq "/admin")',
+  description: 'admin',
+  ref: 'admin',
+  ...overrides,
+});
+
+const limit = (zoneId: string, overrides: Record<string, unknown> = {}) => ({
+  zoneId,
+  action: 'block',
+  expression: '(http.request.uri.path eq "/login")',
+  ratelimit: { characteristics: ['cf.colo.id', 'ip.src'], period: 60, requestsPerPeriod: 10, mitigationTimeout: 600 },
+  ...overrides,
+});
+
+/** Creates a CustomRule through check and create. */
+async function createCustom(news: Record<string, unknown>) {
+  const inputs = await checkedBy(customRule, news);
+  return customRule.create(inputs);
+}
+
+/** The refs of the zone's rules of `phase`, in the order they run. */
+async function refs(zoneId: string, phase: typeof CUSTOM_PHASE | typeof RATELIMIT_PHASE = CUSTOM_PHASE): Promise<string[]> {
+  const ruleset = await fx.client.rulesets.getEntrypoint({ zoneId, phase });
+  return ruleset.rules.map((r) => r.ref ?? '');
+}
+
+describe('check', () => {
+  test.each([
+    ['action', { action: 'allow' }, 'CustomRule.action: must be one of block, challenge, js_challenge, managed_challenge, log, skip'],
+    ['skip', { action: 'skip' }, 'CustomRule.skip: required with action skip: what the rule skips, for example { ruleset: "current" } or { products: ["waf"] }'],
+    ['response', { action: 'log', response: { statusCode: 403, content: 'no' } }, 'CustomRule.response: allowed only with action block (action is log); remove response'],
+    ['response.statusCode', { response: { statusCode: 503, content: 'no' } }, 'CustomRule.response.statusCode: must be a whole number from 400 to 499'],
+    ['skip.products.0', { action: 'skip', skip: { products: ['firewall'] } }, 'CustomRule.skip.products.0: "firewall" is not one of bic, hot, rateLimit, securityLevel, uaBlock, waf, zoneLockdown'],
+    [
+      'expression',
+      { expression: 'http.response.code eq 403' },
+      "CustomRule.expression: line 1, column 1: http.response.code is a response field; a request phase's expression uses request fields (a rate limiting rule may count responses in its counting_expression)",
+    ],
+    [
+      'position',
+      { action: 'skip', skip: { ruleset: 'current' }, position: { last: true } },
+      "CustomRule.position: the rule skips the rest of this phase's rules, but runs last, so it would skip nothing; place it before the rules it is an exception to (first: true, or before: a rule)",
+    ],
+    ['position', { position: { index: 1 } }, 'CustomRule.position: must be one of { before: rule }, { after: rule }, { first: true }, { last: true }'],
+  ])('a bad %s fails with one line naming the field, before any call', async (property, bad, reason) => {
+    const zoneId = fx.zone('business');
+    await fx.requestsSince();
+    const result = await customRule.check({}, rule(zoneId, bad));
+    expect(result.failures).toEqual([{ property, reason }]);
+    expect(await fx.requestsSince()).toEqual([]);
+  });
+
+  test.each([
+    ['ratelimit.characteristics', { characteristics: ['ip.src'] }, 'RateLimitRule.ratelimit.characteristics: must include "cf.colo.id" (every rate limiting rule counts per data centre)'],
+    ['ratelimit.period', { period: 45 }, 'RateLimitRule.ratelimit.period: "45" is not one of 10, 60, 120, 300, 600, 3600'],
+    ['ratelimit.mitigationTimeout', { mitigationTimeout: 600 }, 'RateLimitRule.ratelimit.mitigationTimeout: must be 0 with action managed_challenge: a challenge lasts until the visitor passes it'],
+    ['ratelimit.countingExpression', { countingExpression: 'http.response.code eq' }, 'RateLimitRule.ratelimit.countingExpression: line 1, column 22: expected a value after "eq", found end of input'],
+  ])('a rate limit with a bad %s fails naming it', async (property, bad, reason) => {
+    const zoneId = fx.zone('business');
+    const news = limit(zoneId, { action: property.endsWith('Timeout') ? 'managed_challenge' : 'block', ratelimit: { ...limit(zoneId).ratelimit, ...bad } });
+    const result = await rateLimitRule.check({}, news);
+    expect(result.failures).toEqual([{ property, reason }]);
+  });
+
+  test('a skip of the rest of the phase placed first passes; unknown values wait for up', async () => {
+    const zoneId = fx.zone('business');
+    await checkedBy(customRule, rule(zoneId, { action: 'skip', skip: { ruleset: 'current' }, position: { first: true } }));
+    const inputs = await checkedBy(customRule, rule(zoneId, { expression: PREVIEW_UNKNOWN }));
+    expect(inputs.expression).toBe(PREVIEW_UNKNOWN);
+  });
+});
+
+describe('lifecycle against the emulator', () => {
+  test('the first rule creates the entry point, the next ones are one POST each, and the state is the live rule', async () => {
+    const zoneId = await fx.freshZone();
+    await fx.apiCalls();
+    const first = await createCustom(rule(zoneId));
+    expect(await fx.apiCalls()).toEqual([`GET /rulesets/phases/${CUSTOM_PHASE}/entrypoint`, `PUT /rulesets/phases/${CUSTOM_PHASE}/entrypoint`]);
+    const second = await createCustom(rule(zoneId, { ref: 'bots', action: 'managed_challenge', expression: 'cf.client.bot' }));
+    expect(await fx.apiCalls()).toEqual([`POST /rulesets/${first.outs.rulesetId}/rules`]);
+    expect(second.outs).toEqual({ ...rule(zoneId, { ref: 'bots', action: 'managed_challenge', expression: 'cf.client.bot' }), enabled: true, ruleId: second.id, rulesetId: first.outs.rulesetId });
+    expect(await refs(zoneId)).toEqual(['admin', 'bots']);
+  });
+
+  test('a declared place is where the POST puts it; a rule added by hand is never changed', async () => {
+    const zoneId = await fx.freshZone();
+    const admin = await createCustom(rule(zoneId));
+    const ruleset = await fx.client.rulesets.getEntrypoint({ zoneId, phase: CUSTOM_PHASE });
+    const byHand = await fx.client.rulesets.createRule({ zoneId, rulesetId: ruleset.id, rule: { action: 'log', expression: 'true', ref: 'by-hand' } });
+    const handRule = byHand.rules.find((r) => r.ref === 'by-hand')!;
+    await createCustom(rule(zoneId, { ref: 'skip-office', action: 'skip', skip: { ruleset: 'current' }, expression: 'ip.src in {192.0.2.0/24}', position: { first: true } }));
+    await createCustom(rule(zoneId, { ref: 'after-admin', position: { after: admin.id } }));
+    await createCustom(rule(zoneId, { ref: 'before-hand', position: { before: 'by-hand' } }));
+    expect(await refs(zoneId)).toEqual(['skip-office', 'admin', 'after-admin', 'before-hand', 'by-hand']);
+    await customRule.delete(admin.id, admin.outs);
+    const live = await fx.client.rulesets.getEntrypoint({ zoneId, phase: CUSTOM_PHASE });
+    expect(live.rules.find((r) => r.ref === 'by-hand')).toEqual(handRule);
+    expect(live.rules.map((r) => r.ref)).toEqual(['skip-office', 'after-admin', 'before-hand', 'by-hand']);
+  });
+
+  test('a place naming no rule fails on the resource, naming the value', async () => {
+    const zoneId = await fx.freshZone();
+    await createCustom(rule(zoneId));
+    await expect(createCustom(rule(zoneId, { ref: 'lost', position: { after: 'nowhere' } }))).rejects.toThrow(
+      `CustomRule in zone ${zoneId}: position names "nowhere", which is neither the id nor the ref of a rule of the zone's http_request_firewall_custom phase; name an existing rule (another resource's ruleId, or a ref) or remove position`,
+    );
+  });
+
+  test('update is one PATCH of the rule; drift of a field and of the place is read, and up puts both back', async () => {
+    const zoneId = await fx.freshZone();
+    const other = await createCustom(rule(zoneId, { ref: 'other' }));
+    const declared = rule(zoneId, { position: { before: 'other' } });
+    const made = await createCustom(declared);
+    expect(await refs(zoneId)).toEqual(['admin', 'other']);
+    await fx.apiCalls();
+    const changed = await checkedBy(customRule, { ...declared, action: 'js_challenge' });
+    const { outs } = await customRule.update(made.id, made.outs, changed);
+    expect(await fx.apiCalls()).toEqual([`PATCH /rulesets/${made.outs.rulesetId}/rules/${made.id}`]);
+    expect(outs).toMatchObject({ action: 'js_challenge', position: { before: 'other' } });
+
+    // By hand: the rule is disabled and moved after the other one.
+    await fx.client.rulesets.updateRule({ zoneId, rulesetId: String(made.outs.rulesetId), ruleId: made.id, rule: { enabled: false }, position: { after: other.id } });
+    const read = await customRule.read(made.id, outs);
+    expect(read.inputs).toMatchObject({ enabled: false, position: { after: 'other' } });
+    const diff = await customRule.diff(made.id, read.props!, changed);
+    expect(diff).toMatchObject({ changes: true, changed: ['enabled', 'position'], replaces: [] });
+    await customRule.update(made.id, read.props!, changed);
+    expect(await refs(zoneId)).toEqual(['admin', 'other']);
+    const after = await customRule.read(made.id, outs);
+    expect(await customRule.diff(made.id, after.props!, changed)).toMatchObject({ changes: false });
+  });
+
+  test('a rule deleted by hand reads as gone; delete of a gone rule is done', async () => {
+    const zoneId = await fx.freshZone();
+    const made = await createCustom(rule(zoneId));
+    await fx.client.rulesets.deleteRule({ zoneId, rulesetId: String(made.outs.rulesetId), ruleId: made.id });
+    expect(await customRule.read(made.id, made.outs)).toEqual({ id: '' });
+    await expect(customRule.delete(made.id, made.outs)).resolves.toBeUndefined();
+  });
+
+  test('adoption takes a rule made by hand over, writing only what differs', async () => {
+    const zoneId = await fx.freshZone();
+    await createCustom(rule(zoneId, { ref: 'first' }));
+    const ruleset = await fx.client.rulesets.getEntrypoint({ zoneId, phase: CUSTOM_PHASE });
+    const saved = await fx.client.rulesets.createRule({ zoneId, rulesetId: ruleset.id, rule: { action: 'log', expression: 'true', ref: 'hand', description: '' } });
+    const id = saved.rules.find((r) => r.ref === 'hand')!.id!;
+    await fx.apiCalls();
+    const adopted = await createCustom({ zoneId, action: 'log', expression: 'true', ref: 'hand', adoptRuleId: id });
+    expect(adopted.id).toBe(id);
+    expect(await fx.apiCalls()).toEqual([`GET /rulesets/phases/${CUSTOM_PHASE}/entrypoint`]);
+  });
+});
+
+describe('previews the service checks', () => {
+  test("a changed rule's diff sends the exact PATCH with dry_run=true and fails on the service's refusal; an unchanged one sends nothing", async () => {
+    const zoneId = await fx.freshZone();
+    const made = await createCustom(rule(zoneId));
+    await createCustom(rule(zoneId, { ref: 'taken' }));
+    await fx.requestsSince();
+    expect(await customRule.diff(made.id, made.outs, await checkedBy(customRule, rule(zoneId)))).toMatchObject({ changes: false });
+    expect(await fx.requestsSince()).toEqual([]);
+
+    const renamed = await checkedBy(customRule, rule(zoneId, { ref: 'taken' }));
+    await expect(customRule.diff(made.id, made.outs, renamed)).rejects.toThrow(
+      `CustomRule ${made.id} in zone ${zoneId}: the service refuses this change (checked with dry_run, nothing was changed): PATCH /zones/${zoneId}/rulesets/${made.outs.rulesetId}/rules/${made.id}`,
+    );
+    const calls = await fx.requestsSince();
+    expect(calls.map((c) => `${c.method} ${(c as { query?: unknown }).query ? JSON.stringify((c as { query?: unknown }).query) : ''}`)).toEqual(['PATCH {"dry_run":"true"}']);
+    expect(await refs(zoneId)).toEqual(['admin', 'taken']);
+
+    const fine = await checkedBy(customRule, rule(zoneId, { description: 'changed' }));
+    expect(await customRule.diff(made.id, made.outs, fine)).toMatchObject({ changes: true, changed: ['description'] });
+    expect((await customRule.read(made.id, made.outs)).props).toMatchObject({ description: 'admin' });
+  });
+});
+
+describe('coalesced refresh', () => {
+  test('a refresh of 100 custom rules in one zone reads its entry point once', async () => {
+    const zoneId = await fx.freshZone({ plan: 'enterprise' });
+    const made: Array<{ id: string; outs?: Record<string, unknown> }> = [];
+    for (let i = 0; i < 100; i += 1) made.push(await createCustom(rule(zoneId, { ref: `r${i}`, description: `rule ${i}` })));
+    await fx.apiCalls();
+    // The engine sends a refresh's reads a few at a time; here all at once, the largest batch.
+    const reads = await Promise.all(made.map((m) => customRule.read(m.id, m.outs)));
+    expect(reads.every((r, i) => r.id === made[i]!.id)).toBe(true);
+    expect(await fx.apiCalls()).toEqual([`GET /rulesets/phases/${CUSTOM_PHASE}/entrypoint`]);
+  });
+
+  test('rate limiting rules: create, refresh, update, delete in their own phase', async () => {
+    const zoneId = await fx.freshZone();
+    const inputs = await checkedBy(rateLimitRule, limit(zoneId, { ref: 'login' }));
+    const made = await rateLimitRule.create(inputs);
+    expect(made.outs).toEqual({ ...limit(zoneId, { ref: 'login' }), description: '', enabled: true, ruleId: made.id, rulesetId: made.outs.rulesetId });
+    expect(await refs(zoneId, RATELIMIT_PHASE)).toEqual(['login']);
+    const changed = await checkedBy(rateLimitRule, limit(zoneId, { ref: 'login', ratelimit: { ...limit(zoneId).ratelimit, requestsPerPeriod: 20, countingExpression: 'http.response.code eq 401' } }));
+    const { outs } = await rateLimitRule.update(made.id, made.outs, changed);
+    expect(outs).toMatchObject({ ratelimit: { requestsPerPeriod: 20, countingExpression: 'http.response.code eq 401' } });
+    expect((await rateLimitRule.read(made.id, outs)).inputs).toEqual({ ...changed });
+    await rateLimitRule.delete(made.id, outs);
+    expect(await refs(zoneId, RATELIMIT_PHASE)).toEqual([]);
+  });
+});

@@ -1,0 +1,82 @@
+// The declared form of custom and rate limiting rules, without the emulator or a provider: the wire mapping both
+// ways, and where a rule runs among the others (placeHolds, observedPlace, positionOf).
+import { declaredRulePath, observedPlace, phaseRuleFromWire, phaseRuleToWire, placeHolds, positionOf, type DeclaredRule, type RulePlace } from '../../src/rulesets';
+import type { RulesetRule } from '../../src/schemas';
+
+const rules: RulesetRule[] = ['a', 'b', 'c'].map((ref) => ({ id: `${ref}`.repeat(32), ref, action: 'log', expression: 'true' }));
+const id = (ref: string) => ref.repeat(32);
+
+describe('placeHolds', () => {
+  test.each<[string, string, RulePlace, boolean]>([
+    ['first, at the top', 'a', { first: true }, true],
+    ['first, second', 'b', { first: true }, false],
+    ['last, at the end', 'c', { last: true }, true],
+    ['before a later rule, by ref', 'a', { before: 'c' }, true],
+    ['before an earlier rule, by id', 'c', { before: id('a') }, false],
+    ['after an earlier rule, not next to it', 'c', { after: 'a' }, true],
+    ['after a rule that is gone', 'c', { after: 'gone' }, false],
+    ['after itself', 'b', { after: 'b' }, false],
+  ])('%s', (_why, ref, place, holds) => {
+    expect(placeHolds(rules, id(ref), place)).toBe(holds);
+  });
+});
+
+describe('observedPlace', () => {
+  test.each<[string, string, RulePlace | undefined, RulePlace | undefined]>([
+    ['none declared: none read', 'c', undefined, undefined],
+    ['a place that holds reads as declared', 'c', { after: 'a' }, { after: 'a' }],
+    ['moved from the top: after the rule before it', 'b', { first: true }, { after: 'a' }],
+    ['moved to the top', 'a', { after: 'c' }, { first: true }],
+    ['not last any more', 'b', { last: true }, { after: 'a' }],
+  ])('%s', (_why, ref, declared, observed) => {
+    expect(observedPlace(rules, id(ref), declared)).toEqual(observed);
+  });
+});
+
+describe('positionOf', () => {
+  test.each<[string, RulePlace | undefined, boolean, unknown]>([
+    ['no place: the service places it last', undefined, false, undefined],
+    ['first: index 1', { first: true }, false, { index: 1 }],
+    ['last at create: the default', { last: true }, false, undefined],
+    ['last on a move: after every other rule', { last: true }, true, { index: 4 }],
+    ['before a rule by ref: by its id', { before: 'b' }, false, { before: id('b') }],
+    ['after a rule by id', { after: id('c') }, false, { after: id('c') }],
+    ['a rule not in the phase', { after: 'gone' }, false, { missing: 'gone' }],
+  ])('%s', (_why, place, moving, position) => {
+    expect(positionOf(rules, place, moving)).toEqual(position);
+  });
+});
+
+describe('the wire mapping', () => {
+  const declared: Array<[string, Pick<DeclaredRule, 'action' | 'expression' | 'description' | 'enabled' | 'ref' | 'response' | 'skip' | 'ratelimit'>]> = [
+    ['a block with its answer', { action: 'block', expression: 'true', description: 'd', enabled: true, ref: 'r', response: { statusCode: 403, content: '{}', contentType: 'application/json' } }],
+    ['a skip of products and phases', { action: 'skip', expression: 'true', description: '', enabled: false, ref: 'r', skip: { products: ['waf'], phases: ['http_ratelimit'] } }],
+    [
+      'a rate limit counting responses',
+      {
+        action: 'block',
+        expression: 'true',
+        description: '',
+        enabled: true,
+        ref: '',
+        ratelimit: { characteristics: ['cf.colo.id', 'ip.src'], period: 60, requestsPerPeriod: 5, mitigationTimeout: 600, countingExpression: 'http.response.code eq 401' },
+      },
+    ],
+  ];
+  test.each(declared)('%s reads back as declared', (_why, rule) => {
+    expect(phaseRuleFromWire({ ...phaseRuleToWire(rule), id: 'f'.repeat(32) })).toEqual(rule);
+  });
+
+  test('a ref the service defaulted to the id reads as empty; an empty action_parameters as none', () => {
+    expect(phaseRuleFromWire({ id: id('a'), ref: id('a'), action: 'log', expression: 'true', action_parameters: {} })).toEqual({ action: 'log', expression: 'true', description: '', enabled: true, ref: '' });
+  });
+
+  test.each([
+    [['action_parameters', 'response', 'status_code'], ['response', 'statusCode']],
+    [['action_parameters', 'products', 0], ['skip', 'products', 0]],
+    [['ratelimit', 'requests_per_period'], ['ratelimit', 'requestsPerPeriod']],
+    [['expression'], ['expression']],
+  ])('%j is named %j', (wire, declaredPath) => {
+    expect(declaredRulePath(wire)).toEqual(declaredPath);
+  });
+});

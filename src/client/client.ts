@@ -1,5 +1,15 @@
 import { authHeaders, checkBaseUrl, secretsOf, secretValuesOf, type Credentials } from './credentials';
-import { DEFAULT_RATE_BUDGET, sharedRateBudget, type Budget, type BudgetKeyParts, type RateBudgetLimits } from './rate-budget';
+import {
+  DEFAULT_RATE_BUDGET,
+  DEFAULT_REQUESTS_PER_SECOND,
+  perSecondBudget,
+  requestsPerSecondProblem,
+  sharedRateBudget,
+  withPerSecondCap,
+  type Budget,
+  type BudgetKeyParts,
+  type RateBudgetLimits,
+} from './rate-budget';
 import { storeRateBudget } from './rate-budget-store';
 import { credentialGate } from './refused-credentials';
 import { ConnectionsGroup } from './groups/connections';
@@ -33,6 +43,12 @@ export interface ZoneGuardClientOptions {
    * on any machine with the same credentials and base URL. Unreachable, it is said once and the process's own budget applies.
    */
   rateBudgetStore?: string;
+  /**
+   * At most this many requests a second from the process to the service's host, whatever the credentials: the
+   * service's limit per IP address. Default 200 (the service's); `false` for none. Shared by every client of the
+   * process with the same base URL origin and cap.
+   */
+  rateBudgetPerSecond?: number | false;
   /** Largest answer the client reads, in bytes; a larger one fails with ResponseTooLargeError. Default 10 MiB. */
   maxResponseBytes?: number;
   /** The User-Agent header; default `pulumi-zoneguard`. */
@@ -98,6 +114,10 @@ export class ZoneGuardClient {
       throw new TypeError(`maxResponseBytes must be a whole number of bytes of at least 1, got ${String(maxResponseBytes)}`);
     }
     const limits = options.rateBudget === false ? undefined : (options.rateBudget ?? DEFAULT_RATE_BUDGET);
+    const perSecond = options.rateBudgetPerSecond === false ? undefined : (options.rateBudgetPerSecond ?? DEFAULT_REQUESTS_PER_SECOND);
+    const perSecondProblem = perSecond === undefined ? undefined : requestsPerSecondProblem(perSecond);
+    if (perSecondProblem) throw new TypeError(`rateBudgetPerSecond ${perSecondProblem}`);
+    const userBudget = limits && budgetOf({ baseUrl, secrets: secretsOf(options.credentials), limits }, options.rateBudgetStore);
     const transport = createTransport({
       baseUrl,
       authHeaders: headers,
@@ -106,7 +126,7 @@ export class ZoneGuardClient {
       userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
       timeoutMs,
       retry: resolveRetryPolicy(options.retry),
-      budget: limits && budgetOf({ baseUrl, secrets: secretsOf(options.credentials), limits }, options.rateBudgetStore),
+      budget: perSecond === undefined ? userBudget : withPerSecondCap(userBudget, perSecondBudget(baseUrl, perSecond)),
       gate: credentialGate(baseUrl, secretsOf(options.credentials)),
       logger: options.logger,
     });

@@ -10,6 +10,12 @@ export interface RateBudgetLimits {
 export const DEFAULT_RATE_BUDGET: RateBudgetLimits = Object.freeze({ requests: 1200, windowMs: 300_000 });
 
 /**
+ * The service's other limit: 200 requests a second per IP address, whatever the credentials (docs/service.md#rate-limit).
+ * The client keeps every request of the process to one host under it (`perSecondBudget`).
+ */
+export const DEFAULT_REQUESTS_PER_SECOND = 200;
+
+/**
  * Bounds of a budget. The budget keeps one slot per request of the window and scans them on every request, so the
  * count is capped far above any real limit (the service's is 1200). A window is waited out with one timer, and
  * Node's timers cannot wait longer than 2^31-1 ms (about 24.8 days): a longer one fires at once, which would turn
@@ -27,6 +33,14 @@ export function rateBudgetProblem(limits: RateBudgetLimits): string | undefined 
     return `windowMs must be a whole number of milliseconds from 1 to ${maxWindowMs} (about 24.8 days), got ${String(limits.windowMs)}`;
   }
   return undefined;
+}
+
+/** What is wrong with a per-second cap, as `must be ...`, or undefined when it is usable. */
+export function requestsPerSecondProblem(requests: number): string | undefined {
+  const { maxRequests } = RATE_BUDGET_BOUNDS;
+  return Number.isInteger(requests) && requests >= 1 && requests <= maxRequests
+    ? undefined
+    : `must be a whole number of requests from 1 to ${maxRequests}, got ${String(requests)}`;
 }
 
 /** Time as the budget sees it; injectable so tests run on a fake clock. */
@@ -320,4 +334,48 @@ export function sharedRateBudget(parts: BudgetKeyParts): RateBudget {
     budgets.set(key, budget);
   }
   return budget;
+}
+
+/**
+ * The process's budget of requests per second to the host of `baseUrl`, shared by every client of the process that
+ * talks to it, whatever their credentials: the service counts this limit per IP address, so per machine, not per user
+ * (the store, shared per user across machines, does not hold it). Created on first use.
+ */
+export function perSecondBudget(baseUrl: string, requests: number): RateBudget {
+  const key = `per-second ${new URL(baseUrl).origin} ${requests}`;
+  const budgets = registry();
+  let budget = budgets.get(key);
+  if (!budget) {
+    budget = new RateBudget({ requests, windowMs: 1000 });
+    budgets.set(key, budget);
+  }
+  return budget;
+}
+
+/**
+ * Both budgets: a request takes a slot of the user's budget (`user`, whose waits can be minutes), then one of the
+ * per-second cap, and gives both back when it ends. In that order so that no slot of the cap, which other
+ * credentials of the process share, is held through a wait of the user's budget. What the service says of the user's
+ * count (`observe`, `hold`) is the user's budget's alone.
+ */
+export function withPerSecondCap(user: Budget | undefined, cap: Budget): Budget {
+  if (!user) return { observe: () => undefined, hold: () => undefined, acquire: (onWait) => cap.acquire(onWait) };
+  return {
+    observe: (word) => user.observe(word),
+    hold: (ms) => user.hold(ms),
+    async acquire(onWait) {
+      const releaseUser = await user.acquire(onWait);
+      let releaseCap: Release;
+      try {
+        releaseCap = await cap.acquire(onWait);
+      } catch (error) {
+        releaseUser();
+        throw error;
+      }
+      return () => {
+        releaseCap();
+        releaseUser();
+      };
+    },
+  };
 }

@@ -1,6 +1,6 @@
 import { baseUrlProblem, checkBaseUrl, credentialProblem, type Credentials } from './credentials';
 import { quoteExcerpt } from '../schemas/common';
-import { rateBudgetProblem } from './rate-budget';
+import { rateBudgetProblem, requestsPerSecondProblem } from './rate-budget';
 
 /** Where the providers and the CLI send requests when neither `zoneguard:baseUrl` nor ZONEGUARD_BASE_URL is set: the
  * local emulator started by `npx zoneguard emulator`, the embedded default of the examples. */
@@ -14,6 +14,7 @@ export const SETTING_SOURCES = {
   baseUrl: { config: 'zoneguard:baseUrl', env: 'ZONEGUARD_BASE_URL' },
   rateBudget: { config: 'zoneguard:rateBudget', env: 'ZONEGUARD_RATE_BUDGET' },
   rateBudgetStore: { config: 'zoneguard:rateBudgetStore', env: 'ZONEGUARD_RATE_BUDGET_STORE' },
+  rateBudgetPerSecond: { config: 'zoneguard:rateBudgetPerSecond', env: 'ZONEGUARD_RATE_BUDGET_PER_SECOND' },
 } as const;
 
 export interface ClientSettings {
@@ -23,6 +24,8 @@ export interface ClientSettings {
   rateBudget?: { requests: number; windowMs: number } | false;
   /** A `redis://` or `rediss://` URL: the budget is then shared by every process using the same credentials. */
   rateBudgetStore?: string;
+  /** Requests a second from the process to the service's host: a whole number, `off`, or the client's default (200) when unset. */
+  rateBudgetPerSecond?: number | false;
 }
 
 /** The name of a setting, a key of `SETTING_SOURCES`. */
@@ -93,6 +96,17 @@ export function parseRateBudget(text: string): { requests: number; windowMs: num
   return limits;
 }
 
+/** Reads a per-second cap: a whole number of requests (e.g. `200`) or `off`, within the client's bounds. */
+export function parseRateBudgetPerSecond(text: string): number | false {
+  if (text === 'off') return false;
+  if (!/^\d+$/.test(text)) {
+    throw new SettingsError([{ field: 'rateBudgetPerSecond', reason: `must be a whole number of requests a second, for example "200", or "off"; got ${quoteExcerpt(text)}` }]);
+  }
+  const problem = requestsPerSecondProblem(Number(text));
+  if (problem) throw new SettingsError([{ field: 'rateBudgetPerSecond', reason: problem }]);
+  return Number(text);
+}
+
 /**
  * Reads the rate budget store setting: a `redis://` or `rediss://` URL with a host. A password in it never reaches
  * a message.
@@ -147,10 +161,12 @@ export function resolveSettings(config: Lookup, env: Record<string, string | und
   check('baseUrl', baseUrlProblem(baseUrl));
   const budget = read('rateBudget');
   const store = read('rateBudgetStore');
+  const perSecond = read('rateBudgetPerSecond');
   const rest = {
     baseUrl: checkBaseUrl(baseUrl),
     ...(budget === undefined ? {} : { rateBudget: parseRateBudget(budget) }),
     ...(store === undefined ? {} : { rateBudgetStore: parseRateBudgetStore(store) }),
+    ...(perSecond === undefined ? {} : { rateBudgetPerSecond: parseRateBudgetPerSecond(perSecond) }),
   };
   const apiToken = read('apiToken');
   if (apiToken) {

@@ -43,6 +43,17 @@ export const FaultSpecSchema = z.strictObject({
     })
     .optional(),
   /**
+   * The service's limit per IP address (docs/service.md#rate-limit): at most `requests` (default 200) in any window of
+   * `windowMs` (default 1000) from one address, whatever the credentials; a request over it is refused with 429 code
+   * 971 and `Retry-After: 1`, is not counted (neither here nor in the user's `rateLimit`), and blocks nothing further.
+   */
+  ipRateLimit: z
+    .strictObject({
+      requests: z.number().int().min(1).default(200),
+      windowMs: z.number().int().min(1).max(86_400_000).default(1000),
+    })
+    .optional(),
+  /**
    * `false`: matching answers carry no `Ratelimit` headers, as behind a proxy that strips them or from a revision of
    * the service before them; the client then keeps to its own budget alone.
    */
@@ -83,6 +94,8 @@ interface ActiveFault {
   losesLeft: number;
   /** `rateLimit`'s count, per user. */
   windows: Map<string, UserWindow>;
+  /** `ipRateLimit`'s count, per address. */
+  ipWindows: Map<string, UserWindow>;
 }
 
 /**
@@ -141,6 +154,7 @@ export class FaultEngine {
       resetsLeft: spec.resetConnections ?? 0,
       losesLeft: spec.loseAnswers ?? 0,
       windows: new Map(),
+      ipWindows: new Map(),
     }));
   }
 
@@ -157,7 +171,8 @@ export class FaultEngine {
   }
 
   /**
-   * The delay, the outcome and the rate limit word for a request of `user`; `apiPath` is the path after the base URL.
+   * The delay, the outcome and the rate limit word for a request of `user` from address `ip`; `apiPath` is the path
+   * after the base URL.
    * The word is the first matching `rateLimit` fault's count: the emulator says the limit it enforces, and without
    * the fault it enforces none (a limit said but not enforced would slow every client that follows it for nothing).
    */
@@ -168,6 +183,7 @@ export class FaultEngine {
     now: number,
     random: () => number = Math.random,
     user = EMULATOR_USER,
+    ip = '127.0.0.1',
   ): { latencyMs: number; outcome?: FaultOutcome; word?: RateLimitWord } {
     let latencyMs = 0;
     let outcome: FaultOutcome | undefined;
@@ -181,13 +197,18 @@ export class FaultEngine {
       latencyMs = Math.max(latencyMs, spec.latencyMs ?? 0);
       if (spec.rateLimitHeaders === false) silent = true;
       if (outcome) continue;
+      // The address's limit first: a request it refuses never reaches the user's count.
+      const ipLimit = spec.ipRateLimit && { ...spec.ipRateLimit, blockMs: 0 };
+      const ipRetryAfter = ipLimit ? this.countInWindow(windowOf(fault.ipWindows, ip), ipLimit, now) : undefined;
       // A request the rate limit admits counts in its window, whatever else happens to it.
-      const window = spec.rateLimit ? windowOf(fault.windows, user) : undefined;
+      const window = spec.rateLimit && ipRetryAfter === undefined ? windowOf(fault.windows, user) : undefined;
       const retryAfterSeconds = spec.rateLimit && window ? this.countInWindow(window, spec.rateLimit, now) : undefined;
       if (spec.rateLimit && window && word === undefined) word = rateLimitWord(window, spec.rateLimit, now);
       if (fault.resetsLeft > 0) {
         fault.resetsLeft--;
         outcome = { kind: 'reset', fault: 'resetConnections' };
+      } else if (ipRetryAfter !== undefined) {
+        outcome = { kind: 'answer', fault: 'ipRateLimit', status: 429, code: ErrorCode.rateLimited, message: Messages.rateLimited, retryAfterSeconds: ipRetryAfter };
       } else if (retryAfterSeconds !== undefined) {
         outcome = { kind: 'answer', fault: 'rateLimit', status: 429, code: ErrorCode.rateLimited, message: Messages.rateLimited, retryAfterSeconds };
       } else if (fault.tooManyLeft > 0) {
@@ -223,7 +244,7 @@ export class FaultEngine {
    * not lengthen it. Refused requests are not counted. Returns the seconds to wait, or undefined when the request is
    * admitted.
    */
-  private countInWindow(fault: UserWindow, limit: RateLimitSpec, now: number): number | undefined {
+  private countInWindow(fault: UserWindow, limit: Omit<RateLimitSpec, 'blockMs'> & { blockMs?: number }, now: number): number | undefined {
     const { admitted } = fault;
     const retryAfter = () => Math.max(1, Math.ceil((fault.blockedUntil - now) / 1000));
     if (now < fault.blockedUntil) return retryAfter();

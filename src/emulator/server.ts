@@ -123,7 +123,7 @@ export function buildServer(context: EmulatorContext, options: { logger?: boolea
     const { address, port } = app.server.address() as AddressInfo;
     const wrongHost = serviceHostRefusal(request.headers.host, { address, port });
     if (wrongHost !== undefined) throw ServiceError.of(403, ErrorCode.authentication, wrongHost);
-    const decision = context.faults.decide(request.method, apiPath(request), request.url.split('?')[0] ?? '', Date.now(), Math.random, userOf(request.headers));
+    const decision = context.faults.decide(request.method, apiPath(request), request.url.split('?')[0] ?? '', Date.now(), Math.random, userOf(request.headers), request.ip);
     // On every answer, refusals included: the service counts them too (docs/service.md#rate-limit).
     if (decision.word) reply.headers(rateLimitHeaders(decision.word));
     if (decision.latencyMs > 0) await sleep(decision.latencyMs);

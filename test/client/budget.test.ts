@@ -121,3 +121,33 @@ describe('a 429 with Retry-After', () => {
     expect(Math.min(...after) - refused!).toBeGreaterThanOrEqual(1000);
   });
 });
+
+describe('the per-second cap, against the emulator\'s limit per address (docs/service.md#rate-limit)', () => {
+  const CAP = 10;
+  const READS = 25;
+  beforeEach(async () => {
+    await emulator().admin.setFaults({ ipRateLimit: { requests: CAP } });
+  });
+  const reads = (client: ReturnType<typeof clientOf>) => Array.from({ length: READS }, () => client.pageGuard.get({ zoneId: ZONE }));
+
+  it('keeps every client of the process under it, whatever their credentials: 50 reads at 10 a second, no 429, over 4 s', async () => {
+    const { token } = await emulator().admin.addToken({});
+    // Retries off: a single 429 would fail a read. Two credentials, so two user budgets (off here) but one cap.
+    const a = clientOf(emulator(), { retry: false, rateBudgetPerSecond: CAP });
+    const b = clientOf(emulator(), { retry: false, rateBudgetPerSecond: CAP, credentials: { apiToken: token } });
+    const started = Date.now();
+    const results = await Promise.allSettled([...reads(a), ...reads(b)]);
+    expect(results.filter((result) => result.status === 'rejected')).toEqual([]);
+    const log = await emulator().admin.requests();
+    expect(log.map((entry) => entry.status)).toEqual(Array(2 * READS).fill(200));
+    // 50 reads at 10 a second: the last ten start after four seconds.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(4000);
+  });
+
+  it('without it (the control), the same reads at once trip the limit', async () => {
+    const client = clientOf(emulator(), { retry: false, rateBudgetPerSecond: false });
+    const results = await Promise.allSettled(reads(client));
+    expect(results.filter((result) => result.status === 'rejected')).toHaveLength(READS - CAP);
+    expect((await emulator().admin.requests()).filter((entry) => entry.status === 429)).toHaveLength(READS - CAP);
+  });
+});

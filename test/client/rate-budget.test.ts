@@ -1,4 +1,18 @@
-import { allowanceAfter, allowanceAt, budgetKey, NO_ALLOWANCE, nextSlot, parseRateLimitHeaders, RateBudget, sharedRateBudget, type Clock } from '../../src/client/rate-budget';
+import {
+  allowanceAfter,
+  allowanceAt,
+  budgetKey,
+  NO_ALLOWANCE,
+  nextSlot,
+  parseRateLimitHeaders,
+  perSecondBudget,
+  RateBudget,
+  requestsPerSecondProblem,
+  sharedRateBudget,
+  withPerSecondCap,
+  type Budget,
+  type Clock,
+} from '../../src/client/rate-budget';
 
 /** A clock that only moves when the test says so; sleepers wake in time order. */
 class FakeClock implements Clock {
@@ -193,6 +207,80 @@ describe('the shared budget', () => {
     const key = budgetKey(base);
     expect(key).toMatch(/^[0-9a-f]{64}$/);
     expect(key).not.toContain('s3cret');
+  });
+});
+
+describe('the per-second cap (the service\'s limit per IP address)', () => {
+  it.each<[number, string | undefined]>([
+    [1, undefined],
+    [200, undefined],
+    [100_000, undefined],
+    [0, 'must be a whole number of requests from 1 to 100000, got 0'],
+    [100_001, 'must be a whole number of requests from 1 to 100000, got 100001'],
+    [1.5, 'must be a whole number of requests from 1 to 100000, got 1.5'],
+    [Number.NaN, 'must be a whole number of requests from 1 to 100000, got NaN'],
+  ])('a cap of %d: %s', (requests, problem) => {
+    expect(requestsPerSecondProblem(requests)).toBe(problem);
+  });
+
+  it('is one budget per origin and cap, whatever the credentials and the path', () => {
+    const cap = perSecondBudget('https://api.example.com/client/v4', 200);
+    expect(perSecondBudget('https://api.example.com/other/', 200)).toBe(cap);
+    expect(perSecondBudget('https://api.example.com:8443/client/v4', 200)).not.toBe(cap);
+    expect(perSecondBudget('https://api.example.com/client/v4', 100)).not.toBe(cap);
+    expect(cap.limits).toEqual({ requests: 200, windowMs: 1000 });
+  });
+
+  /** Takes a slot of `budget` for a 10 ms request, noting when it was granted. */
+  const request = (clock: FakeClock, budget: Budget, granted: Array<[string, number]>, name: string) =>
+    budget.acquire().then((release) => {
+      granted.push([name, clock.now()]);
+      clock.time += 10;
+      release();
+      clock.time -= 10;
+    });
+
+  it("takes the user's slot first: a request waiting for its user's budget holds no slot of the cap", async () => {
+    const clock = new FakeClock();
+    const cap = new RateBudget({ requests: 2, windowMs: 1000 }, clock);
+    const a = withPerSecondCap(new RateBudget({ requests: 1, windowMs: 1000 }, clock), cap);
+    const b = withPerSecondCap(new RateBudget({ requests: 10, windowMs: 1000 }, clock), cap);
+    const granted: Array<[string, number]> = [];
+    const all = [request(clock, a, granted, 'a1'), request(clock, a, granted, 'a2'), request(clock, b, granted, 'b1'), request(clock, b, granted, 'b2')];
+    await flush();
+    // a2 waits for a's budget; b1 takes the cap's second slot; b2 waits for the cap.
+    expect(granted).toEqual([['a1', 0], ['b1', 0]]);
+    await clock.advance(1010);
+    await Promise.all(all);
+    expect(granted.slice(2).sort()).toEqual([['a2', 1010], ['b2', 1010]]);
+  });
+
+  it('alone (the user budget off), it is the whole budget: request 3 of a cap of 2 waits a second', async () => {
+    const clock = new FakeClock();
+    const capped = withPerSecondCap(undefined, new RateBudget({ requests: 2, windowMs: 1000 }, clock));
+    const granted: Array<[string, number]> = [];
+    const all = ['1', '2', '3'].map((name) => request(clock, capped, granted, name));
+    await flush();
+    expect(granted).toEqual([['1', 0], ['2', 0]]);
+    await clock.advance(1010);
+    await Promise.all(all);
+    expect(granted).toEqual([['1', 0], ['2', 0], ['3', 1010]]);
+  });
+
+  it("leaves the service's word and a 429's hold to the user's budget", async () => {
+    const clock = new FakeClock();
+    const user = new RateBudget({ requests: 5, windowMs: 1000 }, clock);
+    const capped = withPerSecondCap(user, new RateBudget({ requests: 5, windowMs: 1000 }, clock));
+    capped.observe({ remaining: 100, resetMs: 60_000, limits: { requests: 100, windowMs: 60_000 } });
+    expect(user.limits).toEqual({ requests: 100, windowMs: 60_000 });
+    capped.hold(500);
+    const granted: Array<[string, number]> = [];
+    const held = request(clock, capped, granted, 'held');
+    await clock.advance(499);
+    expect(granted).toEqual([]);
+    await clock.advance(1);
+    await held;
+    expect(granted).toEqual([['held', 500]]);
   });
 });
 

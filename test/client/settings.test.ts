@@ -42,6 +42,16 @@ describe('resolveSettings', () => {
       rateBudget,
     });
   });
+  test.each([
+    ['50', 50],
+    ['off', false],
+  ])('a per-second cap of %s', (text, rateBudgetPerSecond) => {
+    expect(resolveSettings(none, { ZONEGUARD_API_TOKEN: 't', ZONEGUARD_RATE_BUDGET_PER_SECOND: text })).toEqual({
+      baseUrl: DEFAULT_BASE_URL,
+      credentials: { apiToken: 't' },
+      rateBudgetPerSecond,
+    });
+  });
   test('a malformed rate budget says the form it takes', () => {
     expect(() => resolveSettings(none, { ZONEGUARD_API_TOKEN: 't', ZONEGUARD_RATE_BUDGET: '10 per second' })).toThrow(
       'zoneguard: zoneguard:rateBudget (or ZONEGUARD_RATE_BUDGET): must be "requests/windowMs", for example "1200/300000", or "off"; got "10 per second"',
@@ -85,6 +95,16 @@ describe('resolveSettings', () => {
       'a huge malformed rate budget, quoted in part',
       { ZONEGUARD_RATE_BUDGET: 'x'.repeat(100_000) },
       `zoneguard:rateBudget (or ZONEGUARD_RATE_BUDGET): must be "requests/windowMs", for example "1200/300000", or "off"; got "${'x'.repeat(60)}…" (100000 characters)`,
+    ],
+    [
+      'a per-second cap of 10/s',
+      { ZONEGUARD_RATE_BUDGET_PER_SECOND: '10/s' },
+      'zoneguard:rateBudgetPerSecond (or ZONEGUARD_RATE_BUDGET_PER_SECOND): must be a whole number of requests a second, for example "200", or "off"; got "10/s"',
+    ],
+    [
+      'a per-second cap of 0',
+      { ZONEGUARD_RATE_BUDGET_PER_SECOND: '0' },
+      'zoneguard:rateBudgetPerSecond (or ZONEGUARD_RATE_BUDGET_PER_SECOND): must be a whole number of requests from 1 to 100000, got 0',
     ],
     [
       'a rate budget store that is not Redis',

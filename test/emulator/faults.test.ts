@@ -121,6 +121,31 @@ describe('injected faults', () => {
     expect(times.map(answer)).toEqual(expected);
   });
 
+  test('ipRateLimit: per address, 200 a second by default; over it 429 code 971 with Retry-After 1, not counted, and not in the user\'s count', () => {
+    const engine = new FaultEngine();
+    engine.set(FaultSpecSchema.parse({ ipRateLimit: {}, rateLimit: { requests: 1000, windowMs: 60_000 } }));
+    const answer = (now: number, ip: string) => {
+      const { outcome, word } = engine.decide('GET', '/zones', '/client/v4/zones', now, Math.random, 'user', ip);
+      return outcome?.kind === 'answer' ? `${outcome.status} ${outcome.code} ${outcome.fault}, Retry-After ${outcome.retryAfterSeconds}, ${word?.remaining}` : `admitted, ${word?.remaining}`;
+    };
+    for (let n = 0; n < 200; n++) answer(n, '192.0.2.1');
+    // The 201st of the second from one address; another address and the next second are admitted.
+    expect(answer(500, '192.0.2.1')).toBe('429 971 ipRateLimit, Retry-After 1, undefined');
+    expect(answer(501, '192.0.2.2')).toBe('admitted, 799');
+    expect(answer(999, '192.0.2.1')).toBe('429 971 ipRateLimit, Retry-After 1, undefined');
+    expect(answer(1000, '192.0.2.1')).toBe('admitted, 798');
+  });
+
+  test('ipRateLimit over loopback: the answer a client gets past the limit, and the request log', async () => {
+    await h.emulator.admin.setFaults({ ipRateLimit: { requests: 3 } });
+    const answers = await Promise.all(Array.from({ length: 4 }, () => h.call('GET', settings())));
+    const limited = answers.filter((answer) => answer.status === 429);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 200, 200, 429]);
+    expect(limited[0]!.body).toEqual(failure([971, 'Rate limited. Please wait and consider throttling your request speed']));
+    expect(limited[0]!.headers.get('retry-after')).toBe('1');
+    expect((await h.emulator.admin.requests()).filter((entry) => entry.fault === 'ipRateLimit')).toHaveLength(1);
+  });
+
   test('rateLimit: a new window lets requests through again', async () => {
     await h.emulator.admin.setFaults({ rateLimit: { requests: 1, windowMs: 300 } });
     expect((await h.call('GET', settings())).status).toBe(200);

@@ -7,8 +7,8 @@ import type { ConnectionOptions } from './options';
 /**
  * The client, from the flags first and the providers' environment variables second (resolveSettings, the same
  * rules as the providers). Credential flags are taken as a set: any of them given, the environment's credentials
- * are ignored, so a flag never mixes with a variable into a half-pair. ZONEGUARD_RATE_BUDGET and
- * ZONEGUARD_RATE_BUDGET_STORE apply as they do to the providers.
+ * are ignored, so a flag never mixes with a variable into a half-pair. ZONEGUARD_RATE_BUDGET,
+ * ZONEGUARD_RATE_BUDGET_STORE and ZONEGUARD_RATE_BUDGET_PER_SECOND apply as they do to the providers.
  */
 export function clientFrom(options: ConnectionOptions, env: Record<string, string | undefined>): { client: ZoneGuardClient; secrets: string[] } {
   const flags: Record<string, string | undefined> = {
@@ -18,7 +18,7 @@ export function clientFrom(options: ConnectionOptions, env: Record<string, strin
     [SETTING_SOURCES.apiKey.config]: options.apiKey,
   };
   const anyCredentialFlag = options.apiToken !== undefined || options.apiEmail !== undefined || options.apiKey !== undefined;
-  const kept = [SETTING_SOURCES.baseUrl.env, SETTING_SOURCES.rateBudget.env, SETTING_SOURCES.rateBudgetStore.env];
+  const kept = [SETTING_SOURCES.baseUrl.env, SETTING_SOURCES.rateBudget.env, SETTING_SOURCES.rateBudgetStore.env, SETTING_SOURCES.rateBudgetPerSecond.env];
   const environment = anyCredentialFlag ? Object.fromEntries(kept.map((name) => [name, env[name]])) : env;
   let settings;
   try {

@@ -11,7 +11,7 @@ import {
 import { managedEntrypointBlocker, rulesFromRuleset } from '../rulesets';
 import { compareText } from './classification';
 import { isInvisible } from '../schemas/text';
-import { RESOURCE_KINDS, type ResourceKind } from '../kinds';
+import { RESOURCE_KINDS, declarationOf, wireValue, type KindDeclaration, type ObjectType, type ResourceKind } from '../kinds';
 
 /**
  * What `export` reads from a zone: its page security settings, CSP policies, firewall rules and filters, and, once
@@ -197,18 +197,19 @@ interface Named {
 }
 
 /** One declaration of the program: its kind, where it goes (section, then the object's id), and its text. */
-interface Block {
+export interface Block {
   kind: ResourceKind;
   section: number;
   id: string;
   text: string;
 }
 
-/** How each kind is exported: the blocks it declares for a snapshot. A kind of the registry without an entry is a compile error. */
-const RENDERERS: Record<ResourceKind, (snapshot: ZoneSnapshot, named: Named) => Block[]> = {
-  // Not exported yet: the snapshot does not read the custom and rate limiting phases (issue 26).
-  CustomRule: () => [],
-  RateLimitRule: () => [],
+/**
+ * How a kind is exported when its declarations need more than its field table (fields in an order of their own,
+ * defaults left out, a shared filter referenced by variable, the form a rule takes): the blocks it declares for a
+ * snapshot. Every other kind is exported from its declaration (fieldTableBlocks).
+ */
+const RENDERERS: { [K in ResourceKind]?: (snapshot: ZoneSnapshot, named: Named) => Block[] } = {
   PageGuardSettings: ({ settings }) => [
     {
       kind: 'PageGuardSettings',
@@ -299,6 +300,50 @@ const RENDERERS: Record<ResourceKind, (snapshot: ZoneSnapshot, named: Named) => 
       : [],
 };
 
+/** The objects of each type a snapshot holds. A type of the registry (src/kinds) the snapshot does not read is a compile error. */
+const OBJECTS: Record<ObjectType, (snapshot: ZoneSnapshot) => readonly object[]> = {
+  pageGuardSettings: ({ settings }) => [settings],
+  cspPolicy: ({ cspPolicies }) => cspPolicies,
+  firewallRule: ({ firewallRules }) => firewallRules,
+  filter: ({ filters }) => filters,
+  wafMigration: ({ migrationState }) => (migrationModeOf(migrationState) ? [{ mode: migrationModeOf(migrationState) }] : []),
+  managedEntrypoint: ({ wafRules }) => (wafRules ? [wafRules] : []),
+  // Not read yet: the snapshot does not read the custom and rate limiting phases (issue 26), so CustomRule and
+  // RateLimitRule declare nothing.
+  rulesetRule: () => [],
+};
+
+/** `FirewallRule` as a resource name (`firewall-rule`) and a variable (`firewallRule`). */
+const kindNames = (kind: string) => ({ name: kind.replace(/(?<=.)[A-Z]/g, (letter) => `-${letter}`).toLowerCase(), variable: kind.charAt(0).toLowerCase() + kind.slice(1) });
+
+/**
+ * The blocks of a kind exported from its declaration: each object of its type the snapshot holds, declared with the
+ * inputs of its field table read at their wire names (absent and null values left to their defaults) and, for a kind
+ * of many objects, its adopt input; after the sections of RENDERERS, in registry order. Pure.
+ */
+export function fieldTableBlocks(kind: ResourceKind, snapshot: ZoneSnapshot): Block[] {
+  const { identity, fields } = declarationOf(kind) as KindDeclaration;
+  const section = RESOURCE_KINDS.length + RESOURCE_KINDS.indexOf(kind);
+  const sent = fields.filter((field) => field.wire !== '' && field.wire !== 'zone_id' && (field.change === 'update' || field.change === 'replace'));
+  const inputs = (object: object): [string, string | undefined][] =>
+    sent.map((field) => {
+      const value = wireValue(object, field.wire);
+      return [field.input, value === undefined || value === null ? undefined : tsLiteral(value, 2)];
+    });
+  const objects = OBJECTS[identity.object](snapshot) as Array<{ id: string; description?: string }>;
+  const names = kindNames(kind);
+  const noun = identity.noun.charAt(0).toUpperCase() + identity.noun.slice(1);
+  if (identity.scope === 'zone') {
+    return objects.map((object) => ({ kind, section, id: '', text: block(kind, names.variable, names.name, [['zoneId', 'zoneId'], ...inputs(object)], [`${noun} ${snapshot.zoneId}.`]) }));
+  }
+  return nameObjects([...objects].sort((a, b) => compareText(a.id, b.id)), names.name, names.variable).map(({ object, name, variable }) => ({
+    kind,
+    section,
+    id: object.id,
+    text: block(kind, variable, name, [['zoneId', 'zoneId'], [identity.adoptInput ?? 'id', tsString(object.id)], ...inputs(object)], [`${noun} ${object.id}.`]),
+  }));
+}
+
 /** The mode a WafMigration declares for a zone in `state`, or undefined before the migration (nothing to hold). Pure. */
 export function migrationModeOf(state: string | undefined): 'direct' | 'validation' | undefined {
   if (state === 'validation') return 'validation';
@@ -311,7 +356,8 @@ export function migrationModeOf(state: string | undefined): 'direct' | 'validati
  * filters, and its WAF migration and managed rules once it migrated, exactly as the snapshot holds them, each with
  * its adoption input (`adoptPolicyId`, `adoptFilterId`, `adoptRuleId`), so that the first `pulumi up` takes them
  * over instead of creating new ones. A filter shared by several rules, or by none, is a FirewallFilter its rules
- * reference (standaloneFilterIds). Every kind of the registry has its renderer (RENDERERS). Pure and deterministic:
+ * reference (standaloneFilterIds). Every kind of the registry is declared: by its renderer (RENDERERS) or from its
+ * declaration (fieldTableBlocks). Pure and deterministic:
  * objects are sorted by id, and nothing varies from run to run (no date).
  */
 export function renderPulumiProgram(snapshot: ZoneSnapshot, options: RenderOptions = {}): string {
@@ -328,7 +374,7 @@ export function renderPulumiProgram(snapshot: ZoneSnapshot, options: RenderOptio
     filters,
     filterVariable: new Map(filters.map(({ object, variable }) => [object.id, variable])),
   };
-  const blocks = RESOURCE_KINDS.flatMap((kind) => RENDERERS[kind](snapshot, named)).sort((a, b) => a.section - b.section || compareText(a.id, b.id));
+  const blocks = RESOURCE_KINDS.flatMap((kind) => RENDERERS[kind]?.(snapshot, named) ?? fieldTableBlocks(kind, snapshot)).sort((a, b) => a.section - b.section || compareText(a.id, b.id));
   const imports = [...new Set(blocks.map((b) => b.kind))].sort(compareText);
   const header = [
     `// Page security of zone ${snapshot.zoneId}, generated by \`zoneguard export\`.`,

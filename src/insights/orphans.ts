@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { KINDS, declarationOf, kindOfType, type KindDeclaration, type ObjectType, type ResourceKind } from '../kinds';
+import { KINDS, declarationOf, kindOfType, wireValue, type KindDeclaration, type ObjectType, type ResourceKind } from '../kinds';
 import { type CspPolicyWire, type Filter, type FirewallRuleWire } from '../schemas';
 import { printable } from '../schemas/text';
 
@@ -118,11 +118,6 @@ export function ownershipOf(exports: readonly StackExport[], zoneId: string): Ow
 }
 
 type Listed = CspPolicyWire | FirewallRuleWire | Filter;
-
-/** The value at a dotted wire path of an object (`filter.expression`). */
-function wireValue(object: unknown, wire: string): unknown {
-  return wire.split('.').reduce<unknown>((value, key) => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined), object);
-}
 
 /**
  * How a pending create of `kind` is recognised in what the service holds, from its declaration: the object type it

@@ -115,3 +115,8 @@ export function diffPlan<I extends string>(declaration: KindDeclaration<string, 
 export function propertiesOf(declaration: KindDeclaration): string[] {
   return [...declaration.fields.map((field) => field.input), ...declaration.outputs];
 }
+
+/** The value at a field's wire path in an object as the service answers it (`filter.expression`); undefined where absent. */
+export function wireValue(object: unknown, wire: string): unknown {
+  return wire.split('.').reduce<unknown>((value, key) => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined), object);
+}

@@ -2,41 +2,32 @@
 import '../node-version'; // first: an unsupported Node fails here, saying what to install
 import type { ResourceKind } from './kit/closure';
 import type { Implementation } from './kit/implementation';
-import { KINDS } from '../kinds';
+import { RESOURCE_KINDS, declarationOf } from '../kinds';
 import { ownershipSpec, withOwnership } from './kit/ownership';
 import { withInputsPresent } from './kit/check';
-import { cspPolicy } from './csp-policy';
-import { pageGuardSettings } from './page-guard-settings';
-import { firewallRuleWithFilter } from './firewall-rule-with-filter';
-import { firewallFilter } from './firewall-filter';
-import { firewallRule } from './firewall-rule';
-import { wafMigration } from './waf-migration';
-import { wafManagedRules } from './waf-managed-rules';
-import { customRule } from './custom-rule';
-import { rateLimitRule } from './rate-limit-rule';
 import { isDynamicProviderHost, quietHostEchoes, withQuietFailures } from './kit/quiet';
 
-// Every kind's handlers; `satisfies` makes a kind of the registry without its handlers a compile error.
-const handlers = {
-  PageGuardSettings: pageGuardSettings,
-  CspPolicy: cspPolicy,
-  FirewallRuleWithFilter: firewallRuleWithFilter,
-  FirewallFilter: firewallFilter,
-  FirewallRule: firewallRule,
-  WafMigration: wafMigration,
-  WafManagedRules: wafManagedRules,
-  CustomRule: customRule,
-  RateLimitRule: rateLimitRule,
-} satisfies Record<ResourceKind, Implementation>;
+/**
+ * The module of a kind's handlers, by the one name through every layer (docs/CONTRACTS.md#names): `<kind-file>.ts`
+ * beside this one, exporting them as `<kind>` in camel case (`FirewallRule`: `./firewall-rule`, `firewallRule`).
+ * Loaded on first use, so a program that only declares resources never loads a provider's code, and a kind is added
+ * here by adding its file: test/support/kind-samples.test.ts fails on a kind of the registry without one.
+ */
+function handlersModule(kind: ResourceKind): { file: string; name: string } {
+  return { file: `./${kind.replace(/(?<=.)[A-Z]/g, (letter) => `-${letter}`).toLowerCase()}`, name: kind.charAt(0).toLowerCase() + kind.slice(1) };
+}
 
-// Every kind behind the ownership guard (kit/ownership.ts), which takes what it needs from the kind's declaration,
-// and with a check that refuses missing inputs in one failure before any kind reads them (kit/check.ts).
-const implementations = Object.fromEntries(
-  KINDS.map((declaration) => [
-    declaration.kind,
-    withInputsPresent(declaration.kind, withOwnership(declaration.kind, handlers[declaration.kind], ownershipSpec(declaration))),
-  ]),
-) as Record<ResourceKind, Implementation>;
+/**
+ * A kind's handlers behind the ownership guard (kit/ownership.ts), which takes what it needs from the kind's
+ * declaration, and with a check that refuses missing inputs in one failure before any kind reads them (kit/check.ts).
+ */
+function load(kind: ResourceKind): Implementation {
+  const { file, name } = handlersModule(kind);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a module named by the kind, loaded on first use (above)
+  const handlers = (require(file) as Record<string, Implementation | undefined>)[name];
+  if (!handlers) throw new Error(`zoneguard: src/providers/${file.slice(2)}.ts exports no ${name}: the handlers of ${kind}`);
+  return withInputsPresent(kind, withOwnership(kind, handlers, ownershipSpec(declarationOf(kind))));
+}
 
 const quiet = new Map<ResourceKind, Implementation>();
 
@@ -46,11 +37,10 @@ const quiet = new Map<ResourceKind, Implementation>();
  */
 export function implementation(kind: ResourceKind): Implementation {
   // The kind comes from a stored closure, maybe written by another version: look it up as any string.
-  const found: Implementation | undefined = Object.hasOwn(implementations, kind) ? implementations[kind] : undefined;
-  if (!found) throw new Error(`zoneguard: no provider implementation for ${kind} in this version of pulumi-zoneguard`);
+  if (!(RESOURCE_KINDS as readonly string[]).includes(kind)) throw new Error(`zoneguard: no provider implementation for ${kind} in this version of pulumi-zoneguard`);
   if (isDynamicProviderHost()) quietHostEchoes();
   let wrapped = quiet.get(kind);
-  if (!wrapped) quiet.set(kind, (wrapped = withQuietFailures(found)));
+  if (!wrapped) quiet.set(kind, (wrapped = withQuietFailures(load(kind))));
   return wrapped;
 }
 

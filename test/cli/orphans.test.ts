@@ -1,7 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { run } from '../../src/cli/commands/orphans';
-import { matchesPending } from '../../src/insights/orphans';
+import { KINDS } from '../../src/kinds';
+import { OBJECT_NOUN, kindsMaking, matchesPending } from '../../src/insights/orphans';
 import { EMPTY_ZONE, capture, useInsightEmulator } from '../insights/helpers';
 
 // `zoneguard orphans` against the emulator, with stack exports shaped as `pulumi stack export` writes them.
@@ -204,3 +205,30 @@ describe('matchesPending', () => {
     expect(matchesPending(kind, object as never, inputs)).toBe(expected);
   });
 });
+
+// What orphans knows of a kind comes from its declaration (src/kinds): a kind of many objects it could not list, or
+// whose pending create it could not recognise, would leave what an interrupted up made of it unseen.
+const manyPerZone = KINDS.filter((declaration) => declaration.identity.scope === 'object');
+/** The kinds orphans does not cover yet: it does not read the rules of the custom and rate limiting phases (issue 26). */
+const NOT_COVERED_YET = ['CustomRule', 'RateLimitRule'];
+
+test('the kinds of many objects orphans does not cover are exactly those it says it does not cover yet', () => {
+  const uncovered = manyPerZone.filter((declaration) => !Object.hasOwn(OBJECT_NOUN, declaration.identity.object) || declaration.createdWith === undefined);
+  expect(uncovered.map((declaration) => declaration.kind)).toEqual(NOT_COVERED_YET);
+});
+
+describe.each(manyPerZone.filter((declaration) => !NOT_COVERED_YET.includes(declaration.kind)).map((declaration) => [declaration.kind, declaration] as const))(
+  '%s, a kind of many objects per zone',
+  (kind, declaration) => {
+    test('its objects are of a type orphans lists, and it is among the kinds that make them', () => {
+      expect(Object.keys(OBJECT_NOUN)).toContain(declaration.identity.object);
+      expect(kindsMaking(declaration.identity.object as keyof typeof OBJECT_NOUN)).toContain(kind);
+    });
+
+    test('its declaration says how its pending create is recognised, by inputs of its field table', () => {
+      const inputs = declaration.fields.map((field) => field.input);
+      expect(declaration.createdWith?.length).toBeGreaterThan(0);
+      expect(declaration.createdWith!.filter((input) => !(inputs as string[]).includes(input))).toEqual([]);
+    });
+  },
+);

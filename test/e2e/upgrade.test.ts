@@ -101,11 +101,12 @@ afterAll(async () => {
   if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
 });
 
-test('the fixture holds one resource of each kind, and no credential but placeholders', () => {
+test('the fixture holds one resource of each kind of e8e93dd, and no credential but placeholders', () => {
   const deployment = JSON.parse(fixtureText('stack.json')) as Deployment;
   const types = ((deployment.deployment.resources ?? []) as Array<{ type: string }>).map((resource) => resource.type);
-  expect(types.filter((type) => type.includes('/zoneguard:')).sort()).toEqual(RESOURCE_KINDS.map(typeToken).sort());
-  expect(DECLARED.map(([, kind]) => typeToken(kind)).sort()).toEqual(RESOURCE_KINDS.map(typeToken).sort());
+  // The kinds of e8e93dd, each still of the registry; a kind added since has no resource in a stack that old.
+  expect(types.filter((type) => type.includes('/zoneguard:')).sort()).toEqual(DECLARED.map(([, kind]) => typeToken(kind)).sort());
+  expect(DECLARED.filter(([, kind]) => !RESOURCE_KINDS.includes(kind))).toEqual([]);
   const state = JSON.parse(fixtureText('emulator-state.json')) as {
     credentials: { apiTokens: string[]; apiKey: string };
     zones: Array<{ tokens: string[] }>;

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { exportZoneProgram } from '../../src/insights';
-import { readZoneSnapshot, renderPulumiProgram, slug, standaloneFilterIds, tsLiteral, tsString, type ZoneSnapshot } from '../../src/insights/export';
+import { fieldTableBlocks, readZoneSnapshot, renderPulumiProgram, slug, standaloneFilterIds, tsLiteral, tsString, type ZoneSnapshot } from '../../src/insights/export';
 import { readMigrationPlan } from '../../src/migration';
 import { type FirewallRuleWire } from '../../src/schemas';
 import { MANAGED_RULESET_ID } from '../../src/schemas/service';
@@ -344,6 +344,54 @@ export const ruleOpsHealth = new FirewallRuleWithFilter('ops-health', {
     expect(text).toContain("export const pageGuard = new PageGuardSettings('page-guard', {\n  zoneId,\n  enabled: false,\n});\n");
     expect(text).not.toContain('CspPolicy');
     expect(text).not.toContain('FirewallRuleWithFilter');
+  });
+});
+
+// The export of a kind without a renderer of its own, from its declaration (src/kinds), tried on kinds that have one.
+describe('fieldTableBlocks', () => {
+  test('a kind of many objects: each object by id, with its adopt input and the inputs its field table reads from the wire', () => {
+    const filters = [...twoCall.filters].filter((f) => f.id === UNUSED || f.id === SHARED);
+    expect(fieldTableBlocks('FirewallFilter', { ...twoCall, filters }).map((b) => b.text)).toEqual([
+      [
+        `// Filter ${SHARED}.`,
+        "export const firewallFilterScannerAgents = new FirewallFilter('scanner-agents', {",
+        '  zoneId,',
+        `  adoptFilterId: '${SHARED}',`,
+        `  expression: 'http.user_agent contains "sqlmap"',`,
+        "  description: 'Scanner agents',",
+        '  paused: false,',
+        '});',
+      ].join('\n'),
+      [
+        `// Filter ${UNUSED}.`,
+        "export const firewallFilterFirewallFilter44444444 = new FirewallFilter('firewall-filter-44444444', {",
+        '  zoneId,',
+        `  adoptFilterId: '${UNUSED}',`,
+        "  expression: 'ip.src eq 198.51.100.1',",
+        '  paused: true,',
+        "  ref: 'SPARE',",
+        '});',
+      ].join('\n'),
+    ]);
+  });
+
+  test('a kind of one object per zone: one declaration, named after the kind, absent fields left out', () => {
+    const settings = { ...snapshot, settings: { enabled: true, use_vendor_reporting_endpoint: false } };
+    expect(fieldTableBlocks('PageGuardSettings', settings).map((b) => b.text)).toEqual([
+      [
+        `// The page security settings of zone ${ZONE}.`,
+        "export const pageGuardSettings = new PageGuardSettings('page-guard-settings', {",
+        '  zoneId,',
+        '  enabled: true,',
+        '  useVendorReportingEndpoint: false,',
+        '});',
+      ].join('\n'),
+    ]);
+  });
+
+  test('nothing for a kind whose object the zone does not hold', () => {
+    expect(fieldTableBlocks('WafMigration', { ...snapshot, migrationState: 'start' })).toEqual([]);
+    expect(fieldTableBlocks('CspPolicy', { ...snapshot, cspPolicies: [] })).toEqual([]);
   });
 });
 

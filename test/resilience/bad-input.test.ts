@@ -1,5 +1,6 @@
 import type * as pulumi from '@pulumi/pulumi';
-import { RESOURCE_KINDS, type ResourceKind } from '../../src/kinds';
+import type { z } from 'zod';
+import { declarationOf, RESOURCE_KINDS, type ResourceKind } from '../../src/kinds';
 import { implementation } from '../../src/providers';
 import { MAX_REASON_LENGTH } from '../../src/providers/kit/check';
 import { configure } from '../../src/providers/kit/context';
@@ -48,7 +49,6 @@ const shapeCases: Case[] = [['__proto__', { enabled: false }, 'a __proto__ key']
 
 /** Rows of a filter's expression, whichever resource declares it. */
 const expressionCases: Case[] = [
-  ['expression', MISSING, 'missing'],
   ['expression', '', 'empty'],
   ['expression', `(http.request.uri.path eq "/${'a'.repeat(16_400)}")`, 'over 16384 characters'],
   ['expression', 'http.request.uri.path eq', 'no value'],
@@ -58,7 +58,6 @@ const expressionCases: Case[] = [
 
 /** Rows of a firewall rule's own fields, whichever form declares it. */
 const ruleFieldCases: Case[] = [
-  ['action', MISSING, 'missing'],
   ['action', 'deny', 'not a firewall action'],
   ['paused', 'false', 'text'],
   ['paused', 0, 'a number'],
@@ -77,7 +76,6 @@ const ruleFieldCases: Case[] = [
 
 /** Rows of a rule's own fields in the custom and rate limiting phases, whichever kind declares it. */
 const phaseRuleCases: Case[] = [
-  ['action', MISSING, 'missing'],
   ['action', 'execute', 'an action of the managed phase'],
   ['expression', 'http.response.code eq 403', 'a response field in a request phase'],
   ['enabled', 'yes', 'text'],
@@ -90,11 +88,28 @@ const phaseRuleCases: Case[] = [
   ['adoptRuleId', 'rule-1', 'not an id'],
 ];
 
-const MATRIX: Record<ResourceKind, Case[]> = {
-  PageGuardSettings: [
+/** A value of an id's shape, for an output given as an input. */
+const AN_ID = 'b0e7337e95bc424b303e1bd1243c6b44';
+
+/**
+ * The rows every kind gets from its declaration (src/kinds): its zone, a `__proto__` key, each input its args schema
+ * requires left out, and each output the provider computes given as an input.
+ */
+function declaredCases(kind: ResourceKind): Case[] {
+  const { args, outputs } = declarationOf(kind);
+  const shape = (args as unknown as z.ZodObject).shape;
+  const required = Object.keys(shape).filter((field) => field !== 'zoneId' && !shape[field]!.safeParse(undefined).success);
+  return [
     ...zoneIdCases,
     ...shapeCases,
-    ['enabled', MISSING, 'missing'],
+    ...required.map((field): Case => [field, MISSING, 'missing']),
+    ...outputs.map((output): Case => [output, AN_ID, 'an output given as an input']),
+  ];
+}
+
+/** Each kind's own rows, beyond those of its declaration. */
+const MATRIX: { [K in ResourceKind]?: Case[] } = {
+  PageGuardSettings: [
     ['enabled', 'true', 'text'],
     ['enabled', 1, 'a number'],
     ['enabled', null, 'null'],
@@ -105,18 +120,13 @@ const MATRIX: Record<ResourceKind, Case[]> = {
     ['enable', true, 'a misspelt field'],
   ],
   CspPolicy: [
-    ...zoneIdCases,
-    ...shapeCases,
     ['value', `scirpt-src ${'a'.repeat(10_000_000)}`, 'a 10 MB unknown directive (quoted as an excerpt)'],
-    ['action', MISSING, 'missing'],
     ['action', 'block', 'not a CSP action'],
     ['action', '', 'empty'],
-    ['expression', MISSING, 'missing'],
     ['expression', '', 'empty'],
     ['expression', 'http.host eq', 'no value'],
     ['expression', 'http.hots eq "shop.example.com"', 'an unknown field'],
     ['expression', 5, 'a number'],
-    ['value', MISSING, 'missing'],
     ['value', '', 'empty'],
     ['value', 'script-src', 'a directive without sources'],
     ['value', "scirpt-src 'self'", 'an unknown directive'],
@@ -127,45 +137,31 @@ const MATRIX: Record<ResourceKind, Case[]> = {
     ['enabled', 1, 'a number'],
     ['adoptPolicyId', 'policy-1', 'not an id'],
     ['adoptPolicyId', 123, 'a number'],
-    ['policyId', 'b0e7337e95bc424b303e1bd1243c6b44', 'an output given as an input'],
     ['value', `script-src ${'https://a.example '.repeat(6000)}`, 'a 100 KB source list'],
     ['expression', `http.host eq "${'a'.repeat(16_400)}"`, 'over 16384 characters'],
   ],
   FirewallRuleWithFilter: [
-    ...zoneIdCases,
-    ...shapeCases,
     ...expressionCases,
     ...ruleFieldCases,
     ['adoptRuleId', 'rule-1', 'not an id'],
-    ['filterId', 'b0e7337e95bc424b303e1bd1243c6b44', 'an output given as an input'],
   ],
   FirewallFilter: [
-    ...zoneIdCases,
-    ...shapeCases,
     ...expressionCases,
     ['paused', 'false', 'text'],
     ['description', 'd'.repeat(501), 'over 500 characters'],
     ['ref', 'r'.repeat(51), 'over 50 characters'],
     ['ref', false, 'a boolean'],
     ['adoptFilterId', 'filter-1', 'not an id'],
-    ['filterId', 'b0e7337e95bc424b303e1bd1243c6b44', 'an output given as an input'],
   ],
   FirewallRule: [
-    ...zoneIdCases,
-    ...shapeCases,
     ...ruleFieldCases,
-    ['filterId', MISSING, 'missing'],
     ['filterId', 'filter-1', 'not an id'],
     ['filterId', { id: 'b0e7337e95bc424b303e1bd1243c6b44' }, 'an object, not an id'],
     ['expression', 'ip.src eq 192.0.2.1', 'an expression: it belongs to the FirewallFilter'],
     ['adoptRuleId', 'rule-1', 'not an id'],
-    ['ruleId', 'b0e7337e95bc424b303e1bd1243c6b44', 'an output given as an input'],
   ],
   WafMigration: [
-    ...zoneIdCases,
-    ...shapeCases,
     ['adjustments', nested(100_000), 'nested 100000 levels deep'],
-    ['mode', MISSING, 'missing'],
     ['mode', 'fast', 'not a mode'],
     ['mode', 'DIRECT', 'upper case'],
     ['adjustments', 'all', 'text'],
@@ -191,9 +187,6 @@ const MATRIX: Record<ResourceKind, Case[]> = {
     ['wait', 60, 'a number'],
   ],
   WafManagedRules: [
-    ...zoneIdCases,
-    ...shapeCases,
-    ['rules', MISSING, 'missing'],
     ['rules', 'all', 'text'],
     ['rules', { managed: { execute: { rulesetId: 'c'.repeat(32) } } }, 'an unknown managed ruleset'],
     ['rules', { managed: { execute: { rulesetId: 'efb7b8c949ac4650a09736fc376e9aee', action: 'deny' } } }, 'an unknown override action'],
@@ -204,14 +197,11 @@ const MATRIX: Record<ResourceKind, Case[]> = {
     ['order', ['managed', 'managed'], 'a ref twice'],
     ['restoreOnDelete', 'yes', 'text'],
   ],
-  CustomRule: [...zoneIdCases, ...shapeCases, ...expressionCases, ...phaseRuleCases, ['action', 'allow', 'the legacy allow (now skip)'], ['skip', { ruleset: 'current' }, 'skip on a block rule'], ['skip', 'all', 'text']],
+  CustomRule: [...expressionCases, ...phaseRuleCases, ['action', 'allow', 'the legacy allow (now skip)'], ['skip', { ruleset: 'current' }, 'skip on a block rule'], ['skip', 'all', 'text']],
   RateLimitRule: [
-    ...zoneIdCases,
-    ...shapeCases,
     ...expressionCases,
     ...phaseRuleCases,
     ['action', 'skip', 'skip, which the phase does not take'],
-    ['ratelimit', MISSING, 'missing'],
     ['ratelimit', { characteristics: ['ip.src'], period: 60, requestsPerPeriod: 10, mitigationTimeout: 600 }, 'without cf.colo.id'],
     ['ratelimit', { characteristics: ['cf.colo.id'], period: 45, requestsPerPeriod: 10, mitigationTimeout: 600 }, 'a period the service does not offer'],
     ['ratelimit', { characteristics: ['cf.colo.id'], period: 60, requestsPerPeriod: 0, mitigationTimeout: 600 }, 'no requests per period'],
@@ -262,8 +252,6 @@ const TRANSITIONS: Array<[field: string, olds: Record<string, unknown>, news: Re
   ],
 ];
 
-/** Keys that are no input of their resource (unless its base declares them): a misspelling, an output given as an input, another resource's input. */
-const NOT_INPUTS = new Set(['enable', 'policyId', 'filterId', 'ruleId', 'expression', '__proto__']);
 
 // A computed key makes `__proto__` an own key, as JSON.parse does, rather than setting the prototype.
 const withField = (base: Record<string, unknown>, field: string, value: unknown) => {
@@ -271,9 +259,12 @@ const withField = (base: Record<string, unknown>, field: string, value: unknown)
   return value === MISSING ? rest : { ...rest, [field]: value };
 };
 
-/** How a failure's reason names the field: an unknown input as such, any other as `Kind.field`. */
+/**
+ * How a failure's reason names the field: a key that is no input of the kind (a misspelling, an output given as an
+ * input, another kind's input) as such, any other as `Kind.field`.
+ */
 const namingOf = (kind: ResourceKind, field: string) =>
-  NOT_INPUTS.has(field) && !Object.hasOwn(BASES[kind], field) ? `${kind}: unknown input "${field}"` : `${kind}.${field}`;
+  declarationOf(kind).fields.some((declared) => declared.input === field) ? `${kind}.${field}` : `${kind}: unknown input "${field}"`;
 
 /** Every failure names the field: as the engine's property path, and in the reason the user reads. */
 function expectFailuresNaming(kind: ResourceKind, field: string, failures: pulumi.dynamic.CheckFailure[] | undefined): void {
@@ -298,9 +289,7 @@ describe("the providers' check", () => {
   });
   afterAll(() => fixture?.close());
 
-  const rows = (Object.keys(MATRIX) as ResourceKind[]).flatMap((kind) =>
-    MATRIX[kind].map(([field, value, why]) => ({ kind, field, value, why })),
-  );
+  const rows = RESOURCE_KINDS.flatMap((kind) => [...declaredCases(kind), ...(MATRIX[kind] ?? [])].map(([field, value, why]) => ({ kind, field, value, why })));
 
   test.each(rows)('$kind $field: $why', async ({ kind, field, value }) => {
     const result = await implementation(kind).check({}, withField(BASES[kind], field, value));
@@ -367,7 +356,8 @@ describe('through the real engine', () => {
 
   // The engine stops at the first resource whose check fails, so each bad resource gets its own run: each kind's
   // class, from its sample with one field bad.
-  const ENGINE_CASES: { [K in ResourceKind]: { field: keyof ClassArgs[K] & string; value: unknown } } = {
+  // A kind without a case of its own is run with its zone id in upper case.
+  const ENGINE_CASES: { [K in ResourceKind]?: { field: keyof ClassArgs[K] & string; value: unknown } } = {
     PageGuardSettings: { field: 'enabled', value: 'yes' },
     CspPolicy: { field: 'value', value: 'script-src' },
     FirewallRuleWithFilter: { field: 'expression', value: 'http.request.uri.path eq' },
@@ -378,11 +368,10 @@ describe('through the real engine', () => {
     CustomRule: { field: 'action', value: 'allow' },
     RateLimitRule: { field: 'ratelimit', value: { characteristics: ['ip.src'], period: 60, requestsPerPeriod: 10, mitigationTimeout: 600 } },
   };
-  const cases = RESOURCE_KINDS.map((kind) => ({
-    kind,
-    field: ENGINE_CASES[kind].field,
-    declare: () => constructSample(kind, kind.toLowerCase(), { ...sampleArgs(kind, ZONE), [ENGINE_CASES[kind].field]: ENGINE_CASES[kind].value }),
-  }));
+  const cases = RESOURCE_KINDS.map((kind) => {
+    const { field, value } = ENGINE_CASES[kind] ?? { field: 'zoneId', value: ZONE.toUpperCase() };
+    return { kind, field, declare: () => constructSample(kind, kind.toLowerCase(), { ...sampleArgs(kind, ZONE), [field]: value }) };
+  });
 
   test.each(cases)('pulumi up stops on $kind $field, shows the field and the reason, and sends no request', async ({ kind, field, declare }) => {
     const stack = await sandbox.stack(unique(`bad-${kind.toLowerCase()}`), async () => {

@@ -1,10 +1,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as ts from 'typescript';
 import { MANAGED_RULESET_ID, OWASP_RULESET_ID } from '../src/schemas/service';
 
 // The layering docs/CONTRACTS.md describes, held by a test: the resource classes, the CLI and the package entry
 // reach the providers only through their public entry (src/providers/index.ts), the insights not at all, and a fact of the service such as
-// a managed ruleset id is written once under src/.
+// a managed ruleset id is written once under src/, and no function under src/ is longer than 100 lines.
 
 const src = path.join(__dirname, '..', 'src');
 
@@ -47,5 +48,22 @@ describe('structure', () => {
       .filter((file) => fs.readFileSync(file, 'utf8').includes(id))
       .map((file) => path.relative(src, file));
     expect(holders).toEqual([path.join('schemas', 'service.ts')]);
+  });
+
+  test('no function under src/ is longer than 100 lines (every function-like node with a body, by the TypeScript AST)', () => {
+    const long: string[] = [];
+    for (const file of filesUnder(src)) {
+      const source = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+      const visit = (node: ts.Node): void => {
+        if (ts.isFunctionLike(node) && 'body' in node && node.body) {
+          const first = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
+          const last = source.getLineAndCharacterOfPosition(node.getEnd()).line;
+          if (last - first + 1 > 100) long.push(`${path.relative(src, file)}:${first + 1} (${last - first + 1} lines)`);
+        }
+        ts.forEachChild(node, visit);
+      };
+      visit(source);
+    }
+    expect(long).toEqual([]);
   });
 });

@@ -90,8 +90,23 @@ export function buildServer(context: EmulatorContext, options: { logger?: boolea
     routerOptions: { querystringParser: (text: string) => parseQueryString(text) },
   });
 
-  // Our own JSON parser: an empty body is no body (DELETE with Content-Type and nothing else), and a parse failure
-  // answers the service's envelope with what the parser found.
+  useJsonBodies(app);
+  app.setErrorHandler((error: FastifyError, request, reply) => sendError(reply, toServiceError(error, request.headers['content-type'])));
+  app.setNotFoundHandler((_request, reply) => sendError(reply, ServiceError.of(404, ErrorCode.noRoute, Messages.noRoute)));
+
+  applyFaults(app, context);
+  recordRequests(app, context);
+  persistBeforeAnswering(app, context);
+  registerServiceApi(app, context);
+  registerAdminApi(app, context, options.adminToken);
+  return app;
+}
+
+/**
+ * Our own JSON parser: an empty body is no body (DELETE with Content-Type and nothing else), and a parse failure
+ * answers the service's envelope with what the parser found.
+ */
+function useJsonBodies(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
   // JSON sent as text/plain is refused like any other type: the service wants application/json, and a web page can
   // send text/plain to a loopback server without a CORS preflight.
@@ -112,11 +127,10 @@ export function buildServer(context: EmulatorContext, options: { logger?: boolea
       done(ServiceError.of(400, ErrorCode.malformedBody, Messages.malformedJson((error as Error).message)), undefined);
     }
   });
+}
 
-  app.setErrorHandler((error: FastifyError, request, reply) => sendError(reply, toServiceError(error, request.headers['content-type'])));
-  app.setNotFoundHandler((_request, reply) => sendError(reply, ServiceError.of(404, ErrorCode.noRoute, Messages.noRoute)));
-
-  // Faults come first: a faulty service answers before it looks at credentials.
+/** The faults set through the admin API (faults.ts), first: a faulty service answers before it looks at credentials. */
+function applyFaults(app: FastifyInstance, context: EmulatorContext): void {
   app.addHook('onRequest', async (request, reply) => {
     if (!request.url.startsWith(`${API_PREFIX}/`)) return;
     // Before the faults and the credentials: a rebinding page gets nothing, not even a fault's answer.
@@ -144,7 +158,10 @@ export function buildServer(context: EmulatorContext, options: { logger?: boolea
     const headers: Record<string, string> = outcome.retryAfterSeconds !== undefined ? { 'retry-after': String(outcome.retryAfterSeconds) } : {};
     throw ServiceError.of(outcome.status, outcome.code, outcome.message, headers);
   });
+}
 
+/** Every request of the service API in the log, with the status it got (docs/CONTRACTS.md#emulator). */
+function recordRequests(app: FastifyInstance, context: EmulatorContext): void {
   app.addHook('onResponse', async (request, reply) => {
     if (!request.url.startsWith(`${API_PREFIX}/`)) return;
     const fault = (request as FastifyRequest & { fault?: string }).fault;
@@ -161,9 +178,14 @@ export function buildServer(context: EmulatorContext, options: { logger?: boolea
       routeKey(request),
     );
   });
+}
 
-  // The state file is written before the answer leaves, so a client that saw a success finds it after a restart.
-  // A change that cannot be written is undone and the request fails in the envelope; the emulator keeps serving.
+/**
+ * The state file is written before the answer leaves, so a client that saw a success finds it after a restart. A
+ * change that cannot be written is undone and the request fails in the envelope; the emulator keeps serving. A lost
+ * answer (the loseAnswers fault) is swapped for a proxy's page only then.
+ */
+function persistBeforeAnswering(app: FastifyInstance, context: EmulatorContext): void {
   app.addHook('onSend', async (request, reply, payload) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       const failure = context.persist();
@@ -176,7 +198,10 @@ export function buildServer(context: EmulatorContext, options: { logger?: boolea
     reply.code(502).type('text/html');
     return LOST_ANSWER_PAGE;
   });
+}
 
+/** The service API: each request's credentials, zone and ids checked before its route (routes/). */
+function registerServiceApi(app: FastifyInstance, context: EmulatorContext): void {
   app.register(
     async (api) => {
       api.addHook('onRequest', async (request) => {
@@ -209,14 +234,17 @@ export function buildServer(context: EmulatorContext, options: { logger?: boolea
     },
     { prefix: API_PREFIX },
   );
+}
 
+/** The admin API, for the local host or the holder of the admin token only (admin-guard.ts). */
+function registerAdminApi(app: FastifyInstance, context: EmulatorContext, adminToken: string | undefined): void {
   app.register(
     async (admin) => {
       admin.addHook('onRequest', async (request) => {
         const { address, port } = app.server.address() as AddressInfo;
         const refusal = adminRefusal(
           { host: request.headers.host, origin: request.headers.origin, authorization: request.headers.authorization },
-          { address, port, adminToken: options.adminToken },
+          { address, port, adminToken: adminToken },
         );
         if (refusal !== undefined) throw ServiceError.of(403, ErrorCode.authentication, refusal);
       });
@@ -224,7 +252,6 @@ export function buildServer(context: EmulatorContext, options: { logger?: boolea
     },
     { prefix: ADMIN_PREFIX },
   );
-  return app;
 }
 
 function zoneField(request: FastifyRequest): { zoneId?: string } {

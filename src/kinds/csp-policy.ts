@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { expressionCheckFailures } from '../expression/failures';
 import { FIREWALL_LIMITS, HexIdSchema, ZoneIdSchema, cspValueProblems } from '../schemas';
-import { CspPolicyCreateSchema } from '../schemas/csp-policy';
-import { createOnly, declareKind, inPlace, zoneField } from './declaration';
+import { CSP_DESCRIPTION_MAX, CspPolicyCreateSchema } from '../schemas/csp-policy';
+import { adoption, declareKind, inPlace, zoneField } from './declaration';
+import { TakeOverSchema } from './marker';
 
 const wire = CspPolicyCreateSchema.shape;
 
@@ -25,12 +26,13 @@ export const CspPolicyKind = declareKind('CspPolicy', {
         for (const message of cspValueProblems(value)) ctx.addIssue({ code: 'custom', message });
       }),
       adoptPolicyId: HexIdSchema.optional(),
+      takeOver: TakeOverSchema,
     })
     .strict(),
-  fields: [zoneField('replace'), ...inPlace('action', 'expression', 'value', 'enabled', 'description'), createOnly('adoptPolicyId')],
+  fields: [zoneField('replace'), ...inPlace('action', 'expression', 'value', 'enabled', 'description'), ...adoption('adoptPolicyId')],
   outputs: ['policyId'],
   // A policy has no ref: its description is the one free field (docs/service.md#csp-policies).
-  identity: { object: 'cspPolicy', scope: 'object', idOutput: 'policyId', adoptInput: 'adoptPolicyId', noun: 'policy', marker: 'description' },
+  identity: { object: 'cspPolicy', scope: 'object', idOutput: 'policyId', adoptInput: 'adoptPolicyId', noun: 'policy', marker: 'description', markerMax: CSP_DESCRIPTION_MAX },
   example: { action: 'log', expression: 'http.host eq "shop.example.com"', value: "script-src 'self'" },
   // A policy has no field of its own to tell it by: every field it stores.
   createdWith: ['action', 'expression', 'value', 'enabled', 'description'],

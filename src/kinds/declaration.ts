@@ -51,8 +51,10 @@ export interface Identity {
   adoptInput?: string;
   /** What the object is called in messages: `policy`, `firewall rule`. */
   noun: string;
-  /** Where the owner marker of the object is recorded. */
+  /** Where the owner marker of the object is recorded (src/kinds/marker.ts). */
   marker: MarkerPlace;
+  /** The service's longest text of the marked field: the user's own text may hold this less the marker's room. */
+  markerMax?: number;
   /** An object the resource owns besides its own, by the output that holds its id: a single-call rule's filter. */
   owns?: { object: ObjectType; output: string };
 }
@@ -100,6 +102,9 @@ export const inPlace = <const I extends string>(...inputs: I[]): Field<I>[] => i
 
 /** An input read only at create, never sent as a field (an adopt…Id). */
 export const createOnly = <const I extends string>(input: I): Field<I> => ({ input, wire: '', change: 'create' });
+
+/** The inputs of an adoption, both read only at create: the adopt…Id, and `takeOver` for an object another owner marked. */
+export const adoption = <const I extends string>(input: I) => [createOnly(input), createOnly('takeOver')] as const;
 
 /** The inputs whose change the diff reports, and those of them that replace: what `diffFields` compares. */
 export function diffPlan<I extends string>(declaration: KindDeclaration<string, I, string, z.ZodType>): { fields: I[]; replace: I[]; deleteBeforeReplace: boolean } {

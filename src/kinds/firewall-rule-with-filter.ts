@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createOnly, declareKind, inPlace, zoneField } from './declaration';
+import { adoption, declareKind, inPlace, zoneField } from './declaration';
 import { CheckedExpressionSchema, FIREWALL_RULE_FIELDS, FIREWALL_RULE_IDENTITY, RULE_INPUTS } from './firewall-rule';
 
 /**
@@ -9,7 +9,7 @@ import { CheckedExpressionSchema, FIREWALL_RULE_FIELDS, FIREWALL_RULE_IDENTITY, 
 export const FirewallRuleWithFilterKind = declareKind('FirewallRuleWithFilter', {
   // `products` against `action` is checked apart (src/providers/kit/firewall.ts).
   args: z.object({ ...RULE_INPUTS, expression: CheckedExpressionSchema }).strict(),
-  fields: [zoneField('replace'), { input: 'expression', wire: 'filter.expression', change: 'replace' }, ...inPlace(...FIREWALL_RULE_FIELDS), createOnly('adoptRuleId')],
+  fields: [zoneField('replace'), { input: 'expression', wire: 'filter.expression', change: 'replace' }, ...inPlace(...FIREWALL_RULE_FIELDS), ...adoption('adoptRuleId')],
   outputs: ['ruleId', 'filterId'],
   // Its filter is its own: made with it, deleted with it (docs/service.md#single-call-filter).
   identity: { ...FIREWALL_RULE_IDENTITY, owns: { object: 'filter', output: 'filterId' } },

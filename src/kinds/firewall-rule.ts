@@ -2,13 +2,14 @@ import { z } from 'zod';
 import { expressionCheckFailures } from '../expression/failures';
 import { FIREWALL_LIMITS, FilterExpressionSchema, FirewallActionSchema, FirewallProductSchema, HexIdSchema, ZoneIdSchema } from '../schemas';
 import { FirewallRuleCreateItemSchema } from '../schemas/firewall-rules';
-import { createOnly, declareKind, inPlace, zoneField, type Identity } from './declaration';
+import { adoption, declareKind, inPlace, zoneField, type Identity } from './declaration';
+import { TakeOverSchema } from './marker';
 
 /** A firewall rule's own fields, in place in both forms and under the same names on the wire (docs/service.md#firewall-rules). */
 export const FIREWALL_RULE_FIELDS = ['action', 'paused', 'priority', 'description', 'ref', 'products'] as const;
 
 /** A firewall rule is one object whichever kind holds it. */
-export const FIREWALL_RULE_IDENTITY = { object: 'firewallRule', scope: 'object', idOutput: 'ruleId', adoptInput: 'adoptRuleId', noun: 'firewall rule', marker: 'ref' } as const satisfies Identity;
+export const FIREWALL_RULE_IDENTITY = { object: 'firewallRule', scope: 'object', idOutput: 'ruleId', adoptInput: 'adoptRuleId', noun: 'firewall rule', marker: 'ref', markerMax: FIREWALL_LIMITS.refMax } as const satisfies Identity;
 
 const wire = FirewallRuleCreateItemSchema.shape;
 
@@ -30,12 +31,12 @@ export const RULE_ARGS = {
 };
 
 /** The inputs every firewall rule has, whichever form: its zone, its own fields and its adoption. */
-export const RULE_INPUTS = { zoneId: ZoneIdSchema, action: FirewallActionSchema, ...RULE_ARGS, adoptRuleId: HexIdSchema.optional() };
+export const RULE_INPUTS = { zoneId: ZoneIdSchema, action: FirewallActionSchema, ...RULE_ARGS, adoptRuleId: HexIdSchema.optional(), takeOver: TakeOverSchema };
 
 /** A firewall rule on a filter by id, the second call of the two-call flow (docs/service.md#two-flows). */
 export const FirewallRuleKind = declareKind('FirewallRule', {
   args: z.object({ ...RULE_INPUTS, filterId: HexIdSchema }).strict(),
-  fields: [zoneField('replace'), { input: 'filterId', wire: 'filter.id', change: 'update' }, ...inPlace(...FIREWALL_RULE_FIELDS), createOnly('adoptRuleId')],
+  fields: [zoneField('replace'), { input: 'filterId', wire: 'filter.id', change: 'update' }, ...inPlace(...FIREWALL_RULE_FIELDS), ...adoption('adoptRuleId')],
   outputs: ['ruleId'],
   identity: FIREWALL_RULE_IDENTITY,
   // A filter id of the right shape that names nothing: check reads no filter.

@@ -6,6 +6,7 @@ import { configure, assertConfigured, getClient } from './kit/context';
 import { diffFields, pickFields } from './kit/diff';
 import { CspPolicyKind, diffPlan } from '../kinds';
 import { adoptableObject } from './kit/adoptable';
+import type { LiveObject } from './kit/marker';
 import { step, unlessNotFound, type Implementation } from './kit/implementation';
 
 /** Inputs of a CspPolicy, as `check` validates them (src/kinds/csp-policy.ts). */
@@ -47,7 +48,7 @@ const policyReads = new ReadCoalescer<CspPolicyWire>({
   scope: getClient,
 });
 
-export const cspPolicy: Implementation = {
+export const cspPolicy: Implementation & LiveObject = {
   configure,
 
   async check(_olds, news) {

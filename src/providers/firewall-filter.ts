@@ -14,6 +14,8 @@ import {
 } from './kit/firewall';
 import { ProviderError, type Implementation } from './kit/implementation';
 import { adoptableObject } from './kit/adoptable';
+import type { LiveObject } from './kit/marker';
+import { splitMarked } from '../kinds/marker';
 import { nameOf } from './kit/ownership';
 import { FirewallFilterKind, diffPlan, label as kindLabel } from '../kinds';
 
@@ -127,11 +129,20 @@ async function createFilter(inputs: FirewallFilterInputs): Promise<Filter> {
   }
 }
 
-async function updateFilter(inputs: FirewallFilterInputs, filterId: string): Promise<Filter> {
+/** Whether `current` differs from `desired` in the owner marker at the end of `ref` alone (kit/marker.ts). Pure. */
+export function onlyMarkerDiffers(current: FirewallFilterOutputs, desired: FirewallFilterInputs): boolean {
+  const { changed } = diffFirewallFilter(current, desired);
+  return changed.length === 1 && changed[0] === 'ref' && splitMarked(current.ref).own === splitMarked(desired.ref).own;
+}
+
+async function updateFilter(inputs: FirewallFilterInputs, filterId: string, current: FirewallFilterOutputs): Promise<Filter> {
   const { zoneId } = inputs;
   try {
     return await getClient().filters.update({ zoneId, filterId, ...filterBody(inputs) });
   } catch (error) {
+    // A filter made with its rule in one call is locked to that rule and cannot take this resource's marker: when
+    // the marker is all that would change, the filter is held as it is (docs/ownership.md#switching-forms).
+    if (isConflictError(error) && onlyMarkerDiffers(current, inputs)) return getClient().filters.get({ zoneId, filterId });
     if (isConflictError(error)) throw new ProviderError(lockedFilterMessage(zoneId, nameOf(inputs), filterId, error.message), { cause: error });
     if (isDuplicateFilterError(error)) {
       const existing = await bestEffort(() => filtersWithExpression(zoneId, inputs.expression), []);
@@ -159,7 +170,7 @@ async function removeFilter(zoneId: string, filterId: string, props: Record<stri
   }
 }
 
-export const firewallFilter: Implementation = {
+export const firewallFilter: Implementation & LiveObject = {
   configure,
 
   async check(_olds, news) {
@@ -179,7 +190,7 @@ export const firewallFilter: Implementation = {
     read: (zoneId, filterId) => filterReads.read(zoneId, filterId),
     get: (zoneId, filterId) => getClient().filters.get({ zoneId, filterId }),
     create: createFilter,
-    update: (inputs, filterId) => updateFilter(inputs, filterId),
+    update: (inputs, filterId, current) => updateFilter(inputs, filterId, current),
     remove: (zoneId, filterId, props) => removeFilter(zoneId, filterId, props),
     outputs: outputsFromFilter,
     matches: filterMatches,

@@ -12,6 +12,8 @@ import { diffFields } from './kit/diff';
 import { firewallStep, firewallWrite, isDuplicateFilterError, isQuotaError, normalizeField, productsFailures, ruleFields, ruleFieldsFromWire, ruleReads } from './kit/firewall';
 import { ProviderError, unlessNotFound, type Implementation } from './kit/implementation';
 import { describeHolder, heldByAnother, nameOf } from './kit/ownership';
+import type { LiveObject } from './kit/marker';
+import { splitMarked } from '../kinds/marker';
 import { FirewallRuleWithFilterKind, diffPlan, label as kindLabel } from '../kinds';
 
 export { RETIRED_API_HINT, isDuplicateFilterError, isQuotaError, ruleFields } from './kit/firewall';
@@ -28,9 +30,16 @@ export type FirewallRuleWithFilterOutputs = FirewallRuleWithFilterInputs & { rul
 // A new zone or expression is another rule: the filter of a single-call rule is locked (src/kinds).
 const DIFF = diffPlan(FirewallRuleWithFilterKind);
 
-/** The single-call create item: the filter by expression, so the service creates it with the rule. */
+/** The owner marker the rule's ref carries (kit/marker.ts wrote it into the inputs), if any. */
+const markerOfRef = (inputs: { ref?: string }) => splitMarked(inputs.ref).marker;
+
+/**
+ * The single-call create item: the filter by expression, so the service creates it with the rule, marked as the
+ * rule's in its ref, so a filter a refused create leaves is known as this resource's (docs/ownership.md).
+ */
 export function singleCallItem(inputs: FirewallRuleWithFilterInputs): FirewallRuleCreateItem {
-  return { filter: { expression: inputs.expression }, ...ruleFields(inputs) };
+  const marker = markerOfRef(inputs);
+  return { filter: { expression: inputs.expression, ...(marker ? { ref: marker } : {}) }, ...ruleFields(inputs) };
 }
 
 /** The create item on a filter that already exists (the one a quota failure left behind). */
@@ -72,10 +81,25 @@ export function diffFirewallRuleWithFilter(olds: Record<string, unknown>, news: 
   return diffFields(olds, news, DIFF, normalize);
 }
 
-/** A filter with exactly `expression` that no rule references: one a quota failure (or an out-of-band rule delete) left. */
-export function orphanFilter(filters: readonly Filter[], rules: readonly FirewallRuleWire[], expression: string): Filter | undefined {
+/**
+ * A filter with exactly `expression` that no rule references: one a quota failure (or an out-of-band rule delete)
+ * left. With `marker`, only one whose ref carries that marker: the resource's own (docs/ownership.md); without, any.
+ */
+export function orphanFilter(filters: readonly Filter[], rules: readonly FirewallRuleWire[], expression: string, marker?: string): Filter | undefined {
   const used = new Set(rules.map((rule) => rule.filter.id));
-  return filters.find((filter) => filter.expression === expression && !used.has(filter.id));
+  return filters.find((filter) => filter.expression === expression && !used.has(filter.id) && (marker === undefined || splitMarked(filter.ref).marker === marker));
+}
+
+/** The message of a create refused because a filter of the expression exists, unused, and not this resource's. Pure. */
+export function foreignFilterMessage(zoneId: string, name: string | undefined, filter: Filter, serviceMessage: string): string {
+  const me = name === undefined ? RESOURCE : `${RESOURCE} '${name}'`;
+  const marker = splitMarked(filter.ref).marker;
+  const whose = marker ? `marked by another owner (${marker})` : 'not marked as this resource\'s';
+  return (
+    `${me} in zone ${zoneId}: filter ${filter.id} of this zone already has this expression and no rule, and it is ${whose} (${serviceMessage}). ` +
+    `Nothing was changed. If it is yours, declare a FirewallFilter with adoptFilterId: '${filter.id}' and a FirewallRule on it; ` +
+    `if it is nobody's, delete it (zoneguard orphans lists it) and run pulumi up again. Or change the expression`
+  );
 }
 
 /** The rules that reference a filter with exactly `expression`. */
@@ -128,9 +152,9 @@ async function zoneRules(zoneId: string): Promise<FirewallRuleWire[]> {
 }
 
 /** After a quota failure: the filter the service kept, if it can be found (best effort: the error comes first). */
-async function keptFilterId(zoneId: string, expression: string): Promise<string | undefined> {
+async function keptFilterId(zoneId: string, expression: string, marker: string | undefined): Promise<string | undefined> {
   try {
-    return orphanFilter(await filtersWithExpression(zoneId, expression), await zoneRules(zoneId), expression)?.id;
+    return orphanFilter(await filtersWithExpression(zoneId, expression), await zoneRules(zoneId), expression, marker)?.id;
   } catch {
     return undefined;
   }
@@ -139,6 +163,7 @@ async function keptFilterId(zoneId: string, expression: string): Promise<string 
 /** Creates the rule; on a duplicate filter, creates it on that filter when no rule uses it. */
 async function createRule(inputs: FirewallRuleWithFilterInputs): Promise<FirewallRuleWire> {
   const { zoneId, expression } = inputs;
+  const marker = markerOfRef(inputs);
   const client = getClient();
   const createOn = async (item: FirewallRuleCreateItem) => {
     try {
@@ -146,7 +171,7 @@ async function createRule(inputs: FirewallRuleWithFilterInputs): Promise<Firewal
       if (!rule) throw new ProviderError(`${label(inputs)}: the service answered the create with no rule`);
       return rule;
     } catch (error) {
-      if (isQuotaError(error)) throw new ProviderError(quotaMessage(zoneId, error.message, await keptFilterId(zoneId, expression)), { cause: error });
+      if (isQuotaError(error)) throw new ProviderError(quotaMessage(zoneId, error.message, await keptFilterId(zoneId, expression, marker)), { cause: error });
       throw error;
     }
   };
@@ -158,10 +183,13 @@ async function createRule(inputs: FirewallRuleWithFilterInputs): Promise<Firewal
     // Reusing it by id is what docs/service.md#rule-quota allows; a filter some rule still uses is another rule's.
     const filters = await filtersWithExpression(zoneId, expression);
     const rules = await zoneRules(zoneId);
-    const orphan = orphanFilter(filters, rules, expression);
-    if (orphan) return createOn(onFilterItem(inputs, orphan.id));
+    // Only this resource's own (its marker in the filter's ref): another stack's FirewallFilter may hold an unused one.
+    const own = orphanFilter(filters, rules, expression, marker);
+    if (own) return createOn(onFilterItem(inputs, own.id));
     const users = rulesUsingExpression(rules, expression);
     if (users.length > 0) throw new ProviderError(existingRuleMessage(zoneId, nameOf(inputs), users, error.message), { cause: error });
+    const foreign = orphanFilter(filters, rules, expression);
+    if (foreign) throw new ProviderError(foreignFilterMessage(zoneId, nameOf(inputs), foreign, error.message), { cause: error });
     throw error;
   }
 }
@@ -191,8 +219,15 @@ async function adoptRule(inputs: FirewallRuleWithFilterInputs, ruleId: string): 
   return client.firewallRules.update({ zoneId, ruleId, ...ruleUpdateBody(inputs, existing.filter.id) });
 }
 
-export const firewallRuleWithFilter: Implementation = {
+export const firewallRuleWithFilter: Implementation & LiveObject = {
   configure,
+
+  // The owner marker's read (kit/marker.ts), coalesced like a refresh's.
+  async live(id, props) {
+    const { zoneId, adoptRuleId } = props as FirewallRuleWithFilterOutputs;
+    const rule = await firewallStep(`${label(props, id)}: reading the rule`, () => ruleReads.read(zoneId, id));
+    return rule && outputsFromRule(zoneId, rule, adoptRuleId);
+  },
 
   async check(_olds, news) {
     assertConfigured();
@@ -240,7 +275,7 @@ export const firewallRuleWithFilter: Implementation = {
   async delete(id, props) {
     const { zoneId, filterId } = props as FirewallRuleWithFilterOutputs;
     // A filter another resource of this run took over (a FirewallFilter adopting it, to switch forms) stays.
-    const keeper = filterId ? heldByAnother('filter', filterId, RESOURCE, nameOf(props)) : undefined;
+    const keeper = filterId ? heldByAnother('filter', filterId, RESOURCE, props) : undefined;
     if (keeper) console.error(`zoneguard: ${label(props, id)}: keeping filter ${filterId}: ${describeHolder(keeper.kind, keeper.name)} holds it`);
     await firewallWrite(zoneId, async () => {
       const client = getClient();

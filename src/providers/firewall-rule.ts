@@ -6,6 +6,7 @@ import { diffFields } from './kit/diff';
 import { firewallStep, firewallWrite, isConflictError, isQuotaError, normalizeField, productsFailures, ruleFields, ruleFieldsFromWire, ruleReads } from './kit/firewall';
 import { ProviderError, type Implementation } from './kit/implementation';
 import { adoptableObject } from './kit/adoptable';
+import type { LiveObject } from './kit/marker';
 import { nameOf } from './kit/ownership';
 import { FirewallRuleKind, diffPlan, label as kindLabel } from '../kinds';
 
@@ -100,7 +101,7 @@ async function updateRule(inputs: FirewallRuleInputs, ruleId: string): Promise<F
   }
 }
 
-export const firewallRule: Implementation = {
+export const firewallRule: Implementation & LiveObject = {
   configure,
 
   async check(_olds, news) {

@@ -2,8 +2,9 @@
 import '../node-version'; // first: an unsupported Node fails here, saying what to install
 import type { ResourceKind } from './kit/closure';
 import type { Implementation } from './kit/implementation';
-import { RESOURCE_KINDS, declarationOf } from '../kinds';
+import { RESOURCE_KINDS, declarationOf, type KindDeclaration } from '../kinds';
 import { ownershipSpec, withOwnership } from './kit/ownership';
+import { withOwnerMarker } from './kit/marker';
 import { withInputsPresent } from './kit/check';
 import { isDynamicProviderHost, quietHostEchoes, withQuietFailures } from './kit/quiet';
 
@@ -18,15 +19,22 @@ function handlersModule(kind: ResourceKind): { file: string; name: string } {
 }
 
 /**
- * A kind's handlers behind the ownership guard (kit/ownership.ts), which takes what it needs from the kind's
- * declaration, and with a check that refuses missing inputs in one failure before any kind reads them (kit/check.ts).
+ * A kind's handlers with its owner marker (kit/marker.ts), behind the ownership guard (kit/ownership.ts), each taking
+ * what it needs from the kind's declaration, and with a check that refuses missing inputs in one failure before any kind reads them (kit/check.ts).
  */
 function load(kind: ResourceKind): Implementation {
   const { file, name } = handlersModule(kind);
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- a module named by the kind, loaded on first use (above)
   const handlers = (require(file) as Record<string, Implementation | undefined>)[name];
   if (!handlers) throw new Error(`zoneguard: src/providers/${file.slice(2)}.ts exports no ${name}: the handlers of ${kind}`);
-  return withInputsPresent(kind, withOwnership(kind, handlers, ownershipSpec(declarationOf(kind))));
+  const declaration = declarationOf(kind);
+  return withInputsPresent(kind, withOwnership(kind, marked(declaration, handlers), ownershipSpec(declaration)));
+}
+
+/** A kind's handlers with its owner marker on every object, where its declaration gives the marked field (kit/marker.ts). */
+function marked(declaration: KindDeclaration, impl: Implementation): Implementation {
+  const { marker, markerMax, scope } = declaration.identity;
+  return marker === 'none' || scope === 'zone' || markerMax === undefined ? impl : withOwnerMarker(declaration, impl, markerMax);
 }
 
 const quiet = new Map<ResourceKind, Implementation>();

@@ -16,10 +16,15 @@ export interface CspPolicyArgs {
   value: pulumi.Input<string>;
   /** Whether the policy is on. Default: true. Sent to the service in its text form. */
   enabled?: pulumi.Input<boolean>;
-  /** Free text, at most 500 characters. Default: empty. */
+  /** Free text, at most 486 characters: zoneguard writes its owner marker after it in the service's 500
+   * (docs/ownership.md). Default: empty. */
   description?: pulumi.Input<string>;
   /** Take over an existing policy of the zone (by id) instead of creating one; read only at create. */
   adoptPolicyId?: pulumi.Input<string>;
+  /** With the adopt input: take over an object whose owner marker names another owner (another stack, or another
+   * resource): the marker moves to this resource, and the old owner's delete then leaves the object
+   * (docs/ownership.md#take-over). Read only at create. */
+  takeOver?: pulumi.Input<boolean>;
 }
 
 /** A content security policy of a zone's page security (`/zones/{zone_id}/page_guard/policies`). */
@@ -31,6 +36,8 @@ export class CspPolicy extends ZoneGuardResource {
   declare readonly description: pulumi.Output<string>;
   /** The policy this resource took over at create, when it was given one. */
   declare readonly adoptPolicyId: pulumi.Output<string | undefined>;
+  /** Whether the create took the object over from another owner's marker (docs/ownership.md#take-over). */
+  declare readonly takeOver: pulumi.Output<boolean | undefined>;
   /** The id the service assigned (also the resource's id). */
   declare readonly policyId: pulumi.Output<string>;
 

@@ -12,11 +12,16 @@ export interface FirewallFilterArgs {
   description?: pulumi.Input<string>;
   /** Whether the filter is paused. Default: false. */
   paused?: pulumi.Input<boolean>;
-  /** Your own reference for the filter, at most 50 characters. Default: empty. */
+  /** Your own reference for the filter, at most 36 characters: zoneguard writes its owner marker after it in the
+   * service's 50 (docs/ownership.md). Default: empty. */
   ref?: pulumi.Input<string>;
   /** Take over an existing filter of the zone (by id) instead of creating one, bringing it to the declared fields.
    * Read only at create. */
   adoptFilterId?: pulumi.Input<string>;
+  /** With the adopt input: take over an object whose owner marker names another owner (another stack, or another
+   * resource): the marker moves to this resource, and the old owner's delete then leaves the object
+   * (docs/ownership.md#take-over). Read only at create. */
+  takeOver?: pulumi.Input<boolean>;
 }
 
 /**
@@ -31,6 +36,8 @@ export class FirewallFilter extends ZoneGuardResource {
   declare readonly ref: pulumi.Output<string>;
   /** The filter this resource took over at create, when it was given one. */
   declare readonly adoptFilterId: pulumi.Output<string | undefined>;
+  /** Whether the create took the object over from another owner's marker (docs/ownership.md#take-over). */
+  declare readonly takeOver: pulumi.Output<boolean | undefined>;
   /** The id the service assigned to the filter (also the resource's id): what a FirewallRule's `filterId` takes. */
   declare readonly filterId: pulumi.Output<string>;
 

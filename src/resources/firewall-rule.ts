@@ -18,8 +18,13 @@ export interface FirewallRuleFields {
   priority?: pulumi.Input<number | null>;
   /** Free text, at most 500 characters. Default: empty. */
   description?: pulumi.Input<string>;
-  /** Your own reference for the rule, at most 50 characters. Default: empty. */
+  /** Your own reference for the rule, at most 36 characters: zoneguard writes its owner marker after it in the
+   * service's 50 (docs/ownership.md). Default: empty. */
   ref?: pulumi.Input<string>;
+  /** With the adopt input: take over an object whose owner marker names another owner (another stack, or another
+   * resource): the marker moves to this resource, and the old owner's delete then leaves the object
+   * (docs/ownership.md#take-over). Read only at create. */
+  takeOver?: pulumi.Input<boolean>;
 }
 
 /** The outputs of every firewall rule, and what its construction does besides registering. */
@@ -36,6 +41,8 @@ export abstract class FirewallRuleResource extends ZoneGuardResource {
   declare readonly filterId: pulumi.Output<string>;
   /** The rule this resource took over at create, when it was given one. */
   declare readonly adoptRuleId: pulumi.Output<string | undefined>;
+  /** Whether the create took the object over from another owner's marker (docs/ownership.md#take-over). */
+  declare readonly takeOver: pulumi.Output<boolean | undefined>;
 
   protected constructor(
     kind: ResourceKind & `FirewallRule${string}`,

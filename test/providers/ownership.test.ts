@@ -37,7 +37,7 @@ describe('adoptionRefusal', () => {
         `must not hold one object, or the delete of one removes what the other holds. Otherwise remove adoptPolicyId to create an object of its own.`,
     ],
   ])('%s', (_case, name, holder, expected) => {
-    expect(adoptionRefusal('CspPolicy', name, ID, holder, spec)).toBe(expected);
+    expect(adoptionRefusal({ kind: 'CspPolicy', name }, ID, holder, spec)).toBe(expected);
   });
 });
 
@@ -60,7 +60,7 @@ describe('deleteSkip', () => {
         'recorded leaves the state and the object stays. Next time use the resource option aliases for a rename',
     ],
   ])('%s', (_case, name, holder, expected) => {
-    expect(deleteSkip('CspPolicy', name, ID, holder, spec)).toBe(expected);
+    expect(deleteSkip({ kind: 'CspPolicy', name }, ID, holder, spec)).toBe(expected);
   });
 });
 
@@ -181,7 +181,8 @@ describe('the guarded providers against the emulator', () => {
     // 'old' made the policy in an earlier run; 'new' adopts it (a rename without aliases), then 'old' is deleted.
     const { id, outs } = await policy.create(policyInputs('old'));
     resetOwnership();
-    await policy.create(policyInputs('new', { adoptPolicyId: id }));
+    // 'old' marked the policy as its own: the adoption takes it over explicitly.
+    await policy.create(policyInputs('new', { adoptPolicyId: id, takeOver: true }));
     await fx.requestsSince();
     await policy.delete(id, outs as Record<string, unknown>);
     expect(await fx.requestsSince()).toEqual([]);
@@ -199,7 +200,7 @@ describe('the guarded providers against the emulator', () => {
     const b = await policy.create(policyInputs('twin-b', { description: 'twin' }));
     expect(b.id).not.toBe(a.id);
     await policy.delete(a.id, a.outs as Record<string, unknown>);
-    expect(await fx.client.cspPolicies.get({ zoneId, policyId: b.id })).toMatchObject({ id: b.id, description: 'twin' });
+    expect(await fx.client.cspPolicies.get({ zoneId, policyId: b.id })).toMatchObject({ id: b.id, description: expect.stringMatching(/^twin zg:[0-9a-f]{10}$/) });
     await expect(fx.client.cspPolicies.get({ zoneId, policyId: a.id })).rejects.toThrow(/10013/);
   });
 

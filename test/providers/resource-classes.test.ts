@@ -1,10 +1,11 @@
 // The resource classes under the SDK's mocks: each kind's class constructs (an input the SDK's Resource already
 // holds, such as `__name`, would fail the construction in every program), hands its provider its logical name and
-// what its sample sends, and has an Output for every property of its kind's declaration (src/kinds), computed ones
+// its owner marker and what its sample sends, and has an Output for every property of its kind's declaration (src/kinds), computed ones
 // included: the engine makes an Output only for a registered key, and a declared one missing is undefined at run time.
 import * as pulumi from '@pulumi/pulumi';
 import { declarationOf, propertiesOf, RESOURCE_KINDS, typeToken } from '../../src/kinds';
 import { NAME_KEY } from '../../src/providers';
+import { OWNER_KEY, ownerMarker } from '../../src/kinds/marker';
 import { constructSample, sampleArgs, sampleInputs } from '../support/kind-samples';
 
 const registered: Array<{ type: string; name: string; inputs: Record<string, unknown> }> = [];
@@ -27,7 +28,9 @@ test.each(RESOURCE_KINDS)('%s constructs, passes its name and its inputs to the 
   expect(await resolved(resource.urn)).toBe(`urn:pulumi:stack::project::${typeToken(kind)}::${name}`);
   const entry = registered.find((r) => r.name === name);
   expect(entry?.inputs[NAME_KEY]).toBe(name);
-  const { [NAME_KEY]: _name, __provider: _provider, ...sent } = entry!.inputs;
+  // Its owner marker: the digest of its full identity (the mocks' project and stack, no parent, kind and name).
+  expect(entry?.inputs[OWNER_KEY]).toBe(ownerMarker({ project: 'project', stack: 'stack', parent: '', kind, name }));
+  const { [NAME_KEY]: _name, [OWNER_KEY]: _owner, __provider: _provider, ...sent } = entry!.inputs;
   expect(sent).toEqual(sampleInputs(kind, zoneId));
   const properties = propertiesOf(declarationOf(kind));
   const asRecord = resource as unknown as Record<string, unknown>;

@@ -1,6 +1,7 @@
 import { declarationOf, label, type ResourceKind } from '../../kinds';
 import { ProviderError, unlessNotFound, type Implementation } from './implementation';
 import { nameOf } from './ownership';
+import type { LiveObject } from './marker';
 
 /**
  * What a kind that holds many objects per zone tells the flow they share (`adoptableObject`): create or adopt by id,
@@ -35,7 +36,7 @@ export interface AdoptableSpec<W extends { id: string }, I extends { zoneId: str
 /** The create, read, update and delete of a kind that holds many objects per zone, from its spec. */
 export function adoptableObject<W extends { id: string }, I extends { zoneId: string }, O extends I>(
   spec: AdoptableSpec<W, I, O>,
-): Pick<Implementation, 'create' | 'read' | 'update' | 'delete'> {
+): Pick<Implementation, 'create' | 'read' | 'update' | 'delete'> & LiveObject {
   const { identity, outputs: computed } = declarationOf(spec.kind);
   const adoptInput = identity.adoptInput!;
   const labelOf = (props: Record<string, unknown>, id?: string) => label(spec.kind, props, nameOf(props), id);
@@ -57,6 +58,13 @@ export function adoptableObject<W extends { id: string }, I extends { zoneId: st
   const inputsOf = (outs: O) => Object.fromEntries(Object.entries(outs).filter(([key]) => !(computed as readonly string[]).includes(key)));
 
   return {
+    // The owner marker's read (kit/marker.ts): coalesced like a refresh's, so a destroy of many reads a zone's list.
+    async live(id, props) {
+      const { zoneId } = props as O;
+      const object = await spec.step(`${labelOf(props, id)}: reading ${spec.object}`, () => spec.read(zoneId, id));
+      return object && spec.outputs(zoneId, object);
+    },
+
     async create(raw) {
       const inputs = raw as I;
       const adopted = typeof raw[adoptInput] === 'string' ? (raw[adoptInput] as string) : undefined;

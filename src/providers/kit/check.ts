@@ -1,15 +1,15 @@
 import { z } from 'zod';
 import { quoteExcerpt } from '../../schemas/common';
 import type * as pulumi from '@pulumi/pulumi';
-import { NAME_KEY } from './closure';
+import { MARKER_KEY, NAME_KEY, OWNER_KEY } from './closure';
 import { controlCharacterProblem, invisibleCharacterProblem } from '../../schemas/text';
 import { readableIssue } from '../../schemas/messages';
 import { PREVIEW_UNKNOWN, containsUnknown } from '../../unknown';
 
 export { PREVIEW_UNKNOWN, containsUnknown };
 
-/** Keys the engine (the provider) and the resource classes (the name) add to the inputs; never validated, always passed through. */
-const ENGINE_KEYS = new Set(['__provider', NAME_KEY]);
+/** Keys the engine (the provider) and the resource classes (the name, the owner marker) add to the inputs; never validated, always passed through. */
+const ENGINE_KEYS = new Set(['__provider', NAME_KEY, OWNER_KEY, MARKER_KEY]);
 
 export type CheckResult<T> = pulumi.dynamic.CheckResult<T> & { failures: pulumi.dynamic.CheckFailure[] };
 

@@ -13,6 +13,8 @@ export { RESOURCE_KINDS, TYPE_MODULE, type ResourceKind } from '../../kinds';
  */
 export const NAME_KEY = '__zoneguardName';
 
+export { MARKER_KEY, OWNER_KEY } from '../../kinds/marker';
+
 const providers = new Map<ResourceKind, pulumi.dynamic.ResourceProvider>();
 
 /**

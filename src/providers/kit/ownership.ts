@@ -1,16 +1,23 @@
 import type { KindDeclaration, ObjectType } from '../../kinds';
-import { NAME_KEY, type ResourceKind } from './closure';
+import { NAME_KEY, OWNER_KEY, type ResourceKind } from './closure';
 import { ProviderError, type Implementation } from './implementation';
 
 /** How a resource came to hold an object in this provider process: made it, adopted it, or has it in its state. */
 export type Hold = 'created' | 'adopted' | 'held';
 
-/** Who holds an object: the kind and logical name of the resource (undefined for state written before names were kept). */
+/**
+ * Who holds an object: the kind and logical name of the resource (undefined for state written before names were
+ * kept), and its owner marker (src/kinds/marker.ts: its full identity, parent chain included) when the program gave it.
+ */
 export interface Holder {
   kind: ResourceKind;
   name: string | undefined;
+  owner?: string | undefined;
   how: Hold;
 }
+
+/** Who a resource is, as the guard compares it: its kind, logical name and owner marker. */
+export type Who = Pick<Holder, 'kind' | 'name' | 'owner'>;
 
 /** What a kind tells the ownership guard about its objects. */
 export interface OwnershipSpec {
@@ -52,17 +59,23 @@ export function describeHolder(kind: ResourceKind, name: string | undefined): st
 
 const howHeld = (holder: Holder) => (holder.how === 'held' ? 'in its state' : `${holder.how} in this run`);
 
-/** A holder other than the resource itself: a different name, or a different kind. Same name and kind is the same resource. */
-function isOther(kind: ResourceKind, name: string | undefined, holder: Holder | undefined): holder is Holder {
-  return holder !== undefined && (holder.kind !== kind || holder.name !== name);
+/**
+ * A holder other than the resource itself: another owner marker (two children named alike under two components are
+ * two resources), or, where either has none (state or tests from before markers), another kind or name.
+ */
+function isOther(me: Who, holder: Holder | undefined): holder is Holder {
+  if (holder === undefined) return false;
+  if (holder.owner !== undefined && me.owner !== undefined) return holder.owner !== me.owner;
+  return holder.kind !== me.kind || holder.name !== me.name;
 }
 
 /**
  * Why a create may not take over `id`: another resource of this deployment holds it. Undefined when it may. Pure.
  * Two resources bound to one object means the delete of either removes what the other still holds.
  */
-export function adoptionRefusal(kind: ResourceKind, name: string | undefined, id: string, holder: Holder | undefined, spec: OwnershipSpec): string | undefined {
-  if (!isOther(kind, name, holder)) return undefined;
+export function adoptionRefusal(who: Who, id: string, holder: Holder | undefined, spec: OwnershipSpec): string | undefined {
+  if (!isOther(who, holder)) return undefined;
+  const { kind, name } = who;
   const me = describeHolder(kind, name);
   const other = describeHolder(holder.kind, holder.name);
   const what = `${spec.noun} ${id}`;
@@ -72,11 +85,17 @@ export function adoptionRefusal(kind: ResourceKind, name: string | undefined, id
 }
 
 /**
- * Why a delete of `id` must not happen: another resource of this deployment created, adopted or holds it (the
- * adopt-and-remove of a rename without `aliases`). Undefined when it may. Pure.
+ * Why a delete of `id` must not happen: a resource of this deployment adopted it in this run (whoever it is: a
+ * resource renamed with `aliases` keeps its old name and marker in the state, so the one that adopted its object
+ * under that old name looks like itself; no run adopts and deletes one object by one resource), or another resource
+ * created or holds it (the adopt-and-remove of a rename
+ * without `aliases`). Undefined when it may. Pure.
  */
-export function deleteSkip(kind: ResourceKind, name: string | undefined, id: string, holder: Holder | undefined, spec: OwnershipSpec): string | undefined {
-  if (!isOther(kind, name, holder)) return undefined;
+export function deleteSkip(who: Who, id: string, holder: Holder | undefined, spec: OwnershipSpec): string | undefined {
+  // A per-zone kind's create always takes the zone's object over: only an adopt input makes an adoption of its own.
+  const adoptedThisRun = holder?.how === 'adopted' && spec.adoptInput !== undefined;
+  if (holder === undefined || (!adoptedThisRun && !isOther(who, holder))) return undefined;
+  const { kind, name } = who;
   return (
     `zoneguard: ${describeHolder(kind, name)}: not deleting ${spec.noun} ${id}: ${describeHolder(holder.kind, holder.name)} holds it (${howHeld(holder)}); ` +
     `${describeHolder(kind, name)} leaves the state and the object stays. Next time use the resource option aliases for a rename`
@@ -94,11 +113,27 @@ export function nameOf(props: Record<string, unknown> | undefined): string | und
   return typeof name === 'string' && name !== '' ? name : undefined;
 }
 
-const named = <T extends Record<string, unknown> | undefined>(props: T, name: string | undefined): T =>
-  props === undefined || name === undefined ? props : ({ ...props, [NAME_KEY]: name } as T);
+/** The owner marker a resource passed in (src/resources/kit.ts), if any. */
+export function ownerOf(props: Record<string, unknown> | undefined): string | undefined {
+  const owner = props?.[OWNER_KEY];
+  return typeof owner === 'string' && owner !== '' ? owner : undefined;
+}
 
-function remember(object: ObjectType, kind: ResourceKind, id: string, name: string | undefined): void {
-  if (id !== '' && !holders.has(keyOf(object, id))) holders.set(keyOf(object, id), { kind, name, how: 'held' });
+/** Who the resource of `props` (then `fallback`, the old ones) is. */
+const whoOf = (kind: ResourceKind, props: Record<string, unknown> | undefined, fallback?: Record<string, unknown>): Who => ({
+  kind,
+  name: nameOf(props) ?? nameOf(fallback),
+  owner: ownerOf(props) ?? ownerOf(fallback),
+});
+
+/** The outputs with the resource's name and owner marker kept, so a delete (which sees only the outputs) knows who it is. */
+const named = <T extends Record<string, unknown> | undefined>(props: T, who: Who): T => {
+  if (props === undefined) return props;
+  return { ...props, ...(who.name === undefined ? {} : { [NAME_KEY]: who.name }), ...(who.owner === undefined ? {} : { [OWNER_KEY]: who.owner }) } as T;
+};
+
+function remember(object: ObjectType, who: Who, id: string): void {
+  if (id !== '' && !holders.has(keyOf(object, id))) holders.set(keyOf(object, id), { ...who, how: 'held' });
 }
 
 /** The id of the object a resource owns besides its own (its outputs' `owns.output`), if any. */
@@ -117,30 +152,30 @@ export function withOwnership(kind: ResourceKind, impl: Implementation, spec: Ow
     ...impl,
 
     async diff(id, olds, news) {
-      const name = nameOf(news) ?? nameOf(olds);
-      remember(spec.object, kind, id, name);
+      const who = whoOf(kind, news, olds);
+      remember(spec.object, who, id);
       const owned = ownedId(spec, olds);
-      if (owned) remember(spec.owns!.object, kind, owned, name);
+      if (owned) remember(spec.owns!.object, who, owned);
       return impl.diff(id, olds, news);
     },
 
     async create(inputs) {
-      const name = nameOf(inputs);
+      const who = whoOf(kind, inputs);
       const taken = spec.adoptedId(inputs);
       if (taken !== undefined) {
-        const refusal = adoptionRefusal(kind, name, taken, holders.get(keyOf(spec.object, taken)), spec);
+        const refusal = adoptionRefusal(who, taken, holders.get(keyOf(spec.object, taken)), spec);
         if (refusal) throw new ProviderError(refusal);
         // Reserved before the first await, so a second adoption of the same id in the same run sees it.
-        holders.set(keyOf(spec.object, taken), { kind, name, how: 'adopted' });
+        holders.set(keyOf(spec.object, taken), { ...who, how: 'adopted' });
       }
       try {
         const result = await impl.create(inputs);
         const how = taken === result.id ? 'adopted' : 'created';
-        holders.set(keyOf(spec.object, result.id), { kind, name, how });
+        holders.set(keyOf(spec.object, result.id), { ...who, how });
         // What it owns besides (a single-call rule's filter) is held too: another resource's delete must leave it.
         const owned = ownedId(spec, result.outs);
-        if (owned) holders.set(keyOf(spec.owns!.object, owned), { kind, name, how });
-        return { ...result, outs: named(result.outs, name) };
+        if (owned) holders.set(keyOf(spec.owns!.object, owned), { ...who, how });
+        return { ...result, outs: named(result.outs, who) };
       } catch (error) {
         if (taken !== undefined) holders.delete(keyOf(spec.object, taken));
         throw error;
@@ -148,22 +183,21 @@ export function withOwnership(kind: ResourceKind, impl: Implementation, spec: Ow
     },
 
     async read(id, props) {
-      const name = nameOf(props);
+      const who = whoOf(kind, props);
       const result = await impl.read(id, props);
-      if (result.id) remember(spec.object, kind, result.id, name);
-      return { ...result, props: named(result.props, name), inputs: named(result.inputs, name) };
+      if (result.id) remember(spec.object, who, result.id);
+      return { ...result, props: named(result.props, who), inputs: named(result.inputs, who) };
     },
 
     async update(id, olds, news) {
-      const name = nameOf(news) ?? nameOf(olds);
-      remember(spec.object, kind, id, name);
+      const who = whoOf(kind, news, olds);
+      remember(spec.object, who, id);
       const result = await impl.update(id, olds, news);
-      return { ...result, outs: named(result.outs, name) };
+      return { ...result, outs: named(result.outs, who) };
     },
 
     async delete(id, props) {
-      const name = nameOf(props);
-      const skip = deleteSkip(kind, name, id, holders.get(keyOf(spec.object, id)), spec);
+      const skip = deleteSkip(whoOf(kind, props), id, holders.get(keyOf(spec.object, id)), spec);
       if (skip) {
         console.error(skip);
         return;
@@ -178,9 +212,9 @@ export function withOwnership(kind: ResourceKind, impl: Implementation, spec: Ow
  * The other resource of this deployment that holds `object` `id`, if any: for a kind whose delete removes an object
  * it owns besides its own (a single-call rule's filter), which must stay when another resource took it over.
  */
-export function heldByAnother(object: ObjectType, id: string, kind: ResourceKind, name: string | undefined): Holder | undefined {
+export function heldByAnother(object: ObjectType, id: string, kind: ResourceKind, props: Record<string, unknown>): Holder | undefined {
   const holder = holders.get(keyOf(object, id));
-  return isOther(kind, name, holder) ? holder : undefined;
+  return isOther(whoOf(kind, props), holder) ? holder : undefined;
 }
 
 /** For tests: forget every holder, as a new provider process would. */

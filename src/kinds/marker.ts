@@ -1,0 +1,78 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+
+/**
+ * The owner marker: who owns an object, recorded on the object itself (docs/ownership.md#the-owner-marker). It is a
+ * short digest of the full identity of the resource that created or adopted the object (project, stack, parent
+ * chain, kind, logical name), written at the end of the object's `ref` (firewall rules and filters, ruleset rules)
+ * or `description` (CSP policies), after the user's own text and one space: `block bots zg:1a2b3c4d5e`. The
+ * provider records the marker it wrote in the state, so a rename with `aliases` keeps it. Pure: no client, no Pulumi.
+ */
+
+/**
+ * The input that carries the resource's owner marker, made by the resource class from its full identity
+ * (src/resources/kit.ts), and the output that records the marker the provider wrote on the object. The recorded one
+ * is what the provider compares with the object from then on, so a rename with `aliases` (a new identity) keeps the
+ * object's marker. Like the logical name's key, never validated and never diffed.
+ */
+export const OWNER_KEY = '__zoneguardOwner';
+export const MARKER_KEY = '__zoneguardMarker';
+
+/** `takeOver`, as every adoptable kind's `check` validates it (docs/ownership.md#take-over). */
+export const TakeOverSchema = z.boolean({ error: 'must be a boolean' }).optional();
+
+/** What starts every marker, so a reader of the dashboard sees zoneguard's part at a glance. */
+export const MARKER_PREFIX = 'zg:';
+
+const DIGITS = 10;
+const PATTERN = new RegExp(`^(?:(.*) )?${MARKER_PREFIX}([0-9a-f]{${DIGITS}})$`, 's');
+
+/** Characters the marker takes from a field: the prefix, the digest and the space before it. */
+export const MARKER_ROOM = MARKER_PREFIX.length + DIGITS + 1;
+
+/** The parts of a resource's identity the marker is made from; `parent` is the parent's URN ('' for a top-level resource). */
+export interface OwnerIdentity {
+  project: string;
+  stack: string;
+  parent: string;
+  kind: string;
+  name: string;
+}
+
+/** The marker of the resource `identity` names. Stable: the same resource always has the same marker. */
+export function ownerMarker(identity: OwnerIdentity): string {
+  const { project, stack, parent, kind, name } = identity;
+  const digest = createHash('sha256').update(JSON.stringify([project, stack, parent, kind, name])).digest('hex');
+  return `${MARKER_PREFIX}${digest.slice(0, DIGITS)}`;
+}
+
+/** A field's text split into the user's own part and the marker at its end, if any. */
+export function splitMarked(text: string | undefined): { own: string; marker?: string } {
+  const match = PATTERN.exec(text ?? '');
+  if (!match) return { own: text ?? '' };
+  return { own: match[1] ?? '', marker: `${MARKER_PREFIX}${match[2]}` };
+}
+
+/** The field's text with `marker` at its end: what goes on the wire. */
+export function withMarker(own: string, marker: string): string {
+  return own === '' ? marker : `${own} ${marker}`;
+}
+
+/** Whether a user's own text would read as a marker (it must not: the marker would then be the user's). */
+export function looksMarked(own: string): boolean {
+  return splitMarked(own).marker !== undefined;
+}
+
+/**
+ * What an object's live marker means to the resource whose marker is `mine` (docs/ownership.md#decisions):
+ * - `mine`: the resource's own;
+ * - `unmarked`: no marker (made by hand, by another tool, or by zoneguard before markers);
+ * - `other`: another owner's: never written, never deleted, adopted only with `takeOver`.
+ */
+export type MarkerStanding = 'mine' | 'unmarked' | 'other';
+
+/** The standing of `live` (the object's marker, undefined when it has none) for the resource whose marker is `mine`. Pure. */
+export function standing(live: string | undefined, mine: string): MarkerStanding {
+  if (live === undefined) return 'unmarked';
+  return live === mine ? 'mine' : 'other';
+}

@@ -1,0 +1,152 @@
+import { label, type KindDeclaration } from '../../kinds';
+import { MARKER_ROOM, looksMarked, ownerMarker, splitMarked, standing, withMarker } from '../../kinds/marker';
+import { MARKER_KEY, type ResourceKind } from './closure';
+import { ProviderError, type Implementation } from './implementation';
+import { nameOf, ownerOf } from './ownership';
+
+/** What a kind whose objects carry a marker adds to its implementation: the object as the service holds it now. */
+export interface LiveObject {
+  /** The object's outputs (the marked field as the service holds it), or undefined when the service says it is gone. */
+  live(id: string, props: Record<string, unknown>): Promise<Record<string, unknown> | undefined>;
+}
+
+/** The option that lets an adoption take an object marked by another owner (docs/ownership.md#take-over). */
+export const TAKE_OVER = 'takeOver';
+
+/** The marker this resource writes on an object it has not marked yet: the program's (src/resources/kit.ts). */
+function markerFor(kind: ResourceKind, props: Record<string, unknown>): string {
+  return ownerOf(props) ?? ownerMarker({ project: '', stack: '', parent: '', kind, name: nameOf(props) ?? '' });
+}
+
+/** The marker the state recorded as written on the object, if any (state from before markers has none). */
+function recordedMarker(props: Record<string, unknown> | undefined): string | undefined {
+  const marker = props?.[MARKER_KEY];
+  return typeof marker === 'string' && marker !== '' ? marker : undefined;
+}
+
+/** Who an object's marker names, for a message: this stack's resources are told apart from the rest by the state only. */
+const ownerWords = (marker: string) => `another owner (marker ${marker} in its ref or description; zoneguard orphans names the stack that holds it)`;
+
+/**
+ * Why a create may not adopt an object whose marker is `live`, or undefined when it may: an object marked by
+ * another owner is adopted only with takeOver (docs/ownership.md#take-over). Pure.
+ */
+export function adoptionBlock(what: string, live: string | undefined, mine: string, takeOver: boolean, adoptInput: string): string | undefined {
+  if (standing(live, mine) !== 'other' || takeOver) return undefined;
+  return (
+    `${what}: refused before any change: it is marked as held by ${ownerWords(live!)}. If that owner no longer needs it, or ` +
+    `this resource replaces it, add ${TAKE_OVER}: true beside ${adoptInput}: the marker moves to this resource and the old ` +
+    `owner's delete then leaves the object. Otherwise remove ${adoptInput} to create an object of its own`
+  );
+}
+
+/**
+ * Why an update or delete must not touch the object, or undefined when it may: its marker names another owner (it
+ * was taken over). An unmarked object is this resource's when its state says it holds it (made before markers, or
+ * the marker removed by hand: the next write puts it back). Pure.
+ */
+export function writeBlock(what: string, verb: 'update' | 'delete', live: string | undefined, recorded: string): string | undefined {
+  if (standing(live, recorded) !== 'other') return undefined;
+  const next =
+    verb === 'delete'
+      ? 'the object stays, and the resource leaves the state'
+      : 'nothing was written. Remove this resource from the program (its delete leaves the object), or take the object back by adoption with takeOver: true';
+  return `${what}: not ${verb === 'delete' ? 'deleting' : 'updating'} it: it is marked as held by ${ownerWords(live!)}; ${next}`;
+}
+
+/** The most a user's own text of the marked field may hold, for `check`'s message. */
+export function ownRoom(max: number): number {
+  return max - MARKER_ROOM;
+}
+
+/**
+ * The implementation with the owner marker on the object (docs/ownership.md): every create and update writes the
+ * marker at the end of the kind's marked field (`ref` or `description`); every output and read shows the field
+ * without it and records the marker written in the state; an adoption of an object another owner marked needs
+ * takeOver; an update or delete of an object another owner marked is refused or skipped. A resource whose state has
+ * no marker yet (made before markers) shows an update in the next preview, which writes its marker; a refresh never
+ * writes. `fieldMax` is the service's limit of the marked field.
+ */
+export function withOwnerMarker(declaration: KindDeclaration, impl: Implementation & Partial<LiveObject>, fieldMax: number): Implementation {
+  const { kind } = declaration;
+  const field = declaration.identity.marker;
+  const adoptInput = declaration.identity.adoptInput;
+  if (field === 'none' || adoptInput === undefined || !impl.live) throw new Error(`zoneguard: ${kind} has no marked field or no live read`);
+  const live = impl.live.bind(impl);
+  const room = ownRoom(fieldMax);
+  const what = (props: Record<string, unknown>, id?: string) => label(kind as ResourceKind, props, nameOf(props), id);
+  const ownText = (props: Record<string, unknown>) => (typeof props[field] === 'string' ? (props[field] as string) : '');
+  const marked = (props: Record<string, unknown>, marker: string) => ({ ...props, [field]: withMarker(ownText(props), marker) });
+  /** The outputs as the program sees them: the field without the marker, and the marker written kept in the state. */
+  const shown = <T extends Record<string, unknown> | undefined>(props: T, marker: string | undefined): T => {
+    if (props === undefined) return props;
+    const { own } = splitMarked(typeof props[field] === 'string' ? (props[field] as string) : '');
+    return { ...props, [field]: own, ...(marker ? { [MARKER_KEY]: marker } : {}) } as T;
+  };
+  const liveMarker = (object: Record<string, unknown>) => splitMarked(typeof object[field] === 'string' ? (object[field] as string) : '').marker;
+
+  return {
+    ...impl,
+
+    async check(olds, news) {
+      const result = await impl.check(olds, news);
+      const own = news?.[field];
+      if (typeof own !== 'string') return result;
+      const failures = [...(result.failures ?? [])];
+      if (own.length > room) {
+        failures.push({ property: field, reason: `${kind}: ${field} must be at most ${room} characters: zoneguard keeps ${MARKER_ROOM} of the service's ${fieldMax} for its owner marker (docs/ownership.md)` });
+      } else if (looksMarked(own)) {
+        failures.push({ property: field, reason: `${kind}: ${field} must not end in a zoneguard owner marker (zg: and 10 hex digits): zoneguard writes it (docs/ownership.md)` });
+      }
+      return failures.length === (result.failures ?? []).length ? result : { inputs: news, failures };
+    },
+
+    async diff(id, olds, news) {
+      const result = await impl.diff(id, olds, news);
+      // Made before markers: the next up writes the marker (one update; the preview shows it on the owner input).
+      if (recordedMarker(olds) === undefined && !result.changes) return { ...result, changes: true };
+      return result;
+    },
+
+    async create(inputs) {
+      const mine = markerFor(kind as ResourceKind, inputs);
+      const adopted = typeof inputs[adoptInput] === 'string' ? (inputs[adoptInput] as string) : undefined;
+      if (adopted) {
+        // An id that names nothing is the kind's own message (its create reads it again).
+        const object = await live(adopted, inputs);
+        const block = object && adoptionBlock(`${what(inputs, adopted)}: adopting it`, liveMarker(object), mine, inputs[TAKE_OVER] === true, adoptInput);
+        if (block) throw new ProviderError(block);
+      }
+      const result = await impl.create(marked(inputs, mine));
+      return { ...result, outs: shown(result.outs, mine) };
+    },
+
+    async read(id, props) {
+      const result = await impl.read(id, props);
+      const recorded = recordedMarker(props);
+      return { ...result, props: shown(result.props, recorded), inputs: shown(result.inputs, undefined) };
+    },
+
+    async update(id, olds, news) {
+      const marker = recordedMarker(olds) ?? markerFor(kind as ResourceKind, news);
+      const object = await live(id, olds);
+      const block = object && writeBlock(what(news, id), 'update', liveMarker(object), marker);
+      if (block) throw new ProviderError(block);
+      const result = await impl.update(id, object ?? marked(olds, marker), marked(news, marker));
+      return { ...result, outs: shown(result.outs, marker) };
+    },
+
+    async delete(id, props) {
+      const object = await live(id, props);
+      // Gone already: what a delete wants.
+      if (!object) return;
+      const marker = recordedMarker(props) ?? markerFor(kind as ResourceKind, props);
+      const skip = writeBlock(`zoneguard: ${what(props, id)}`, 'delete', liveMarker(object), marker);
+      if (skip) {
+        console.error(skip);
+        return;
+      }
+      await impl.delete(id, props);
+    },
+  };
+}

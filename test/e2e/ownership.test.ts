@@ -90,11 +90,11 @@ describe('identical CSP policies', () => {
 
 describe('a firewall rule renamed with the same expression', () => {
   const expression = '(http.request.uri.path eq "/renamed")';
-  const ruleStack = async (label: string, declare: () => { name: string; aliases?: string[]; adoptRuleId?: string }) => {
+  const ruleStack = async (label: string, declare: () => { name: string; aliases?: string[]; adoptRuleId?: string; takeOver?: boolean }) => {
     const zoneId = await freshZone(sandbox.emulator, label);
     const stack = await sandbox.stack(unique(label), async () => {
-      const { name, aliases, adoptRuleId } = declare();
-      const rule = new FirewallRuleWithFilter(name, { zoneId, expression, action: 'block', adoptRuleId }, { aliases: aliases?.map((alias) => ({ name: alias })) });
+      const { name, aliases, adoptRuleId, takeOver } = declare();
+      const rule = new FirewallRuleWithFilter(name, { zoneId, expression, action: 'block', adoptRuleId, takeOver }, { aliases: aliases?.map((alias) => ({ name: alias })) });
       return { ruleId: rule.ruleId };
     });
     return { zoneId, stack };
@@ -127,20 +127,32 @@ describe('a firewall rule renamed with the same expression', () => {
     await stack.preview({ expectNoChanges: true, color: 'never' });
   });
 
-  test('adopting the rule in the same up that removes its old resource: the delete is skipped, naming both, and the rule stays', async () => {
-    let declared: { name: string; adoptRuleId?: string } = { name: 'old' };
+  test('adopting the rule in the same up that removes its old resource: refused without takeOver; with it the delete is skipped, naming both, and the rule stays', async () => {
+    let declared: { name: string; adoptRuleId?: string; takeOver?: boolean } = { name: 'old' };
     const { zoneId, stack } = await ruleStack('adopt-delete', () => declared);
     const ruleId = idOf((await stack.up({ color: 'never' })).outputs, 'ruleId');
     const [filter] = (await sandbox.emulator.admin.inventory(zoneId)).filters;
 
+    // The rule carries the marker of 'old': another resource, so a plain adoption is refused before any write.
     declared = { name: 'fresh', adoptRuleId: ruleId };
+    await sandbox.emulator.admin.clearRequests();
+    const refused = await engine((opts) => stack.up(opts));
+    expect(refused.ok).toBe(false);
+    expect(refused.resourceErrors.map((e) => e.message).join('\n')).toMatch(
+      new RegExp(`FirewallRuleWithFilter 'fresh' ${ruleId} in zone ${zoneId}: adopting it: refused before any change: it is marked as held by another owner \\(marker zg:[0-9a-f]{10} .*add takeOver: true beside adoptRuleId`),
+    );
+    expect(await writes()).toEqual([]);
+    expect(await held(stack)).toEqual([['old', ruleId]]);
+
+    declared = { name: 'fresh', adoptRuleId: ruleId, takeOver: true };
     await sandbox.emulator.admin.clearRequests();
     const run = await engine((opts) => stack.up(opts));
     expect(run.ok).toBe(true);
     expect(run.output).toContain(
       `zoneguard: FirewallRuleWithFilter 'old': not deleting firewall rule ${ruleId}: FirewallRuleWithFilter 'fresh' holds it (adopted in this run)`,
     );
-    expect(await writes()).toEqual([]);
+    // One write: the take-over moves the marker into the rule's ref.
+    expect(await writes()).toEqual([`PUT /client/v4/zones/${zoneId}/firewall/rules/${ruleId}`]);
     const inventory = await sandbox.emulator.admin.inventory(zoneId);
     expect(inventory.firewallRules.map((r) => r.id)).toEqual([ruleId]);
     expect(inventory.filters).toEqual([filter]);
@@ -177,13 +189,14 @@ describe('switching a rule between the single-call and the two-call form by adop
     const zoneId = await freshZone(sandbox.emulator, 'switch-forms');
     const expression = '(http.request.uri.path eq "/switch")';
     let form: { kind: 'single'; adoptRuleId?: string } | { kind: 'two'; ruleId: string; filterId: string } = { kind: 'single' };
+    // Each adoption takes over what the other form's resource marked as its own: takeOver (docs/firewall-and-migration.md#switching-forms).
     const stack = await sandbox.stack(unique('switch-forms'), async () => {
       if (form.kind === 'single') {
-        const rule = new FirewallRuleWithFilter('block', { zoneId, expression, action: 'block', ...(form.adoptRuleId ? { adoptRuleId: form.adoptRuleId } : {}) });
+        const rule = new FirewallRuleWithFilter('block', { zoneId, expression, action: 'block', ...(form.adoptRuleId ? { adoptRuleId: form.adoptRuleId, takeOver: true } : {}) });
         return { ruleId: rule.ruleId, filterId: rule.filterId };
       }
-      const filter = new FirewallFilter('block-filter', { zoneId, expression, adoptFilterId: form.filterId });
-      const rule = new FirewallRule('block-rule', { zoneId, filterId: filter.id, action: 'block', adoptRuleId: form.ruleId });
+      const filter = new FirewallFilter('block-filter', { zoneId, expression, adoptFilterId: form.filterId, takeOver: true });
+      const rule = new FirewallRule('block-rule', { zoneId, filterId: filter.id, action: 'block', adoptRuleId: form.ruleId, takeOver: true });
       return { ruleId: rule.ruleId, filterId: filter.filterId };
     });
     const made = await stack.up({ color: 'never' });
@@ -194,7 +207,8 @@ describe('switching a rule between the single-call and the two-call form by adop
     const toTwo = await stack.up({ color: 'never' });
     expect(toTwo.summary.resourceChanges).toMatchObject({ create: 2, delete: 1 });
     expect([idOf(toTwo.outputs, 'ruleId'), idOf(toTwo.outputs, 'filterId')]).toEqual([ruleId, filterId]);
-    expect(await writes()).toEqual([]);
+    // The marker moves to the rule; the filter, locked to its single-call rule, refuses it and is held as it is.
+    expect(await writes()).toEqual([`PUT /client/v4/zones/${zoneId}/filters/${filterId}`, `PUT /client/v4/zones/${zoneId}/firewall/rules/${ruleId}`]);
     expect(toTwo.stdout).toContain(`not deleting firewall rule ${ruleId}: FirewallRule 'block-rule' holds it (adopted in this run)`);
     await stack.preview({ expectNoChanges: true, color: 'never' });
 
@@ -203,7 +217,7 @@ describe('switching a rule between the single-call and the two-call form by adop
     const toSingle = await stack.up({ color: 'never' });
     expect(toSingle.summary.resourceChanges).toMatchObject({ create: 1, delete: 2 });
     expect([idOf(toSingle.outputs, 'ruleId'), idOf(toSingle.outputs, 'filterId')]).toEqual([ruleId, filterId]);
-    expect(await writes()).toEqual([]);
+    expect(await writes()).toEqual([`PUT /client/v4/zones/${zoneId}/firewall/rules/${ruleId}`]);
     await stack.preview({ expectNoChanges: true, color: 'never' });
     expect(await ruleIds(zoneId)).toEqual([ruleId]);
 

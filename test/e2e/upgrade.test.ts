@@ -76,11 +76,19 @@ const DECLARED: Array<[name: string, kind: ResourceKind]> = [
   ['migration', 'WafMigration'],
   ['managed', 'WafManagedRules'],
 ];
+
+/** The kinds whose objects carry an owner marker: their objects, made before markers, get it on the next up. */
+const MARKED: ResourceKind[] = ['CspPolicy', 'FirewallRuleWithFilter', 'FirewallFilter', 'FirewallRule'];
+/** What a preview shows: every resource of the program `same` but the marked kinds' `update`, and the default provider `same`. */
+const FIRST_PREVIEW = [
+  ...DECLARED.map(([name, kind]) => `${MARKED.includes(kind) ? 'update' : 'same'} ${typeToken(kind)} ${name}`),
+  'same pulumi:providers:pulumi-nodejs default',
+].sort();
+const FIRST_SUMMARY = { same: DECLARED.length + 1 - MARKED.length, update: MARKED.length };
 /** What a clean preview shows: every resource of the program `same`, and the default provider too (its config unchanged). */
 const ALL_SAME = [...DECLARED.map(([name, kind]) => `same ${typeToken(kind)} ${name}`), 'same pulumi:providers:pulumi-nodejs default'].sort();
 /** The change summary of a clean run: the resources and the stack, all the same. */
 const SUMMARY = { same: DECLARED.length + 1 };
-
 const preview = () => steps(async (onEvent) => (await stack.preview({ color: 'never', onEvent })).changeSummary as Record<string, number>);
 
 beforeAll(async () => {
@@ -120,18 +128,37 @@ test('the fixture holds one resource of each kind of e8e93dd, and no credential 
   for (const placeholder of ['<api-key>', '<zone-token>']) expect(fixtureText('stack.json')).not.toContain(placeholder);
 });
 
-test('a preview with this build shows every resource the same and sends no request', async () => {
+test('a preview with this build shows one update per object without an owner marker, the rest the same, and sends no request', async () => {
   await sandbox.emulator.admin.clearRequests();
   const { ops, summary } = await preview();
-  expect(ops).toEqual(ALL_SAME);
-  expect(summary).toEqual(SUMMARY);
+  expect(ops).toEqual(FIRST_PREVIEW);
+  expect(summary).toEqual(FIRST_SUMMARY);
   expect(await sandbox.emulator.admin.requests()).toEqual([]);
 });
 
-test('a refresh changes nothing, and a preview after it is clean and sends no request', async () => {
+test('a refresh changes nothing and writes no marker; the preview after it still shows the same updates', async () => {
   const refresh = await steps(async (onEvent) => (await stack.refresh({ color: 'never', onEvent })).summary.resourceChanges as Record<string, number>);
   expect(refresh.ops).toEqual(ALL_SAME.map((step) => step.replace(/^same/, 'refresh')));
   expect(refresh.summary).toEqual(SUMMARY);
+  expect((await sandbox.emulator.admin.requests()).filter((request) => request.method !== 'GET')).toEqual([]);
+  await sandbox.emulator.admin.clearRequests();
+  const { ops, summary } = await preview();
+  expect(ops).toEqual(FIRST_PREVIEW);
+  expect(summary).toEqual(FIRST_SUMMARY);
+  expect(await sandbox.emulator.admin.requests()).toEqual([]);
+});
+
+test("the next up writes each marker (one write per unmarked object, the user's text kept), and the preview after it is clean and sends no request", async () => {
+  await sandbox.emulator.admin.clearRequests();
+  const up = await stack.up({ color: 'never' });
+  expect(up.summary.resourceChanges).toEqual(FIRST_SUMMARY);
+  const written = (await sandbox.emulator.admin.requests()).filter((request) => request.method !== 'GET').map((request) => request.method);
+  expect(written).toEqual(MARKED.map(() => 'PUT'));
+  const inventory = await sandbox.emulator.admin.inventory(ZONE_ID);
+  const marker = /^zg:[0-9a-f]{10}$/;
+  expect(inventory.cspPolicies.map((policy) => policy.description)).toEqual([expect.stringMatching(/^upgrade: checkout scripts zg:[0-9a-f]{10}$/)]);
+  expect(inventory.filters.map((filter) => filter.ref).sort()).toEqual([expect.stringMatching(/^upgrade-admin zg:[0-9a-f]{10}$/), undefined].sort());
+  expect(inventory.firewallRules.map((rule) => rule.ref)).toEqual([expect.stringMatching(marker), expect.stringMatching(marker)]);
   await sandbox.emulator.admin.clearRequests();
   const { ops, summary } = await preview();
   expect(ops).toEqual(ALL_SAME);

@@ -84,6 +84,12 @@ export function withOwnerMarker(declaration: KindDeclaration, impl: Implementati
     return { ...props, [field]: own, ...(marker ? { [MARKER_KEY]: marker } : {}) } as T;
   };
   const liveMarker = (object: Record<string, unknown>) => splitMarked(typeof object[field] === 'string' ? (object[field] as string) : '').marker;
+  /**
+   * The marker to record after a write: the one the service now holds. It differs from the one written only where
+   * the kind holds an object that cannot take a marker as it is (a filter locked to its single-call rule keeps that
+   * rule's: firewall-filter.ts), and then the object's own is what later writes and deletes must find.
+   */
+  const onObject = (outs: Record<string, unknown> | undefined, written: string) => (outs && liveMarker(outs)) ?? written;
 
   return {
     ...impl,
@@ -104,7 +110,9 @@ export function withOwnerMarker(declaration: KindDeclaration, impl: Implementati
     async diff(id, olds, news) {
       const result = await impl.diff(id, olds, news);
       // Made before markers: the next up writes the marker (one update; the preview shows it on the owner input).
-      if (recordedMarker(olds) === undefined && !result.changes) return { ...result, changes: true };
+      // Only against the program's inputs (they carry the owner): the engine's refresh diffs the state's old inputs,
+      // and a refresh writes nothing, so it must not count a change either.
+      if (recordedMarker(olds) === undefined && ownerOf(news) !== undefined && !result.changes) return { ...result, changes: true };
       return result;
     },
 
@@ -118,7 +126,7 @@ export function withOwnerMarker(declaration: KindDeclaration, impl: Implementati
         if (block) throw new ProviderError(block);
       }
       const result = await impl.create(marked(inputs, mine));
-      return { ...result, outs: shown(result.outs, mine) };
+      return { ...result, outs: shown(result.outs, onObject(result.outs, mine)) };
     },
 
     async read(id, props) {
@@ -133,7 +141,7 @@ export function withOwnerMarker(declaration: KindDeclaration, impl: Implementati
       const block = object && writeBlock(what(news, id), 'update', liveMarker(object), marker);
       if (block) throw new ProviderError(block);
       const result = await impl.update(id, object ?? marked(olds, marker), marked(news, marker));
-      return { ...result, outs: shown(result.outs, marker) };
+      return { ...result, outs: shown(result.outs, onObject(result.outs, marker)) };
     },
 
     async delete(id, props) {

@@ -26,6 +26,9 @@ import { WafPackagesGroup } from './groups/waf-packages';
 import { resolveRetryPolicy, type RetryPolicy } from './retry';
 import { createTransport, type ClientLogger } from './transport';
 
+export type { ConnectionsGroup, CookiesGroup, CspPoliciesGroup, FiltersGroup, FirewallRulesGroup, PageGuardGroup, RulesetsGroup };
+export type { ScriptsGroup, WafMigrationGroup, WafOverridesGroup, WafPackagesGroup };
+
 /** Options of a ZoneGuardClient. Only `baseUrl` and `credentials` are required. */
 export interface ZoneGuardClientOptions {
   /** The API base, ending in the version segment, e.g. `https://api.example.com/client/v4`. https, or http to loopback only. */

@@ -1,6 +1,9 @@
 // The typed API client of the service: got + the shared zod schemas.
 import '../node-version'; // first: an unsupported Node fails here, saying what to install
 export { ZoneGuardClient, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, DEFAULT_USER_AGENT, type ZoneGuardClientOptions } from './client';
+// The groups as types only: a group is made by its client, never alone (src/client/client.ts).
+export type { ConnectionsGroup, CookiesGroup, CspPoliciesGroup, FiltersGroup, FirewallRulesGroup, PageGuardGroup, RulesetsGroup } from './client';
+export type { ScriptsGroup, WafMigrationGroup, WafOverridesGroup, WafPackagesGroup } from './client';
 export type { Credentials } from './credentials';
 export { DEFAULT_BASE_URL, SETTING_SOURCES, SettingsError } from './settings';
 export {
@@ -25,14 +28,3 @@ export type { ClientLogger } from './transport';
 export type { DetectedListArgs, PageArgs, ZoneArgs } from './groups/common';
 export type { FilterListArgs } from './groups/filters';
 export type { FirewallRuleListArgs } from './groups/firewall-rules';
-export type { PageGuardGroup } from './groups/page-guard';
-export type { RulesetsGroup } from './groups/rulesets';
-export type { ScriptsGroup } from './groups/scripts';
-export type { ConnectionsGroup } from './groups/connections';
-export type { CookiesGroup } from './groups/cookies';
-export type { CspPoliciesGroup } from './groups/csp-policy';
-export type { FirewallRulesGroup } from './groups/firewall-rules';
-export type { FiltersGroup } from './groups/filters';
-export type { WafMigrationGroup } from './groups/waf-migration';
-export type { WafOverridesGroup } from './groups/waf-overrides';
-export type { WafPackagesGroup } from './groups/waf-packages';

@@ -181,6 +181,15 @@ export function single(value: string | string[] | undefined): string | undefined
   return Array.isArray(value) ? value[0] : value;
 }
 
+/**
+ * What the lists of firewall rules and of filters both filter on: the zone, the query as sent (for the page and the
+ * filters of its own), and its `id`, `description` and `paused`.
+ */
+export function firewallListQuery(context: EmulatorContext, request: FastifyRequest) {
+  const q = query(request);
+  return { zone: zoneOf(context, request), q, id: single(q.id), description: single(q.description), paused: booleanQuery('paused', q.paused) };
+}
+
 /** A `true`/`false` query flag; anything else is a 400 naming the field. */
 export function booleanQuery(field: string, value: string | string[] | undefined): boolean | undefined {
   const text = single(value);

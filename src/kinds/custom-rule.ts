@@ -1,11 +1,23 @@
 import { CustomRuleShape } from '../rulesets/phase-rules';
-import { createOnly, declareKind, inPlace, zoneField, type Identity } from './declaration';
+import { createOnly, declareKind, inPlace, zoneField, type Field, type Identity } from './declaration';
 
 /** A rule's own fields in both phases, changed in place by a PATCH of the rule (docs/service.md#ruleset-rules). */
 export const PHASE_RULE_FIELDS = ['action', 'expression', 'description', 'enabled', 'ref'] as const;
 
 /** What a rule of a phase's entry point is to the service; its owner marker lives in its ref. */
 export const phaseRuleIdentity = (noun: string) => ({ object: 'rulesetRule', scope: 'object', idOutput: 'ruleId', adoptInput: 'adoptRuleId', noun, marker: 'ref' }) as const satisfies Identity;
+
+/** The field table of a phase's rule, with the one field of its phase's own (`skip`, `ratelimit`). */
+export function phaseRuleFields<const I extends string>(own: Field<I>): Field<(typeof PHASE_RULE_FIELDS)[number] | I | 'zoneId' | 'response' | 'position' | 'adoptRuleId'>[] {
+  return [
+    zoneField('replace'),
+    ...inPlace(...PHASE_RULE_FIELDS),
+    { input: 'response', wire: 'action_parameters.response', change: 'update' },
+    own,
+    { input: 'position', wire: 'position', change: 'update' },
+    createOnly('adoptRuleId'),
+  ];
+}
 
 /**
  * One custom rule of a zone's `http_request_firewall_custom` entry point, written alone with the per-rule endpoints
@@ -14,14 +26,7 @@ export const phaseRuleIdentity = (noun: string) => ({ object: 'rulesetRule', sco
 export const CustomRuleKind = declareKind('CustomRule', {
   // The grammar of the phase is checked on top by the provider (src/rulesets/phase-rules.ts declaredRuleProblems).
   args: CustomRuleShape,
-  fields: [
-    zoneField('replace'),
-    ...inPlace(...PHASE_RULE_FIELDS),
-    { input: 'response', wire: 'action_parameters.response', change: 'update' },
-    { input: 'skip', wire: 'action_parameters', change: 'update' },
-    { input: 'position', wire: 'position', change: 'update' },
-    createOnly('adoptRuleId'),
-  ],
+  fields: phaseRuleFields({ input: 'skip', wire: 'action_parameters', change: 'update' }),
   outputs: ['ruleId', 'rulesetId'],
   identity: phaseRuleIdentity('custom rule'),
   example: { action: 'block', expression: '(http.request.uri.path eq "/admin")', ref: 'admin-block' },

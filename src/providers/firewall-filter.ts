@@ -6,8 +6,7 @@ import { diffFields, pickFields } from './kit/diff';
 import {
   bestEffort,
   filterReads,
-  firewallStep,
-  firewallWrite,
+  firewallObject,
   isConflictError,
   isDuplicateFilterError,
   normalizeField,
@@ -183,15 +182,10 @@ export const firewallFilter: Implementation & LiveObject = {
   },
 
   ...adoptableObject<Filter, FirewallFilterInputs, FirewallFilterOutputs>({
-    kind: RESOURCE,
-    object: 'the filter',
-    step: firewallStep,
-    writing: firewallWrite,
-    read: (zoneId, filterId) => filterReads.read(zoneId, filterId),
-    get: (zoneId, filterId) => getClient().filters.get({ zoneId, filterId }),
+    ...firewallObject(RESOURCE, 'the filter', filterReads, (zoneId, filterId) => getClient().filters.get({ zoneId, filterId })),
     create: createFilter,
-    update: (inputs, filterId, current) => updateFilter(inputs, filterId, current),
-    remove: (zoneId, filterId, props) => removeFilter(zoneId, filterId, props),
+    update: updateFilter,
+    remove: removeFilter,
     outputs: outputsFromFilter,
     matches: filterMatches,
   }),

@@ -3,7 +3,7 @@ import { ErrorCode, type FirewallRuleWire, type FirewallRuleCreateItem, type Fir
 import { checkWithSchema } from './kit/check';
 import { assertConfigured, configure, getClient } from './kit/context';
 import { diffFields } from './kit/diff';
-import { firewallStep, firewallWrite, isConflictError, isQuotaError, normalizeField, productsFailures, ruleFields, ruleFieldsFromWire, ruleReads } from './kit/firewall';
+import { firewallObject, isConflictError, isQuotaError, normalizeField, productsFailures, ruleFields, ruleFieldsFromWire, ruleReads } from './kit/firewall';
 import { ProviderError, type Implementation } from './kit/implementation';
 import { adoptableObject } from './kit/adoptable';
 import type { LiveObject } from './kit/marker';
@@ -117,15 +117,10 @@ export const firewallRule: Implementation & LiveObject = {
   },
 
   ...adoptableObject<FirewallRuleWire, FirewallRuleInputs, FirewallRuleOutputs>({
-    kind: RESOURCE,
-    object: 'the rule',
-    step: firewallStep,
-    writing: firewallWrite,
-    read: (zoneId, ruleId) => ruleReads.read(zoneId, ruleId),
-    get: (zoneId, ruleId) => getClient().firewallRules.get({ zoneId, ruleId }),
+    ...firewallObject(RESOURCE, 'the rule', ruleReads, (zoneId, ruleId) => getClient().firewallRules.get({ zoneId, ruleId })),
     create: createRule,
     creating: (inputs) => `creating the rule on filter ${inputs.filterId}`,
-    update: (inputs, ruleId) => updateRule(inputs, ruleId),
+    update: updateRule,
     // The rule alone: its filter belongs to its FirewallFilter resource, which the engine deletes after its rules.
     remove: async (zoneId, ruleId) => {
       await getClient().firewallRules.delete({ zoneId, ruleId });

@@ -3,7 +3,7 @@ import { listConnections, type Classified } from '../../insights';
 import type { Connection } from '../../schemas';
 import { processIo, type CliIo, type RunIo } from './io';
 import { runCommand } from './run';
-import { detectedCommand, verdictCell } from './detected';
+import { classifiedRow, detectedCommand } from './detected';
 
 /** `zoneguard connections`: the connections a zone's pages make, with their malicious classification. */
 export function connectionsCommand(io: CliIo = processIo()): Command {
@@ -14,13 +14,7 @@ export function connectionsCommand(io: CliIo = processIo()): Command {
       classified: true,
       load: listConnections,
       columns: [{ header: 'STATUS' }, { header: 'HOST' }, { header: 'MALICIOUS' }, { header: 'CATEGORIES' }, { header: 'URL' }],
-      row: (c) => [
-        c.status,
-        c.host,
-        verdictCell(c.classification, c.domain_reported_malicious !== undefined || c.url_reported_malicious !== undefined),
-        c.classification.categories.join(', ') || '-',
-        c.url,
-      ],
+      row: (c) => classifiedRow(c, [], c.domain_reported_malicious !== undefined || c.url_reported_malicious !== undefined),
       examples: [
         'zoneguard connections --zone 023e105f4ecef8ad9ca31a8372d0c353',
         'zoneguard connections --zone 023e105f4ecef8ad9ca31a8372d0c353 --malicious --json',

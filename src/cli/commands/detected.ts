@@ -51,6 +51,14 @@ export function verdictCell(classification: Classification, analysed: boolean): 
   return analysed ? 'no' : '-';
 }
 
+/**
+ * The row of a classified script or connection: status, host, the cells of its own (a script's integrity score),
+ * the verdict (`analysed`: whether the service sent any analysis), the categories and the URL.
+ */
+export function classifiedRow(item: { status: string; host: string; url: string; classification: Classification }, own: string[], analysed: boolean): string[] {
+  return [item.status, item.host, ...own, verdictCell(item.classification, analysed), item.classification.categories.join(', ') || '-', item.url];
+}
+
 function plural(count: number, word: string): string {
   return `${count} ${count === 1 ? word.replace(/s$/, '') : word}`;
 }

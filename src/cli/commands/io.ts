@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import type { z } from 'zod';
+import { formatZodIssues, readableIssue } from '../../schemas';
 // What a command touches outside itself (its outputs, environment and exit), the exit codes, and the error and
 // text shapes every command writes.
 
@@ -72,6 +74,22 @@ export function messageOf(error: unknown): string {
 /** JSON for stdout: two-space indent and a final newline. */
 export function jsonText(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+/** `text` parsed as JSON, or undefined when it is no JSON. */
+export function tryJson(text: string): { json: unknown } | undefined {
+  try {
+    return { json: JSON.parse(text) as unknown };
+  } catch {
+    return undefined;
+  }
+}
+
+/** `json` as `schema` checks it; otherwise a usage error: `notShape` (what the input is not), then each problem. */
+export function checkedInput<T>(schema: z.ZodType<T>, json: unknown, notShape: string): T {
+  const parsed = schema.safeParse(json, { error: readableIssue });
+  if (!parsed.success) throw new UsageError(`${notShape}: ${formatZodIssues(parsed.error).join('; ')}`);
+  return parsed.data;
 }
 
 /** The text of `file` (`-`: standard input); a file that cannot be read is a usage error naming it and why. */

@@ -2,8 +2,7 @@ import { Command } from 'commander';
 import { NotFoundError } from '../../client';
 import { OBJECT_NOUN, StackExportSchema, adoptInputOf, findOrphans, isOfAnotherZone, ownershipOf, pendingDeletions, type Orphan, type StackExport } from '../../insights/orphans';
 import type { ZoneGuardClient } from '../../client';
-import { formatZodIssues, readableIssue } from '../../schemas';
-import { UsageError, processIo, readInput, type CliIo, type RunIo } from './io';
+import { UsageError, checkedInput, processIo, readInput, tryJson, type CliIo, type RunIo } from './io';
 import { addConnectionOptions, zoneOption, type ConnectionOptions } from './options';
 import { clientFrom } from './client';
 import { actionOf, runCommand, wireCommand } from './run';
@@ -17,16 +16,9 @@ interface OrphansOptions extends ConnectionOptions {
 
 /** Reads one `pulumi stack export` file (`-`: standard input) and checks its shape. */
 function readExport(file: string): StackExport {
-  const text = readInput(file);
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new UsageError(`${file} is not JSON: pass what pulumi stack export writes`);
-  }
-  const parsed = StackExportSchema.safeParse(json, { error: readableIssue });
-  if (!parsed.success) throw new UsageError(`${file} is not a pulumi stack export: ${formatZodIssues(parsed.error).join('; ')}`);
-  return parsed.data;
+  const parsed = tryJson(readInput(file));
+  if (!parsed) throw new UsageError(`${file} is not JSON: pass what pulumi stack export writes`);
+  return checkedInput(StackExportSchema, parsed.json, `${file} is not a pulumi stack export`);
 }
 
 const noun = (orphan: Orphan) => OBJECT_NOUN[orphan.object];

@@ -1,7 +1,6 @@
 import { Command } from 'commander';
 import { EngineEventSchema, PreviewDigestSchema, digestOfEvents, renderPreviewReport, type PreviewDigest } from '../../insights/preview-report';
-import { formatZodIssues, readableIssue } from '../../schemas';
-import { UsageError, processIo, readInput, type CliIo } from './io';
+import { UsageError, checkedInput, processIo, readInput, tryJson, type CliIo } from './io';
 import { actionOf } from './run';
 
 /**
@@ -10,27 +9,15 @@ import { actionOf } from './run';
  */
 function readDigest(file: string): PreviewDigest {
   const text = readInput(file);
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return digestOfEvents(text.split('\n').filter((line) => line.trim() !== '').map((line, index) => readEvent(file, line, index + 1)));
-  }
-  const parsed = PreviewDigestSchema.safeParse(json, { error: readableIssue });
-  if (!parsed.success) throw new UsageError(`${file} is not what pulumi preview --json writes: ${formatZodIssues(parsed.error).join('; ')}`);
-  return parsed.data;
+  const parsed = tryJson(text);
+  if (!parsed) return digestOfEvents(text.split('\n').filter((line) => line.trim() !== '').map((line, index) => readEvent(file, line, index + 1)));
+  return checkedInput(PreviewDigestSchema, parsed.json, `${file} is not what pulumi preview --json writes`);
 }
 
 function readEvent(file: string, line: string, number: number) {
-  let json: unknown;
-  try {
-    json = JSON.parse(line);
-  } catch {
-    throw new UsageError(`${file} is not JSON (line ${number}): pass what pulumi preview --json writes`);
-  }
-  const parsed = EngineEventSchema.safeParse(json, { error: readableIssue });
-  if (!parsed.success) throw new UsageError(`${file}, line ${number}, is not an engine event: ${formatZodIssues(parsed.error).join('; ')}`);
-  return parsed.data;
+  const parsed = tryJson(line);
+  if (!parsed) throw new UsageError(`${file} is not JSON (line ${number}): pass what pulumi preview --json writes`);
+  return checkedInput(EngineEventSchema, parsed.json, `${file}, line ${number}, is not an engine event`);
 }
 
 /**

@@ -3,7 +3,7 @@ import { listScripts, type Classified } from '../../insights';
 import type { Script } from '../../schemas';
 import { processIo, type CliIo, type RunIo } from './io';
 import { runCommand } from './run';
-import { detectedCommand, verdictCell } from './detected';
+import { classifiedRow, detectedCommand } from './detected';
 
 /** `zoneguard scripts`: the scripts detected on a zone's pages, with their malicious classification. */
 export function scriptsCommand(io: CliIo = processIo()): Command {
@@ -23,14 +23,10 @@ export function scriptsCommand(io: CliIo = processIo()): Command {
         { header: 'CATEGORIES' },
         { header: 'URL' },
       ],
-      row: (s) => [
-        s.status,
-        s.host,
-        s.js_integrity_score === undefined ? '-' : String(s.js_integrity_score),
-        verdictCell(s.classification, s.js_integrity_score !== undefined || s.domain_reported_malicious !== undefined),
-        s.classification.categories.join(', ') || '-',
-        s.url,
-      ],
+      row: (s) => {
+        const score = s.js_integrity_score === undefined ? '-' : String(s.js_integrity_score);
+        return classifiedRow(s, [score], s.js_integrity_score !== undefined || s.domain_reported_malicious !== undefined);
+      },
       examples: [
         'zoneguard scripts --zone 023e105f4ecef8ad9ca31a8372d0c353',
         'zoneguard scripts --zone 023e105f4ecef8ad9ca31a8372d0c353 --malicious --status all --json',

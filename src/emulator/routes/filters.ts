@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { HexIdSchema } from '../../schemas';
 import { FilterBulkUpdateSchema, FilterCreateSchema, FilterUpdateSchema } from '../../schemas/filters';
-import { booleanQuery, pageOf, params, parseBody, query, single, zoneOf, type EmulatorContext } from '../context';
+import { firewallListQuery, pageOf, params, parseBody, query, single, zoneOf, type EmulatorContext } from '../context';
 import { ErrorCode, Messages, ServiceError, okEnvelope } from '../errors';
 import { expressionProblems, filterToWire, lockingRule, rulesUsing } from '../firewall';
 import { newId } from '../ids';
@@ -27,13 +27,9 @@ export function registerFilterRoutes(api: FastifyInstance, context: EmulatorCont
   };
 
   api.get('/zones/:zone_id/filters', async (request) => {
-    const zone = zoneOf(context, request);
-    const q = query(request);
-    const id = single(q.id);
+    const { zone, q, id, description, paused } = firewallListQuery(context, request);
     const expression = single(q.expression);
-    const description = single(q.description);
     const ref = single(q.ref);
-    const paused = booleanQuery('paused', q.paused);
     const filters = state.collections.filters
       .list(zone.id)
       .filter((f) => (id === undefined || f.id === id) && (ref === undefined || f.ref === ref) && (paused === undefined || f.paused === paused))

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { FirewallActionSchema, productsProblem, type FirewallRulePatch, type ErrorItem, type FirewallRuleDeleteResult } from '../../schemas';
 import { FirewallRuleCreateBodySchema, FirewallRuleBulkPatchSchema, FirewallRuleBulkUpdateSchema, FirewallRulePatchSchema, FirewallRuleUpdateSchema } from '../../schemas/firewall-rules';
-import { booleanQuery, pageOf, params, parseBody, query, single, zoneOf, type EmulatorContext } from '../context';
+import { booleanQuery, firewallListQuery, pageOf, params, parseBody, query, single, zoneOf, type EmulatorContext } from '../context';
 import { ErrorCode, Messages, ServiceError, okEnvelope } from '../errors';
 import { expressionProblems, lockingRule, ruleToWire, rulesUsing } from '../firewall';
 import { newId } from '../ids';
@@ -37,12 +37,8 @@ function assertNotLocked(state: EmulatorState, zoneId: string, references: { fie
 export function registerFirewallRuleRoutes(api: FastifyInstance, context: EmulatorContext): void {
   const { state } = context;
   api.get('/zones/:zone_id/firewall/rules', async (request) => {
-    const zone = zoneOf(context, request);
-    const q = query(request);
-    const id = single(q.id);
+    const { zone, q, id, description, paused } = firewallListQuery(context, request);
     const action = single(q.action);
-    const description = single(q.description);
-    const paused = booleanQuery('paused', q.paused);
     if (action !== undefined && !FirewallActionSchema.safeParse(action).success) {
       throw ServiceError.of(400, ErrorCode.validation, `action: must be one of ${FirewallActionSchema.options.join(', ')}`);
     }

@@ -4,7 +4,7 @@ import type * as pulumi from '@pulumi/pulumi';
 import { z } from 'zod';
 import { RetiredApiError, ZoneGuardError } from '../../client/errors';
 import { ErrorCode, FirewallProductSchema, productsProblem, type Filter, type FirewallRuleWire } from '../../schemas';
-import { FIREWALL_RULE_FIELDS } from '../../kinds';
+import { FIREWALL_RULE_FIELDS, type ResourceKind } from '../../kinds';
 import type { FirewallRuleCreateItemSchema } from '../../schemas/firewall-rules';
 import { PREVIEW_UNKNOWN, containsUnknown } from './check';
 import { ReadCoalescer } from './coalesce';
@@ -153,4 +153,12 @@ export const filterReads = new ReadCoalescer<Filter>({
  */
 export async function firewallWrite<T>(zoneId: string, call: () => Promise<T>): Promise<T> {
   return ruleReads.writing(zoneId, () => filterReads.writing(zoneId, call));
+}
+
+/**
+ * What the flows of a filter and a rule by id share (kit/adoptable.ts): the kind and what its steps call the object,
+ * the firewall's steps and writes, and the reads of the zone's objects, coalesced (`reads`) or one by id (`get`).
+ */
+export function firewallObject<W extends { id: string }>(kind: ResourceKind, object: string, reads: ReadCoalescer<W>, get: (zoneId: string, id: string) => Promise<W>) {
+  return { kind, object, step: firewallStep, writing: firewallWrite, read: (zoneId: string, id: string) => reads.read(zoneId, id), get };
 }

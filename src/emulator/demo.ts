@@ -104,6 +104,20 @@ function statusFor(index: number, count: number): string {
   return 'active';
 }
 
+/** What a detected script and connection of the demo both hold: the item `i` of `count`, where and when it was seen. */
+function seenFields(zoneName: string, kind: 'script' | 'connection', source: ScriptSource, { i, count }: { i: number; count: number }, seen: { host: string; firstSeen: number; lastSeen: number; firstPageUrl: string }) {
+  return {
+    id: stableId(zoneName, kind, source.url, i),
+    url: source.url,
+    added_at: seedTime(seen.firstSeen, true),
+    first_seen_at: seedTime(seen.firstSeen),
+    last_seen_at: seedTime(seen.lastSeen),
+    host: seen.host,
+    first_page_url: seen.firstPageUrl,
+    status: statusFor(i, count),
+  };
+}
+
 function demoScripts(zoneName: string, plan: Plan, hosts: string[], count: number): ScriptDetail[] {
   const random = seededRandom(`scripts:${zoneName}`);
   const sources: ScriptSource[] = [];
@@ -122,14 +136,7 @@ function demoScripts(zoneName: string, plan: Plan, hosts: string[], count: numbe
     const firstSeen = 24 * i + Math.floor(random() * 20);
     const pageUrls = PAGES.slice(0, 1 + Math.floor(random() * PAGES.length)).map((p) => `https://${host}${p}`);
     const script: ScriptDetail = {
-      id: stableId(zoneName, 'script', source.url, i),
-      url: source.url,
-      added_at: seedTime(firstSeen, true),
-      first_seen_at: seedTime(firstSeen),
-      last_seen_at: seedTime(firstSeen + 200 + Math.floor(random() * 300)),
-      host,
-      first_page_url: pageUrls[0] ?? `https://${host}/`,
-      status: statusFor(i, count),
+      ...seenFields(zoneName, 'script', source, { i, count }, { host, firstSeen, lastSeen: firstSeen + 200 + Math.floor(random() * 300), firstPageUrl: pageUrls[0] ?? `https://${host}/` }),
       url_contains_cdn_cgi_path: source.url.includes('/cdn-cgi/'),
       page_urls: pageUrls,
     };
@@ -165,14 +172,7 @@ function demoConnections(zoneName: string, plan: Plan, hosts: string[], count: n
     const host = hosts[i % hosts.length] ?? zoneName;
     const firstSeen = 30 * i + Math.floor(random() * 20);
     const connection: Connection = {
-      id: stableId(zoneName, 'connection', source.url, i),
-      url: source.url,
-      added_at: seedTime(firstSeen, true),
-      first_seen_at: seedTime(firstSeen),
-      last_seen_at: seedTime(firstSeen + 100 + Math.floor(random() * 400)),
-      host,
-      first_page_url: `https://${host}${PAGES[i % PAGES.length] ?? '/'}`,
-      status: statusFor(i, count),
+      ...seenFields(zoneName, 'connection', source, { i, count }, { host, firstSeen, lastSeen: firstSeen + 100 + Math.floor(random() * 400), firstPageUrl: `https://${host}${PAGES[i % PAGES.length] ?? '/'}` }),
       url_contains_cdn_cgi_path: false,
     };
     if (!analysed) return connection;

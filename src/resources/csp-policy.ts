@@ -1,10 +1,10 @@
 import * as pulumi from '@pulumi/pulumi';
-import { ZoneGuardResource } from './kit';
+import { OwnedResource, type TakeOverArgs } from './owned';
 import type { CspAction } from '../schemas';
 import { cspWeakeningSources } from '../schemas/csp-value';
 
 /** Inputs of a {@link CspPolicy}. */
-export interface CspPolicyArgs {
+export interface CspPolicyArgs extends TakeOverArgs {
   /** The zone the policy belongs to. Another zone replaces the policy. */
   zoneId: pulumi.Input<string>;
   /** What the policy does: `log` reports violations, `allow` blocks what `value` does not allow,
@@ -21,14 +21,10 @@ export interface CspPolicyArgs {
   description?: pulumi.Input<string>;
   /** Take over an existing policy of the zone (by id) instead of creating one; read only at create. */
   adoptPolicyId?: pulumi.Input<string>;
-  /** With the adopt input: take over an object whose owner marker names another owner (another stack, or another
-   * resource): the marker moves to this resource, and the old owner's delete then leaves the object
-   * (docs/ownership.md#take-over). Read only at create. */
-  takeOver?: pulumi.Input<boolean>;
 }
 
 /** A content security policy of a zone's page security (`/zones/{zone_id}/page_guard/policies`). */
-export class CspPolicy extends ZoneGuardResource {
+export class CspPolicy extends OwnedResource {
   declare readonly action: pulumi.Output<CspAction>;
   declare readonly expression: pulumi.Output<string>;
   declare readonly value: pulumi.Output<string>;
@@ -36,8 +32,6 @@ export class CspPolicy extends ZoneGuardResource {
   declare readonly description: pulumi.Output<string>;
   /** The policy this resource took over at create, when it was given one. */
   declare readonly adoptPolicyId: pulumi.Output<string | undefined>;
-  /** Whether the create took the object over from another owner's marker (docs/ownership.md#take-over). */
-  declare readonly takeOver: pulumi.Output<boolean | undefined>;
   /** The id the service assigned (also the resource's id). */
   declare readonly policyId: pulumi.Output<string>;
 

@@ -1,8 +1,8 @@
 import type * as pulumi from '@pulumi/pulumi';
-import { ZoneGuardResource } from './kit';
+import { OwnedResource, type TakeOverArgs } from './owned';
 
 /** Inputs of a {@link FirewallFilter}. */
-export interface FirewallFilterArgs {
+export interface FirewallFilterArgs extends TakeOverArgs {
   /** The zone the filter belongs to. Another zone replaces the filter. */
   zoneId: pulumi.Input<string>;
   /** The rules-language expression, for example `ip.src in {192.0.2.0/24}`. Changed in place: every rule that
@@ -18,10 +18,6 @@ export interface FirewallFilterArgs {
   /** Take over an existing filter of the zone (by id) instead of creating one, bringing it to the declared fields.
    * Read only at create. */
   adoptFilterId?: pulumi.Input<string>;
-  /** With the adopt input: take over an object whose owner marker names another owner (another stack, or another
-   * resource): the marker moves to this resource, and the old owner's delete then leaves the object
-   * (docs/ownership.md#take-over). Read only at create. */
-  takeOver?: pulumi.Input<boolean>;
 }
 
 /**
@@ -29,15 +25,13 @@ export interface FirewallFilterArgs {
  * {@link FirewallRule}s may reference by `filterId: filter.id`. The engine deletes it after those rules; a rule
  * outside the stack still using it makes the delete fail, naming that rule.
  */
-export class FirewallFilter extends ZoneGuardResource {
+export class FirewallFilter extends OwnedResource {
   declare readonly expression: pulumi.Output<string>;
   declare readonly description: pulumi.Output<string>;
   declare readonly paused: pulumi.Output<boolean>;
   declare readonly ref: pulumi.Output<string>;
   /** The filter this resource took over at create, when it was given one. */
   declare readonly adoptFilterId: pulumi.Output<string | undefined>;
-  /** Whether the create took the object over from another owner's marker (docs/ownership.md#take-over). */
-  declare readonly takeOver: pulumi.Output<boolean | undefined>;
   /** The id the service assigned to the filter (also the resource's id): what a FirewallRule's `filterId` takes. */
   declare readonly filterId: pulumi.Output<string>;
 

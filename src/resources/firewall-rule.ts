@@ -1,11 +1,11 @@
 import type * as pulumi from '@pulumi/pulumi';
-import { ZoneGuardResource } from './kit';
+import { OwnedResource, type TakeOverArgs } from './owned';
 import { noteFirewallRule } from './zone-order';
 import type { ResourceKind } from '../providers';
 import type { FirewallAction, FirewallProduct } from '../schemas';
 
 /** The inputs of every firewall rule, whichever way it gets its filter ({@link FirewallRule}, FirewallRuleWithFilter). */
-export interface FirewallRuleFields {
+export interface FirewallRuleFields extends TakeOverArgs {
   /** The zone the rule belongs to. Another zone replaces the rule. */
   zoneId: pulumi.Input<string>;
   /** What the rule does: block, challenge, js_challenge, managed_challenge, allow, log or bypass. */
@@ -21,14 +21,10 @@ export interface FirewallRuleFields {
   /** Your own reference for the rule, at most 36 characters: zoneguard writes its owner marker after it in the
    * service's 50 (docs/ownership.md). Default: empty. */
   ref?: pulumi.Input<string>;
-  /** With the adopt input: take over an object whose owner marker names another owner (another stack, or another
-   * resource): the marker moves to this resource, and the old owner's delete then leaves the object
-   * (docs/ownership.md#take-over). Read only at create. */
-  takeOver?: pulumi.Input<boolean>;
 }
 
 /** The outputs of every firewall rule, and what its construction does besides registering. */
-export abstract class FirewallRuleResource extends ZoneGuardResource {
+export abstract class FirewallRuleResource extends OwnedResource {
   declare readonly action: pulumi.Output<FirewallAction>;
   declare readonly products: pulumi.Output<FirewallProduct[] | undefined>;
   declare readonly paused: pulumi.Output<boolean>;
@@ -41,8 +37,6 @@ export abstract class FirewallRuleResource extends ZoneGuardResource {
   declare readonly filterId: pulumi.Output<string>;
   /** The rule this resource took over at create, when it was given one. */
   declare readonly adoptRuleId: pulumi.Output<string | undefined>;
-  /** Whether the create took the object over from another owner's marker (docs/ownership.md#take-over). */
-  declare readonly takeOver: pulumi.Output<boolean | undefined>;
 
   protected constructor(
     kind: ResourceKind & `FirewallRule${string}`,

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import {
   CompatibilitySchema,
   EntrypointRulesetSchema,
@@ -26,22 +27,12 @@ export class WafMigrationGroup {
 
   /** GET /zones/{zone_id}/waf_migration/check?phase_two=1: whether the zone can migrate. */
   check({ zoneId }: ZoneArgs): Promise<Compatibility> {
-    return this.#transport.call({
-      method: 'GET',
-      path: zonePath(zoneId, 'waf_migration', 'check'),
-      query: PHASE_TWO,
-      schema: CompatibilitySchema,
-    });
+    return this.#read(zoneId, 'check', CompatibilitySchema);
   }
 
   /** GET /zones/{zone_id}/waf_migration/config?phase_two=1: the new configuration equivalent to the previous one. */
   config({ zoneId }: ZoneArgs): Promise<EntrypointRuleset> {
-    return this.#transport.call({
-      method: 'GET',
-      path: zonePath(zoneId, 'waf_migration', 'config'),
-      query: PHASE_TWO,
-      schema: EntrypointRulesetSchema,
-    });
+    return this.#read(zoneId, 'config', EntrypointRulesetSchema);
   }
 
   /**
@@ -64,11 +55,11 @@ export class WafMigrationGroup {
 
   /** GET /zones/{zone_id}/waf_migration/status?phase_two=1: old and new WAF state and the migration state. */
   status({ zoneId }: ZoneArgs): Promise<WafStatus> {
-    return this.#transport.call({
-      method: 'GET',
-      path: zonePath(zoneId, 'waf_migration', 'status'),
-      query: PHASE_TWO,
-      schema: WafStatusSchema,
-    });
+    return this.#read(zoneId, 'status', WafStatusSchema);
+  }
+
+  /** GET /zones/{zone_id}/waf_migration/{what}?phase_two=1, parsed with `schema`. */
+  #read<S extends z.ZodType>(zoneId: string, what: 'check' | 'config' | 'status', schema: S): Promise<z.output<S>> {
+    return this.#transport.call({ method: 'GET', path: zonePath(zoneId, 'waf_migration', what), query: PHASE_TWO, schema });
   }
 }

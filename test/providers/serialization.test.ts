@@ -8,10 +8,11 @@ import { RESOURCE_KINDS } from '../../src/kinds';
 import { zoneOfPlan } from '../support/emulator';
 
 // Does what the engine does with a provider, the way a consumer gets it: the package from `npm pack` installed in
-// a project outside this repo, the provider serialized there, its text loaded in a fresh process and driven
-// against the emulator.
+// a project outside this repo, the provider text the resource classes store taken there, loaded in a fresh process
+// as the dynamic provider host loads it, and driven against the emulator.
 const root = path.resolve(__dirname, '../..');
-const MAX_BYTES = 2048;
+/** The text is stored twice per resource; a resource's whole state is held to 2 KB (issue 27). */
+const MAX_BYTES = 128;
 
 let emulator: StartedEmulator;
 let project: string;
@@ -35,17 +36,10 @@ beforeAll(async () => {
   execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'], { cwd: project, stdio: 'pipe' });
   fs.writeFileSync(
     path.join(project, 'serialize.js'),
-    `const pulumi = require('@pulumi/pulumi');
-     const { providerFor } = require('pulumi-zoneguard/providers');
-     (async () => {
-       const out = {};
-       for (const kind of ${JSON.stringify(RESOURCE_KINDS)}) {
-         const provider = providerFor(kind);
-         const fn = await pulumi.runtime.serializeFunction(() => provider, { allowSecrets: false });
-         out[kind] = fn.text;
-       }
-       process.stdout.write(JSON.stringify(out));
-     })();`,
+    `const { providerText } = require('pulumi-zoneguard/providers');
+     const out = {};
+     for (const kind of ${JSON.stringify(RESOURCE_KINDS)}) out[kind] = providerText(kind);
+     process.stdout.write(JSON.stringify(out));`,
   );
   texts = JSON.parse(await node('serialize.js'));
 }, 180_000);
@@ -55,7 +49,7 @@ afterAll(async () => {
   if (project) fs.rmSync(project, { recursive: true, force: true });
 });
 
-test.each(RESOURCE_KINDS)('the serialized %s provider is small, loads its code by specifier, and holds no credential', (kind) => {
+test.each(RESOURCE_KINDS)('the %s provider text is small, loads its code by specifier, and holds no credential', (kind) => {
   const text = texts[kind]!;
   expect(Buffer.byteLength(text)).toBeLessThanOrEqual(MAX_BYTES);
   expect(text).toContain("require('pulumi-zoneguard/providers')");
@@ -83,9 +77,7 @@ test('the text loaded in a fresh process runs create, read, update and delete ag
        const updated = await provider.update(id, outs, { ...inputs, enabled: false });
        await provider.delete(id, updated.outs);
        const gone = await provider.read(id, updated.outs);
-       const fresh = requireFromString(fs.readFileSync('text.js', 'utf8')).handler();
-       const early = await fresh.check({}, news).then(() => 'no error', (e) => e.message);
-       process.stdout.write(JSON.stringify({ failures, id, read: read.props, updated: updated.outs, gone, early }));
+       process.stdout.write(JSON.stringify({ failures, id, read: read.props, updated: updated.outs, gone }));
      })().catch((e) => { console.error(e); process.exit(1); });`,
   );
   const result = JSON.parse(await node('run.js', { BASE_URL: emulator.baseUrl, TOKEN: emulator.credentials.apiToken }));
@@ -93,6 +85,4 @@ test('the text loaded in a fresh process runs create, read, update and delete ag
   expect(result.read).toMatchObject({ zoneId, action: 'log', enabled: true, policyId: result.id });
   expect(result.updated).toMatchObject({ enabled: false, policyId: result.id });
   expect(result.gone).toEqual({ id: '' });
-  // A host that skipped configure would get a clear error, never a call with the wrong method.
-  expect(result.early).toBe('zoneguard: the dynamic provider host called a method before configure; use @pulumi/pulumi >= 3.259');
 });

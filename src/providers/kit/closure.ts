@@ -1,4 +1,3 @@
-import type * as pulumi from '@pulumi/pulumi';
 import type { ResourceKind } from '../../kinds';
 
 export { RESOURCE_KINDS, TYPE_MODULE, type ResourceKind } from '../../kinds';
@@ -15,37 +14,20 @@ export const NAME_KEY = '__zoneguardName';
 
 export { MARKER_KEY, OWNER_KEY } from '../../kinds/marker';
 
-const providers = new Map<ResourceKind, pulumi.dynamic.ResourceProvider>();
-
 /**
- * The provider object the engine stores, as source text, in the state of every resource of one kind. It captures
- * nothing but the kind's name and loads the implementation by package specifier in the provider process. So no
- * client, schema or credential is serialized, the text is the same for tests and consumers, and a fixed
- * implementation reaches the deletes of old state. One object per kind, because the engine caches the serialized
- * text per object.
+ * The provider the engine stores, as source text, in the state of every resource of one kind, twice (its inputs and
+ * its outputs, `__provider`): a CommonJS module whose `handler` returns the kind's implementation, loaded by package
+ * specifier in the provider process. The dynamic provider host runs `require-from-string` on it, calls `handler()`,
+ * then `configure` once, before any other method (cmd/dynamic-provider of @pulumi/pulumi). So no client, schema or
+ * credential is stored, the text is the same for tests and consumers, and a fixed implementation reaches the deletes
+ * of old state. Written here rather than serialized from a closure: the serializer's wrapping made each copy about
+ * 1 KB, half of a resource's state, where this is under 100 bytes (issue 27). A literal `require`: the host resolves
+ * the specifier from the program's node_modules.
  *
- * Every method is the same small function, so the text stays far under 2 KB (the serializer wraps each distinct
- * function in about 170 bytes; seven would not fit). The dynamic provider host calls `configure` first, once per
- * deserialized provider, before any other method: that first call replaces the methods with the implementation's
- * and then configures it. A host that called another method first gets an error saying so, never a wrong call.
+ * Stacks made before keep the serialized closure in their state until the engine writes the resource again: it loads
+ * the same implementation (after asserting the host called `configure` first), and no diff compares `__provider`, so
+ * a preview of such a stack with this version shows no change (test/e2e/upgrade.test.ts).
  */
-export function providerFor(kind: ResourceKind): pulumi.dynamic.ResourceProvider {
-  let provider = providers.get(kind);
-  if (!provider) {
-    // Comments stay outside the function: its body is stored in the state. A literal require (not import()): the
-    // serializer leaves `require` alone, and the host resolves the specifier from the program's node_modules.
-    /* eslint-disable @typescript-eslint/no-require-imports */
-    const load = async function (this: Record<string, unknown>, ...args: unknown[]) {
-      const request = args[0] as { config?: { get?: unknown } } | undefined;
-      if (args.length !== 1 || typeof request?.config?.get !== 'function') {
-        throw new Error('zoneguard: the dynamic provider host called a method before configure; use @pulumi/pulumi >= 3.259');
-      }
-      Object.assign(this, require('pulumi-zoneguard/providers').implementation(kind));
-      return (this.configure as (...a: unknown[]) => Promise<void>)(...args);
-    };
-    /* eslint-enable @typescript-eslint/no-require-imports */
-    provider = { configure: load, check: load, diff: load, create: load, read: load, update: load, delete: load } as unknown as pulumi.dynamic.ResourceProvider;
-    providers.set(kind, provider);
-  }
-  return provider;
+export function providerText(kind: ResourceKind): string {
+  return `exports.handler = () => require('pulumi-zoneguard/providers').implementation(${JSON.stringify(kind)});\n`;
 }

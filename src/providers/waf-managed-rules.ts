@@ -16,6 +16,7 @@ import { checkWithSchema, containsUnknown, PREVIEW_UNKNOWN } from './kit/check';
 import { assertConfigured, configure, getClient } from './kit/context';
 import { ProviderError, step, unlessNotFound, type Implementation } from './kit/implementation';
 import { nameOf } from './kit/ownership';
+import { dryRunStep } from './kit/dry-run';
 import { WafManagedRulesKind, label as kindLabel } from '../kinds';
 
 const RESOURCE = 'WafManagedRules';
@@ -228,6 +229,13 @@ export const wafManagedRules: Implementation = {
       const live = await currentEntrypoint(String(olds.zoneId), 'reading the entry point ruleset');
       const refusal = live && interveningWriter(String(olds.zoneId), nameOf(news) ?? nameOf(olds), olds as WafManagedRulesOutputs, live, 'this update');
       if (refusal) throw new ProviderError(refusal);
+      // The write the up would make, sent with dry_run=true: the service's refusal fails this resource's preview.
+      const declared = news as WafManagedRulesInputs;
+      if (!containsUnknown(declared.order) && !containsUnknown(declared.rules) && !(live && holdsDeclared(live, declared))) {
+        await dryRunStep(kindLabel(RESOURCE, { zoneId: olds.zoneId }, nameOf(news) ?? nameOf(olds)), () =>
+          getClient().rulesets.updateEntrypoint({ zoneId: String(olds.zoneId), ruleset: entrypointUpdate(live, declared), dryRun: true }),
+        );
+      }
     }
     return { changes: all.length > 0, replaces: zone, deleteBeforeReplace: zone.length > 0 ? true : undefined };
   },

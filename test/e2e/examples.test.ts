@@ -150,8 +150,11 @@ describe('examples/waf-migrate-then-manage', () => {
   let stack: Stack;
   let zoneId: string;
   const entrypoint = '/rulesets/phases/http_request_firewall_managed/entrypoint';
+  // A dry run saves nothing: the diff of a change sends one (docs/custom-rules.md#previews), no write.
   const writes = async () =>
-    (await context.sandbox.emulator.admin.requests()).filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path.replace(/^.*\/zones\/[0-9a-f]+/, '')}`);
+    (await context.sandbox.emulator.admin.requests())
+      .filter((r) => r.method !== 'GET' && r.query.dry_run !== 'true')
+      .map((r) => `${r.method} ${r.path.replace(/^.*\/zones\/[0-9a-f]+/, '')}`);
 
   beforeAll(async () => {
     zoneId = context.zone('pro');

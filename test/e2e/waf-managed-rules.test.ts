@@ -44,11 +44,20 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox?.close());
 
-/** The writes the emulator saw since the last clear, as `METHOD path-after-the-zone?query`. */
+/**
+ * The writes the emulator saw since the last clear, as `METHOD path-after-the-zone?query`. A dry run saves nothing
+ * and is no write: every diff of a change sends one (the engine diffs in preview, up and refresh alike), counted
+ * apart by dryRuns.
+ */
 async function writes(): Promise<string[]> {
   return (await sandbox.emulator.admin.requests())
-    .filter((r) => r.method !== 'GET')
+    .filter((r) => r.method !== 'GET' && r.query.dry_run !== 'true')
     .map((r) => `${r.method} ${r.path.replace(/^.*\/zones\/[0-9a-f]+/, '')}${Object.keys(r.query).length > 0 ? `?${new URLSearchParams(r.query as Record<string, string>)}` : ''}`);
+}
+
+/** The dry runs the emulator saw since the last clear. */
+async function dryRuns(): Promise<string[]> {
+  return (await sandbox.emulator.admin.requests()).filter((r) => r.query.dry_run === 'true').map((r) => `${r.method} ${r.path.replace(/^.*\/zones\/[0-9a-f]+/, '')}`);
 }
 
 /**
@@ -99,10 +108,14 @@ async function entrypoint() {
 }
 
 /** Up, with the writes it made; then a preview that must find nothing to change. */
+/** The dry runs of the last upThenClean's up. */
+let lastDryRuns: string[] = [];
+
 async function upThenClean(): Promise<string[]> {
   await sandbox.emulator.admin.clearRequests();
   await stack.up({ color: 'never' });
   const made = await writes();
+  lastDryRuns = await dryRuns();
   await stack.preview({ expectNoChanges: true, color: 'never' });
   return made;
 }
@@ -128,6 +141,8 @@ test('an exception added first: the preview shows that rule and the order; up ma
   expect([op, paths]).toEqual(['update', ['order', 'rules.office']]);
   expect(text).toMatch(/\+ office\s*: \{\s*\+ description: "Office network"/);
   expect(await upThenClean()).toEqual([`PUT ${ENTRYPOINT}`]);
+  // The up's diff sent the same PUT with dry_run=true first (the preview's check by the service).
+  expect(lastDryRuns).toEqual([`PUT ${ENTRYPOINT}`]);
   const after = await entrypoint();
   expect(after.order).toEqual(['office', 'managed-ruleset', 'owasp-core-ruleset']);
   // Unchanged rules keep the ids the migration gave them.

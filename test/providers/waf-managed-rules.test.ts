@@ -108,6 +108,18 @@ describe('after a direct migration', () => {
     expect(read.inputs).toMatchObject({ zoneId, order: outs.order, rules: outs.rules, restoreOnDelete: true });
   });
 
+  test("a changed resource's diff sends the exact PUT with dry_run=true and changes nothing; an unchanged one sends nothing", async () => {
+    const version = (await fixture.client.rulesets.getEntrypoint({ zoneId })).version;
+    await fixture.requestsSince();
+    expect((await provider.diff(zoneId, outs as never, await checked(migrated))).changes).toBe(false);
+    expect(await fixture.requestsSince()).toEqual([]);
+    const news = await checked([{ ref: 'partner', expression: 'ip.src eq 198.51.100.7', skip: { ruleset: 'current' as const } }, ...migrated]);
+    expect((await provider.diff(zoneId, outs as never, news)).changes).toBe(true);
+    const calls = (await fixture.requestsSince()) as Array<{ method: string; query?: Record<string, unknown> }>;
+    expect(calls.map((c) => `${c.method}${c.query?.dry_run === 'true' ? ' dry_run' : ''}`)).toEqual(['GET', 'PUT dry_run']);
+    expect((await fixture.client.rulesets.getEntrypoint({ zoneId })).version).toBe(version);
+  });
+
   test('adding an exception first: one write, unchanged rules keep their ids', async () => {
     const next = [{ ref: 'partner', expression: 'ip.src eq 198.51.100.7', skip: { ruleset: 'current' as const } }, ...migrated];
     const news = await checked(next);

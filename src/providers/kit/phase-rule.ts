@@ -3,7 +3,7 @@
 // The zone's entry point is read at most once per run and kept from the answers of the writes (each answers the whole
 // ruleset); a refresh reads each zone's entry point once for all its rules (kit/coalesce.ts).
 import { isDeepStrictEqual } from 'node:util';
-import { NotFoundError, ZoneGuardError } from '../../client/errors';
+import { NotFoundError } from '../../client/errors';
 import type { ZoneGuardClient } from '../../client';
 import { declarationOf, diffPlan, label, type ResourceKind } from '../../kinds';
 import {
@@ -22,6 +22,7 @@ import { checkWithSchema, containsUnknown, PREVIEW_UNKNOWN } from './check';
 import { ReadCoalescer } from './coalesce';
 import { assertConfigured, configure, getClient } from './context';
 import { diffFields } from './diff';
+import { dryRunStep } from './dry-run';
 import { ProviderError, step, unlessNotFound, type Implementation } from './implementation';
 import { nameOf } from './ownership';
 
@@ -328,14 +329,4 @@ export function phaseRule(spec: PhaseRuleSpec): Implementation {
 async function* entrypointPages(zoneId: string, phase: RulePhase): AsyncGenerator<{ items: readonly FoundRule[] }> {
   const ruleset = await unlessNotFound(() => getClient().rulesets.getEntrypoint({ zoneId, phase }), undefined);
   yield { items: ruleset ? foundIn(ruleset) : [] };
-}
-
-/** A dry run's refusal as this resource's failure: the service's own words, and that nothing was changed. */
-async function dryRunStep(what: string, call: () => Promise<unknown>): Promise<void> {
-  try {
-    await call();
-  } catch (error) {
-    if (error instanceof ZoneGuardError) throw new ProviderError(`${what}: the service refuses this change (checked with dry_run, nothing was changed): ${error.message}`, { cause: error });
-    throw error;
-  }
 }

@@ -1,21 +1,23 @@
 import { CustomRuleShape } from '../rulesets/phase-rules';
-import { createOnly, declareKind, inPlace, zoneField, type Field, type Identity } from './declaration';
+import { PHASE_RULE_LIMITS } from '../rulesets/phase-rules';
+import { adoption, declareKind, inPlace, zoneField, type Field, type Identity } from './declaration';
+import { TakeOverSchema } from './marker';
 
 /** A rule's own fields in both phases, changed in place by a PATCH of the rule (docs/service.md#ruleset-rules). */
 export const PHASE_RULE_FIELDS = ['action', 'expression', 'description', 'enabled', 'ref'] as const;
 
 /** What a rule of a phase's entry point is to the service; its owner marker lives in its ref. */
-export const phaseRuleIdentity = (noun: string) => ({ object: 'rulesetRule', scope: 'object', idOutput: 'ruleId', adoptInput: 'adoptRuleId', noun, marker: 'ref' }) as const satisfies Identity;
+export const phaseRuleIdentity = (noun: string) => ({ object: 'rulesetRule', scope: 'object', idOutput: 'ruleId', adoptInput: 'adoptRuleId', noun, marker: 'ref', markerMax: PHASE_RULE_LIMITS.refMax }) as const satisfies Identity;
 
 /** The field table of a phase's rule, with the one field of its phase's own (`skip`, `ratelimit`). */
-export function phaseRuleFields<const I extends string>(own: Field<I>): Field<(typeof PHASE_RULE_FIELDS)[number] | I | 'zoneId' | 'response' | 'position' | 'adoptRuleId'>[] {
+export function phaseRuleFields<const I extends string>(own: Field<I>): Field<(typeof PHASE_RULE_FIELDS)[number] | I | 'zoneId' | 'response' | 'position' | 'adoptRuleId' | 'takeOver'>[] {
   return [
     zoneField('replace'),
     ...inPlace(...PHASE_RULE_FIELDS),
     { input: 'response', wire: 'action_parameters.response', change: 'update' },
     own,
     { input: 'position', wire: 'position', change: 'update' },
-    createOnly('adoptRuleId'),
+    ...adoption('adoptRuleId'),
   ];
 }
 
@@ -25,7 +27,7 @@ export function phaseRuleFields<const I extends string>(own: Field<I>): Field<(t
  */
 export const CustomRuleKind = declareKind('CustomRule', {
   // The grammar of the phase is checked on top by the provider (src/rulesets/phase-rules.ts declaredRuleProblems).
-  args: CustomRuleShape,
+  args: CustomRuleShape.extend({ takeOver: TakeOverSchema }),
   fields: phaseRuleFields({ input: 'skip', wire: 'action_parameters', change: 'update' }),
   outputs: ['ruleId', 'rulesetId'],
   identity: phaseRuleIdentity('custom rule'),

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { MARKER_DIGITS, MARKER_PREFIX } from '../schemas/owner-marker';
 
 /**
  * The owner marker: who owns an object, recorded on the object itself (docs/ownership.md#the-owner-marker). It is a
@@ -21,15 +22,6 @@ export const MARKER_KEY = '__zoneguardMarker';
 /** `takeOver`, as every adoptable kind's `check` validates it (docs/ownership.md#take-over). */
 export const TakeOverSchema = z.boolean({ error: 'must be a boolean' }).optional();
 
-/** What starts every marker, so a reader of the dashboard sees zoneguard's part at a glance. */
-export const MARKER_PREFIX = 'zg:';
-
-const DIGITS = 10;
-const PATTERN = new RegExp(`^(?:(.*) )?${MARKER_PREFIX}([0-9a-f]{${DIGITS}})$`, 's');
-
-/** Characters the marker takes from a field: the prefix, the digest and the space before it. */
-export const MARKER_ROOM = MARKER_PREFIX.length + DIGITS + 1;
-
 /** The parts of a resource's identity the marker is made from; `parent` is the parent's URN ('' for a top-level resource). */
 export interface OwnerIdentity {
   project: string;
@@ -43,24 +35,7 @@ export interface OwnerIdentity {
 export function ownerMarker(identity: OwnerIdentity): string {
   const { project, stack, parent, kind, name } = identity;
   const digest = createHash('sha256').update(JSON.stringify([project, stack, parent, kind, name])).digest('hex');
-  return `${MARKER_PREFIX}${digest.slice(0, DIGITS)}`;
-}
-
-/** A field's text split into the user's own part and the marker at its end, if any. */
-export function splitMarked(text: string | undefined): { own: string; marker?: string } {
-  const match = PATTERN.exec(text ?? '');
-  if (!match) return { own: text ?? '' };
-  return { own: match[1] ?? '', marker: `${MARKER_PREFIX}${match[2]}` };
-}
-
-/** The field's text with `marker` at its end: what goes on the wire. */
-export function withMarker(own: string, marker: string): string {
-  return own === '' ? marker : `${own} ${marker}`;
-}
-
-/** Whether a user's own text would read as a marker (it must not: the marker would then be the user's). */
-export function looksMarked(own: string): boolean {
-  return splitMarked(own).marker !== undefined;
+  return `${MARKER_PREFIX}${digest.slice(0, MARKER_DIGITS)}`;
 }
 
 /**

@@ -1,10 +1,11 @@
 import { RateLimitRuleShape } from '../rulesets/phase-rules';
 import { declareKind } from './declaration';
+import { TakeOverSchema } from './marker';
 import { phaseRuleFields, phaseRuleIdentity } from './custom-rule';
 
 /** One rate limiting rule of a zone's `http_ratelimit` entry point, written alone as a CustomRule is. */
 export const RateLimitRuleKind = declareKind('RateLimitRule', {
-  args: RateLimitRuleShape,
+  args: RateLimitRuleShape.extend({ takeOver: TakeOverSchema }),
   fields: phaseRuleFields({ input: 'ratelimit', wire: 'ratelimit', change: 'update' }),
   outputs: ['ruleId', 'rulesetId'],
   identity: phaseRuleIdentity('rate limiting rule'),

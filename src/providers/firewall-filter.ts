@@ -14,7 +14,7 @@ import {
 import { ProviderError, type Implementation } from './kit/implementation';
 import { adoptableObject } from './kit/adoptable';
 import type { LiveObject } from './kit/marker';
-import { splitMarked } from '../kinds/marker';
+import { splitMarked } from '../schemas/owner-marker';
 import { nameOf } from './kit/ownership';
 import { FirewallFilterKind, diffPlan, label as kindLabel } from '../kinds';
 

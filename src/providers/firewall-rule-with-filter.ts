@@ -13,7 +13,7 @@ import { firewallStep, firewallWrite, isDuplicateFilterError, isQuotaError, norm
 import { ProviderError, unlessNotFound, type Implementation } from './kit/implementation';
 import { describeHolder, heldByAnother, nameOf } from './kit/ownership';
 import type { LiveObject } from './kit/marker';
-import { splitMarked } from '../kinds/marker';
+import { splitMarked } from '../schemas/owner-marker';
 import { FirewallRuleWithFilterKind, diffPlan, label as kindLabel } from '../kinds';
 
 export { RETIRED_API_HINT, isDuplicateFilterError, isQuotaError, ruleFields } from './kit/firewall';

@@ -13,7 +13,8 @@ export interface PhaseRuleFields {
   description?: pulumi.Input<string>;
   /** Whether the rule runs. Default: true. */
   enabled?: pulumi.Input<boolean>;
-  /** Your own reference for the rule, at most 50 characters, unique in the phase. Default: empty (the service uses the rule's id). */
+  /** Your own reference for the rule, at most 36 characters: zoneguard writes its owner marker after it in the service's 50
+   * (docs/ownership.md). Default: empty. */
   ref?: pulumi.Input<string>;
   /** With action block: the answer the visitor gets (statusCode 400-499, content, contentType). Default: the service's block page. */
   response?: pulumi.Input<BlockResponseInput>;
@@ -25,6 +26,10 @@ export interface PhaseRuleFields {
   position?: pulumi.Input<RulePlace>;
   /** Take over an existing rule of the phase (by id) instead of creating one; read only at create. */
   adoptRuleId?: pulumi.Input<string>;
+  /** With adoptRuleId: take over a rule whose owner marker names another owner (another stack, or another resource):
+   * the marker moves to this resource, and the old owner's delete then leaves the rule (docs/ownership.md#take-over).
+   * Read only at create. */
+  takeOver?: pulumi.Input<boolean>;
 }
 
 /** Inputs of a {@link CustomRule}. */
@@ -45,6 +50,8 @@ export abstract class PhaseRuleResource extends ZoneGuardResource {
   /** Where the rule runs as declared while that holds; where it runs now after a refresh found it moved. */
   declare readonly position: pulumi.Output<RulePlace | undefined>;
   declare readonly adoptRuleId: pulumi.Output<string | undefined>;
+  /** Whether the create took the rule over from another owner's marker (docs/ownership.md#take-over). */
+  declare readonly takeOver: pulumi.Output<boolean | undefined>;
   /** The id the service assigned to the rule (also the resource's id). */
   declare readonly ruleId: pulumi.Output<string>;
   /** The id of the zone's entry point ruleset of the phase. */

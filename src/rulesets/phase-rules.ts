@@ -1,3 +1,4 @@
+import { splitMarked } from '../schemas/owner-marker';
 import { z } from 'zod';
 import { checkExpression, formatExpressionError, parseExpression } from '../expression';
 import { hostStringProblems } from '../expression/hosts';
@@ -293,9 +294,12 @@ export function declaredRuleProblems(rule: DeclaredRule, phase: RulePhase): Decl
   return problems;
 }
 
-/** The rule a place names, by id first, then by ref, or undefined. Pure. */
+/**
+ * The rule a place names, by id first, then by ref: the whole ref, or its owner's own part before the owner marker
+ * (docs/ownership.md), as the other resource declared it. Undefined when none. Pure.
+ */
 export function namedRule(rules: readonly RulesetRule[], name: string): RulesetRule | undefined {
-  return rules.find((rule) => rule.id === name) ?? rules.find((rule) => rule.ref === name);
+  return rules.find((rule) => rule.id === name) ?? rules.find((rule) => rule.ref === name) ?? rules.find((rule) => rule.ref !== undefined && splitMarked(rule.ref).own === name);
 }
 
 /** Whether rule `id` runs where `place` says among `rules` (a rule it names that is gone: it does not). Pure. */

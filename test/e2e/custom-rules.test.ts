@@ -3,6 +3,7 @@ import { ZoneGuardClient } from '../../src/client';
 import { CustomRule, type CustomRuleArgs } from '../../src/resources/custom-rule';
 import { RateLimitRule, type RateLimitRuleArgs } from '../../src/resources/rate-limit-rule';
 import { CUSTOM_PHASE, RATELIMIT_PHASE, type RulesetRule } from '../../src/schemas';
+import { splitMarked } from '../../src/schemas/owner-marker';
 import { testClient, zoneOfPlan } from '../support/emulator';
 import { openSandbox, previewDiff, type EngineSandbox } from './harness';
 
@@ -57,7 +58,9 @@ const program = (rules: Record<string, Rule>, limits: Record<string, Limit>) => 
 async function live(phase: typeof CUSTOM_PHASE | typeof RATELIMIT_PHASE = CUSTOM_PHASE): Promise<RulesetRule[]> {
   return (await client.rulesets.getEntrypoint({ zoneId, phase })).rules;
 }
-const refsOf = (rules: RulesetRule[]) => rules.map((rule) => rule.ref);
+/** A rule's ref as its owner declared it: without the owner marker zoneguard writes after it (docs/ownership.md). */
+const ownRef = (rule: RulesetRule) => splitMarked(rule.ref).own;
+const refsOf = (rules: RulesetRule[]) => rules.map(ownRef);
 
 /** The writes the emulator received since the last call, in order, as `METHOD path` with ids as :id (dry runs marked). */
 async function writes(): Promise<string[]> {
@@ -89,7 +92,7 @@ test('two stacks create their rules in one zone with per-rule writes; a rule add
   await alpha.up({ color: 'never' });
   const rulesetId = (await client.rulesets.getEntrypoint({ zoneId, phase: CUSTOM_PHASE })).id;
   const saved = await client.rulesets.createRule({ zoneId, rulesetId, rule: { action: 'block', expression: '(http.request.uri.path eq "/wp-login.php")', ref: 'by-hand' } });
-  byHand = saved.rules.find((rule) => rule.ref === 'by-hand')!;
+  byHand = saved.rules.find((rule) => ownRef(rule) === 'by-hand')!;
   await sandbox.emulator.admin.clearRequests();
   const up = await beta.up({ color: 'never' });
   expect(up.summary.resourceChanges).toMatchObject({ create: 4 }); // the stack and its three rules
@@ -100,7 +103,13 @@ test('two stacks create their rules in one zone with per-rule writes; a rule add
   expect([...betaOrder].sort()).toEqual(['beta-bots', 'beta-log']);
   expect(refsOf(await live()).slice(0, 3)).toEqual(['alpha-office', 'alpha-admin', 'by-hand']);
   expect(refsOf(await live(RATELIMIT_PHASE)).sort()).toEqual(['alpha-login', 'beta-api']);
-  expect((await live()).find((rule) => rule.ref === 'by-hand')).toEqual(byHand);
+  expect((await live()).find((rule) => ownRef(rule) === 'by-hand')).toEqual(byHand);
+  // Each stack's rule carries its resource's owner marker after the declared ref; the rule added by hand has none.
+  const markers = new Map([...(await live()), ...(await live(RATELIMIT_PHASE))].map((rule) => [ownRef(rule), splitMarked(rule.ref).marker]));
+  expect(markers.get('by-hand')).toBeUndefined();
+  const owned = [...markers].filter(([ref]) => ref !== 'by-hand').map(([, marker]) => marker);
+  expect(owned).toEqual(owned.map(() => expect.stringMatching(/^zg:[0-9a-f]{10}$/)));
+  expect(new Set(owned).size).toBe(owned.length);
   await clean(alpha, beta);
 });
 
@@ -111,9 +120,9 @@ test('an update is a PATCH of that rule alone; the preview of a change the servi
   expect(text).toMatch(/~ action\s*:\s*"block" => "managed_challenge"/);
   await alpha.up({ color: 'never' });
   await beta.up({ color: 'never' });
-  expect((await live()).find((rule) => rule.ref === 'alpha-admin')).toMatchObject({ action: 'managed_challenge' });
-  expect((await live(RATELIMIT_PHASE)).find((rule) => rule.ref === 'beta-api')).toMatchObject({ ratelimit: { requests_per_period: 80 } });
-  expect((await live()).find((rule) => rule.ref === 'by-hand')).toEqual(byHand);
+  expect((await live()).find((rule) => ownRef(rule) === 'alpha-admin')).toMatchObject({ action: 'managed_challenge' });
+  expect((await live(RATELIMIT_PHASE)).find((rule) => ownRef(rule) === 'beta-api')).toMatchObject({ ratelimit: { requests_per_period: 80 } });
+  expect((await live()).find((rule) => ownRef(rule) === 'by-hand')).toEqual(byHand);
 
   // A ref another rule of the phase holds: the local check cannot know it, the service's dry run refuses it.
   betaRules['beta-log'] = { ...betaRules['beta-log']!, ref: 'by-hand' };
@@ -133,7 +142,7 @@ test('a declared place moves the rule; a rule moved and changed by hand is found
   expect(refsOf(await live())).toEqual(['alpha-office', 'by-hand', 'alpha-admin', ...betaOrder]);
 
   // By hand: the skip moved to the end and disabled.
-  const office = (await live()).find((rule) => rule.ref === 'alpha-office')!;
+  const office = (await live()).find((rule) => ownRef(rule) === 'alpha-office')!;
   const rulesetId = (await client.rulesets.getEntrypoint({ zoneId, phase: CUSTOM_PHASE })).id;
   await client.rulesets.updateRule({ zoneId, rulesetId, ruleId: office.id!, rule: { enabled: false }, position: { index: 5 } });
   expect(refsOf(await live()).at(-1)).toBe('alpha-office');
@@ -144,8 +153,8 @@ test('a declared place moves the rule; a rule moved and changed by hand is found
   expect(text).toMatch(/position/);
   await alpha.up({ color: 'never' });
   expect(refsOf(await live())).toEqual(['alpha-office', 'by-hand', 'alpha-admin', ...betaOrder]);
-  expect((await live()).find((rule) => rule.ref === 'alpha-office')).toMatchObject({ enabled: true });
-  expect((await live()).find((rule) => rule.ref === 'by-hand')).toEqual(byHand);
+  expect((await live()).find((rule) => ownRef(rule) === 'alpha-office')).toMatchObject({ enabled: true });
+  expect((await live()).find((rule) => ownRef(rule) === 'by-hand')).toEqual(byHand);
   await clean(alpha, beta);
 });
 

@@ -1,5 +1,6 @@
 import { label, type KindDeclaration } from '../../kinds';
-import { MARKER_ROOM, looksMarked, ownerMarker, splitMarked, standing, withMarker } from '../../kinds/marker';
+import { ownerMarker, standing } from '../../kinds/marker';
+import { MARKER_ROOM, looksMarked, splitMarked, withMarker } from '../../schemas/owner-marker';
 import { MARKER_KEY, type ResourceKind } from './closure';
 import { ProviderError, type Implementation } from './implementation';
 import { nameOf, ownerOf } from './ownership';

@@ -25,6 +25,7 @@ import { diffFields } from './diff';
 import { dryRunStep } from './dry-run';
 import { ProviderError, step, unlessNotFound, type Implementation } from './implementation';
 import { nameOf } from './ownership';
+import type { LiveObject } from './marker';
 
 /** Outputs of a rule: its declared fields as the service holds them, where it runs, and the service's ids. */
 export type PhaseRuleOutputs = DeclaredRule & { ruleId: string; rulesetId: string };
@@ -260,13 +261,20 @@ export function moves(olds: Record<string, unknown>, news: Record<string, unknow
 /** Whether no input is still unknown (preview), so the exact write can be sent as a dry run. Pure. */
 const allKnown = (news: Record<string, unknown>) => Object.values(news).every((value) => value !== PREVIEW_UNKNOWN && !containsUnknown(value));
 
-/** Every method of a kind of phase rule. */
-export function phaseRule(spec: PhaseRuleSpec): Implementation {
+/** Every method of a kind of phase rule, and the live read its owner marker needs (kit/marker.ts). */
+export function phaseRule(spec: PhaseRuleSpec): Implementation & LiveObject {
   const rules = new PhaseRules(spec);
   const { kind, phase, noun } = rules;
   const plan = diffPlan(declarationOf(kind));
   return {
     configure,
+
+    // Coalesced like a refresh's read: a destroy of a zone's rules reads its entry point once.
+    async live(id, props) {
+      const recorded = props as unknown as PhaseRuleOutputs;
+      const found = await step(`${rules.labelOf(props, id)}: reading the ${noun}`, () => rules.read(recorded.zoneId, id));
+      return found && { ...outputsOfRule(recorded.zoneId, found, recorded) };
+    },
 
     async check(_olds, news) {
       assertConfigured();

@@ -1,0 +1,32 @@
+/**
+ * The owner marker's text on the wire (docs/ownership.md#the-owner-marker): `zg:` and 10 hex digits at the end of an
+ * object's `ref` or `description`, after the user's own text and one space: `block bots zg:1a2b3c4d5e`. Who it names
+ * and what follows from it is src/kinds/marker.ts; this is only how it is written and read.
+ */
+
+/** What starts every marker, so a reader of the dashboard sees zoneguard's part at a glance. */
+export const MARKER_PREFIX = 'zg:';
+
+/** Hex digits of the digest: 40 bits, so two resources of one zone share a marker about once in a trillion pairs. */
+export const MARKER_DIGITS = 10;
+const PATTERN = new RegExp(`^(?:(.*) )?${MARKER_PREFIX}([0-9a-f]{${MARKER_DIGITS}})$`, 's');
+
+/** Characters the marker takes from a field: the prefix, the digest and the space before it. */
+export const MARKER_ROOM = MARKER_PREFIX.length + MARKER_DIGITS + 1;
+
+/** A field's text split into the user's own part and the marker at its end, if any. */
+export function splitMarked(text: string | undefined): { own: string; marker?: string } {
+  const match = PATTERN.exec(text ?? '');
+  if (!match) return { own: text ?? '' };
+  return { own: match[1] ?? '', marker: `${MARKER_PREFIX}${match[2]}` };
+}
+
+/** The field's text with `marker` at its end: what goes on the wire. */
+export function withMarker(own: string, marker: string): string {
+  return own === '' ? marker : `${own} ${marker}`;
+}
+
+/** Whether a user's own text would read as a marker (it must not: the marker would then be the user's). */
+export function looksMarked(own: string): boolean {
+  return splitMarked(own).marker !== undefined;
+}

@@ -1,17 +1,16 @@
+import { answers } from './support/table';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { MIN_NODE_VERSION, nodeVersionProblem } from '../src/node-version';
 
 describe('nodeVersionProblem', () => {
-  test.each([
+  answers(nodeVersionProblem, 'Node %s is supported', [
     ['24.21.0', undefined],
     ['22.12.0', undefined],
     ['22.13.1', undefined],
     ['23.0.0', undefined],
     ['v24.1.0', undefined],
-  ])('Node %s is supported', (version, problem) => {
-    expect(nodeVersionProblem(version)).toBe(problem);
-  });
+  ]);
 
   test.each(['20.20.2', '22.11.0', '21.7.3', '18.20.8', 'garbage'])('Node %s is refused, saying what to install', (version) => {
     expect(nodeVersionProblem(version)).toBe(

@@ -4,7 +4,7 @@ import { run as exportProgram } from '../../src/cli/commands/export';
 import { run as migration } from '../../src/cli/commands/migration-plan';
 import { run as scripts } from '../../src/cli/commands/scripts';
 import { EXIT } from '../../src/cli/commands';
-import { BIG_ZONE, capture, useInsightEmulator } from '../insights/helpers';
+import { BIG_ZONE, capture, useInsightEmulator, ran } from '../insights/helpers';
 
 const h = useInsightEmulator();
 const MISSING_ZONE = '00000000000000000000000000000000';
@@ -100,15 +100,11 @@ describe.each(commands)('zoneguard %s', (name, run, prefix) => {
 
 describe('no credential is ever printed', () => {
   test('a mistyped --api-token=VALUE is masked in the unknown-option error', async () => {
-    const c = capture();
-    expect(await scripts(['--zone', BIG_ZONE, '--api-tokn=supersecretvalue'], c.io)).toBe(2);
-    expect(c.stderr()).toBe("zoneguard scripts: error: unknown option '--api-tokn=…'\n");
+    expect(await ran(scripts, ['--zone', BIG_ZONE, '--api-tokn=supersecretvalue'])).toMatchObject({ code: 2, stderr: "zoneguard scripts: error: unknown option '--api-tokn=…'\n" });
   });
 
   test('a missing option value names the option only', async () => {
-    const c = capture();
-    expect(await scripts(['--zone', BIG_ZONE, '--api-token'], c.io)).toBe(2);
-    expect(c.stderr()).toBe("zoneguard scripts: error: option '--api-token <token>' argument missing\n");
+    expect(await ran(scripts, ['--zone', BIG_ZONE, '--api-token'])).toMatchObject({ code: 2, stderr: "zoneguard scripts: error: option '--api-token <token>' argument missing\n" });
   });
 
   test('a token with a line break is refused naming the field, not the value', async () => {
@@ -134,15 +130,11 @@ describe('option values', () => {
     [['--per-page', '500'], `option '--per-page <n>' argument '500' is invalid. must be a whole number from 1 to 100`],
     [['--direction', 'up'], `option '--direction <direction>' argument 'up' is invalid. Allowed choices are asc, desc.`],
   ])('%j: exit 2', async (argv, message) => {
-    const c = capture();
-    expect(await scripts(['--zone', BIG_ZONE, ...argv], c.io)).toBe(2);
-    expect(c.stderr()).toBe(`zoneguard scripts: error: ${message}\n`);
+    expect(await ran(scripts, ['--zone', BIG_ZONE, ...argv])).toMatchObject({ code: 2, stderr: `zoneguard scripts: error: ${message}\n` });
   });
 
   test('cookies have no malicious classification: --malicious is unknown there', async () => {
-    const c = capture();
-    expect(await cookies(['--zone', BIG_ZONE, '--malicious'], c.io)).toBe(2);
-    expect(c.stderr()).toBe("zoneguard cookies: error: unknown option '--malicious'\n");
+    expect(await ran(cookies, ['--zone', BIG_ZONE, '--malicious'])).toMatchObject({ code: 2, stderr: "zoneguard cookies: error: unknown option '--malicious'\n" });
   });
 
   test('a service-side refusal of a filter value is a service error: exit 1', async () => {
@@ -162,8 +154,6 @@ describe('zoneguard migration', () => {
   });
 
   test('an unknown sub-command: exit 2', async () => {
-    const c = capture();
-    expect(await migration(['apply', '--zone', BIG_ZONE], c.io)).toBe(2);
-    expect(c.stderr()).toBe("zoneguard migration: error: unknown command 'apply'\n");
+    expect(await ran(migration, ['apply', '--zone', BIG_ZONE])).toMatchObject({ code: 2, stderr: "zoneguard migration: error: unknown command 'apply'\n" });
   });
 });

@@ -1,5 +1,5 @@
 import { run } from '../../src/cli/commands/cookies';
-import { BIG_ZONE, capture, useInsightEmulator } from '../insights/helpers';
+import { BIG_ZONE, capture, useInsightEmulator, ran } from '../insights/helpers';
 
 const h = useInsightEmulator();
 
@@ -22,9 +22,7 @@ describe('zoneguard cookies', () => {
   });
 
   test('the service default is active only: none on the demo blog zone', async () => {
-    const c = capture();
-    expect(await run(['--zone', h.demoZone('free'), '-q', ...h.flags()], c.io)).toBe(0);
-    expect(c.stdout()).toBe('0 cookies on 0 hosts\n');
+    expect(await ran(run, ['--zone', h.demoZone('free'), '-q', ...h.flags()])).toMatchObject({ code: 0, stdout: '0 cookies on 0 hosts\n' });
   });
 
   test('a zone with more cookies than several pages, filtered by host', async () => {

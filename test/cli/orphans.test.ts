@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { run } from '../../src/cli/commands/orphans';
 import { KINDS } from '../../src/kinds';
 import { OBJECT_NOUN, kindsMaking, matchesPending } from '../../src/insights/orphans';
-import { EMPTY_ZONE, capture, useInsightEmulator } from '../insights/helpers';
+import { EMPTY_ZONE, capture, useInsightEmulator, ran } from '../insights/helpers';
 
 // `zoneguard orphans` against the emulator, with stack exports shaped as `pulumi stack export` writes them.
 const h = useInsightEmulator();
@@ -109,9 +109,7 @@ test('--delete deletes the named orphans (a rule with its filter); an id a resou
 test('a file that is not a stack export: exit 2, one line', async () => {
   const file = path.join(dir, 'not-an-export.json');
   fs.writeFileSync(file, JSON.stringify({ resources: [] }));
-  const c = capture();
-  expect(await run(['--zone', EMPTY_ZONE, '--stack-export', file, ...h.flags()], c.io)).toBe(2);
-  expect(c.stderr()).toBe(`zoneguard orphans: error: ${file} is not a pulumi stack export: deployment: is required\n`);
+  expect(await ran(run, ['--zone', EMPTY_ZONE, '--stack-export', file, ...h.flags()])).toMatchObject({ code: 2, stderr: `zoneguard orphans: error: ${file} is not a pulumi stack export: deployment: is required\n` });
 });
 
 /** A stack export file holding the given resources (any kind), as `pulumi stack export` writes them. */

@@ -1,5 +1,5 @@
 import { run } from '../../src/cli/commands/scripts';
-import { BIG_ZONE, EMPTY_ZONE, capture, useInsightEmulator } from '../insights/helpers';
+import { BIG_ZONE, EMPTY_ZONE, capture, useInsightEmulator, ran } from '../insights/helpers';
 
 const h = useInsightEmulator();
 const zone = () => h.demoZone('enterprise');
@@ -58,9 +58,7 @@ describe('zoneguard scripts: output', () => {
   });
 
   test('--quiet: nothing on stderr', async () => {
-    const c = capture();
-    expect(await run(['--zone', BIG_ZONE, '--quiet', ...h.flags()], c.io)).toBe(0);
-    expect(c.stderr()).toBe('');
+    expect(await ran(run, ['--zone', BIG_ZONE, '--quiet', ...h.flags()])).toMatchObject({ code: 0, stderr: '' });
   });
 
   test('--json: every script with its classification, and nothing else on stdout', async () => {
@@ -121,9 +119,7 @@ describe('zoneguard scripts: output', () => {
   });
 
   test('an empty zone: no table, the footer says so', async () => {
-    const c = capture();
-    expect(await run(['--zone', EMPTY_ZONE, '-q', ...h.flags()], c.io)).toBe(0);
-    expect(c.stdout()).toBe('0 scripts on 0 hosts, 0 malicious\n');
+    expect(await ran(run, ['--zone', EMPTY_ZONE, '-q', ...h.flags()])).toMatchObject({ code: 0, stdout: '0 scripts on 0 hosts, 0 malicious\n' });
   });
 
   test('a plan without the analysis: score and verdict are "-"', async () => {

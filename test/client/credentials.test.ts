@@ -1,7 +1,8 @@
+import { answers } from '../support/table';
 import { authHeaders, checkBaseUrl, isLoopbackHost, secretsOf } from '../../src/client/credentials';
 
 describe('isLoopbackHost', () => {
-  it.each([
+  answers(isLoopbackHost, '%s: %s', [
     ['localhost', true],
     ['LOCALHOST', true],
     ['127.0.0.1', true],
@@ -16,21 +17,17 @@ describe('isLoopbackHost', () => {
     ['[::2]', false],
     ['127.0.0.1.example.com', false],
     ['example.com', false],
-  ])('%s: %s', (host, expected) => {
-    expect(isLoopbackHost(host)).toBe(expected);
-  });
+  ]);
 });
 
 describe('checkBaseUrl', () => {
-  it.each([
+  answers(checkBaseUrl, 'accepts %s', [
     ['https://api.example.com/client/v4/', 'https://api.example.com/client/v4'],
     ['http://127.0.0.1:8787/client/v4', 'http://127.0.0.1:8787/client/v4'],
     ['http://localhost:1/client/v4', 'http://localhost:1/client/v4'],
     ['http://[::1]:1/client/v4', 'http://[::1]:1/client/v4'],
     ['http://127.1:1/client/v4', 'http://127.0.0.1:1/client/v4'],
-  ])('accepts %s', (input, expected) => {
-    expect(checkBaseUrl(input)).toBe(expected);
-  });
+  ]);
 
   it.each([
     ['http://api.example.com/client/v4', 'baseUrl: refusing to send credentials over plain http to api.example.com: use https, or http only to loopback (localhost, 127.0.0.0/8, ::1)'],

@@ -1,3 +1,4 @@
+import { answers } from '../support/table';
 import { request } from 'node:http';
 import { adminRefusal, isLoopbackAddress } from '../../src/emulator/admin-guard';
 import { startEmulator, type StartedEmulator } from '../../src/emulator';
@@ -25,7 +26,7 @@ describe('adminRefusal', () => {
     expect(adminRefusal(headers, settings)).toBe(expected);
   });
 
-  test.each([
+  answers(isLoopbackAddress, 'isLoopbackAddress(%s) is %s', [
     ['127.0.0.1', true],
     ['127.4.5.6', true],
     ['::1', true],
@@ -36,9 +37,7 @@ describe('adminRefusal', () => {
     ['::', false],
     ['192.168.1.10', false],
     ['127.example.com', false],
-  ])('isLoopbackAddress(%s) is %s', (address, expected) => {
-    expect(isLoopbackAddress(address)).toBe(expected);
-  });
+  ]);
 });
 
 /** A request with headers fetch will not let us set (Host), as a DNS-rebinding page's browser sends them. */

@@ -23,29 +23,18 @@ describe('the admin API', () => {
   });
 
   test('seedZone adds a zone with its plan, quota, hosts, token and detected items', async () => {
+    const declared = { id: 'dd00000000000000000000000000dd01', name: 'seeded.example', plan: 'business', ruleQuota: 2, hosts: ['seeded.example', 'app.seeded.example'], token: 'zone-token-for-tests' } as const;
     const zone = await h.emulator.admin.seedZone({
-      id: 'dd00000000000000000000000000dd01',
-      name: 'seeded.example',
-      plan: 'business',
-      ruleQuota: 2,
-      hosts: ['seeded.example', 'app.seeded.example'],
-      token: 'zone-token-for-tests',
+      ...declared,
+      hosts: [...declared.hosts],
       scripts: [{ url: 'https://app.seeded.example/a.js', host: 'app.seeded.example', status: 'active', js_integrity_score: 10 }],
       connections: [{ url: 'https://collect.example/c', host: 'seeded.example', status: 'active' }],
       cookies: [{ type: 'first_party', name: 'sid', host: 'seeded.example', status: 'infrequent' }],
       previousWaf: { sensitivity: 'low' },
       wafOverrides: [{ urls: ['seeded.example/*'], rules: { '100015': 'disable' } }],
     });
-    expect(zone).toEqual({
-      id: 'dd00000000000000000000000000dd01',
-      name: 'seeded.example',
-      plan: 'business',
-      ruleQuota: 2,
-      hosts: ['seeded.example', 'app.seeded.example'],
-      token: 'zone-token-for-tests',
-      migrationDelayMs: 0,
-      legacyFirewall: 'available',
-    });
+    // As declared, with the defaults of what it did not declare.
+    expect(zone).toEqual({ ...declared, migrationDelayMs: 0, legacyFirewall: 'available' });
     const auth = { token: 'zone-token-for-tests' };
     const scripts = await h.call('GET', `/zones/${zone.id}/page_guard/scripts`, { auth });
     expect(scripts.body.result).toEqual([{ id: expect.stringMatching(/^[0-9a-f]{32}$/), url: 'https://app.seeded.example/a.js', host: 'app.seeded.example', status: 'active', js_integrity_score: 10 }]);

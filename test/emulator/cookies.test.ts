@@ -1,5 +1,5 @@
 import { CookieSchema } from '../../src/schemas';
-import { failure, MISSING_ID, useEmulator } from './helpers';
+import { failure, MISSING_ID, useEmulator, expectInvalid } from './helpers';
 
 const h = useEmulator();
 const path = () => `/zones/${h.zoneOf('enterprise')}/page_guard/cookies`;
@@ -63,8 +63,7 @@ describe('GET /zones/{zone_id}/page_guard/cookies: the public filters', () => {
     ['urls=x', 'unknown key "urls"'],
   ])('%s is refused', async (query, message) => {
     const answer = await h.call('GET', `${path()}?${query}`);
-    expect(answer.status).toBe(400);
-    expect(answer.body).toEqual(failure([1004, message]));
+    expectInvalid(answer, message);
   });
 });
 

@@ -1,5 +1,5 @@
 import { CspPolicySchema } from '../../src/schemas';
-import { failure, MISSING_ID, useEmulator } from './helpers';
+import { failure, MISSING_ID, useEmulator, expectInvalid } from './helpers';
 
 const h = useEmulator();
 beforeEach(() => h.emulator.admin.reset());
@@ -120,8 +120,7 @@ describe('DELETE /zones/{zone_id}/page_guard/policies/{policy_id}', () => {
     const [policy] = (await h.call('GET', `/zones/${zone}/page_guard/policies`)).body.result;
     const other = 'ffffffffffffffffffffffffffffffff';
     const answer = await h.call('PUT', `/zones/${zone}/page_guard/policies/${policy.id}`, { body: { id: other, description: 'moved' } });
-    expect(answer.status).toBe(400);
-    expect(answer.body).toEqual(failure([1004, `id: ${other} does not match the identifier in the path (${policy.id})`]));
+    expectInvalid(answer, `id: ${other} does not match the identifier in the path (${policy.id})`);
     expect((await h.call('GET', `/zones/${zone}/page_guard/policies/${policy.id}`)).body.result.description).toBe(policy.description);
     expect((await h.call('PUT', `/zones/${zone}/page_guard/policies/${policy.id}`, { body: { id: policy.id, description: 'same id' } })).status).toBe(200);
   });

@@ -1,5 +1,5 @@
 import { FilterSchema, FirewallRuleDeleteResultSchema, FirewallRuleSchema } from '../../src/schemas';
-import { failure, MISSING_ID, useEmulator } from './helpers';
+import { failure, MISSING_ID, useEmulator, expectInvalid } from './helpers';
 
 const h = useEmulator({ seed: 'empty' });
 const ZONE = 'aa00000000000000000000000000aa01';
@@ -33,8 +33,7 @@ describe('POST /zones/{zone_id}/firewall/rules: the single-call form', () => {
 
   test('a body that is one object, not an array, is refused', async () => {
     const answer = await h.call('POST', rules, { body: { filter: { expression: 'ip.src eq 203.0.113.7' }, action: 'block' } });
-    expect(answer.status).toBe(400);
-    expect(answer.body).toEqual(failure([1004, 'request body: must be a JSON array of rules, even for one rule']));
+    expectInvalid(answer, 'request body: must be a JSON array of rules, even for one rule');
   });
 
   test('an invalid item anywhere creates nothing, and the error names the index and field', async () => {

@@ -62,6 +62,12 @@ export function failure(...errors: [code: number, message: string][]) {
   return { success: false, errors: errors.map(([code, message]) => ({ code, message })), messages: [], result: null };
 }
 
+/** Asserts that `answer` is the service's refusal of an invalid field: 400, code 1004, exactly `message`. */
+export function expectInvalid(answer: Answer, message: string): void {
+  expect(answer.status).toBe(400);
+  expect(answer.body).toEqual(failure([1004, message]));
+}
+
 /** A zone id that no seed uses. */
 export const UNKNOWN_ZONE = '0123456789abcdef0123456789abcdef';
 /** A well-formed object id that names nothing. */

@@ -1,5 +1,5 @@
 import { PageGuardSettingsSchema } from '../../src/schemas';
-import { failure, useEmulator } from './helpers';
+import { failure, useEmulator, expectInvalid } from './helpers';
 
 const h = useEmulator();
 beforeEach(() => h.emulator.admin.reset());
@@ -58,14 +58,12 @@ describe('PUT /zones/{zone_id}/page_guard', () => {
   test('a wrong type is refused with the field named, and nothing changes', async () => {
     const zone = h.zoneOf('free');
     const answer = await h.call('PUT', `/zones/${zone}/page_guard`, { body: { enabled: 'yes' } });
-    expect(answer.status).toBe(400);
-    expect(answer.body).toEqual(failure([1004, 'enabled: must be true or false']));
+    expectInvalid(answer, 'enabled: must be true or false');
     expect((await h.call('GET', `/zones/${zone}/page_guard`)).body.result.enabled).toBe(false);
   });
 
   test('a missing body is refused', async () => {
     const answer = await h.call('PUT', `/zones/${h.zoneOf('free')}/page_guard`);
-    expect(answer.status).toBe(400);
-    expect(answer.body).toEqual(failure([1004, 'request body: required (a JSON document)']));
+    expectInvalid(answer, 'request body: required (a JSON document)');
   });
 });

@@ -1,10 +1,11 @@
+import { convertedExecute } from '../support/waf-rules';
 import {
   MANAGED_RULESET_ID,
   OWASP_ANOMALY_SCORE_RULE_ID,
   OWASP_RULESET_ID,
 } from '../../src/schemas/service';
 import { CompatibilitySchema, EntrypointRulesetSchema, SavedRulesetSchema, WafStatusSchema } from '../../src/schemas';
-import { failure, useEmulator } from './helpers';
+import { failure, useEmulator, expectInvalid } from './helpers';
 
 const h = useEmulator();
 beforeEach(() => h.emulator.admin.reset());
@@ -30,8 +31,7 @@ describe('phase_two=1 on every migration call', () => {
     ['entrypoint', () => entrypoint(h.zoneOf('pro'), '?waf_migration=pending', { name: 'default', rules: [] })],
   ])('%s without it is a 400 that says how to fix it', async (_name, call) => {
     const answer = await call();
-    expect(answer.status).toBe(400);
-    expect(answer.body).toEqual(failure([1004, 'phase_two: must be 1 (the second phase of the migration): add ?phase_two=1']));
+    expectInvalid(answer, 'phase_two: must be 1 (the second phase of the migration): add ?phase_two=1');
   });
 
   test('waf_migration, when given, must be a known value', async () => {
@@ -103,26 +103,8 @@ describe('GET /zones/{zone_id}/waf_migration/config: the conversion tables', () 
           enabled: true,
           action_parameters: { ruleset: 'current' },
         },
-        {
-          id: '',
-          version: '',
-          action: 'execute',
-          expression: 'true',
-          description: 'Cloudflare Managed Ruleset',
-          ref: '',
-          enabled: true,
-          action_parameters: { id: MANAGED_RULESET_ID, overrides: { rules: [] } },
-        },
-        {
-          id: '',
-          version: '',
-          action: 'execute',
-          expression: 'true',
-          description: 'Cloudflare OWASP Core Ruleset',
-          ref: '',
-          enabled: true,
-          action_parameters: { id: OWASP_RULESET_ID, overrides: owaspOverrides([3, 4], 'block', 40) },
-        },
+        convertedExecute('managed'),
+        convertedExecute('owasp', owaspOverrides([3, 4], 'block', 40)),
       ],
     });
     // The seeded group and rule overrides of the previous core rule set appear nowhere.

@@ -1,5 +1,5 @@
 import { WafGroupSchema, WafOverrideSchema, WafPackageSchema } from '../../src/schemas';
-import { failure, MISSING_ID, useEmulator } from './helpers';
+import { failure, MISSING_ID, useEmulator, expectInvalid } from './helpers';
 
 const h = useEmulator();
 beforeEach(() => h.emulator.admin.reset());
@@ -63,8 +63,7 @@ describe('GET /zones/{zone_id}/firewall/waf/packages', () => {
     ['?detection_mode=anomaly', 'unknown key "detection_mode"'],
   ])('%s is refused, never ignored', async (q, message) => {
     const answer = await h.call('GET', `/zones/${h.zoneOf('enterprise')}/firewall/waf/packages${q}`);
-    expect(answer.status).toBe(400);
-    expect(answer.body).toEqual(failure([1004, message]));
+    expectInvalid(answer, message);
   });
 
   test('the free zone has no previous WAF packages', async () => {

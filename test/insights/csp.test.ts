@@ -1,3 +1,4 @@
+import { answers } from '../support/table';
 import fc from 'fast-check';
 import { cspFromObservedScripts, type LoadProgress } from '../../src/insights';
 import { buildScriptSrc, scriptOrigin } from '../../src/insights/csp';
@@ -13,7 +14,7 @@ const script = (url: string, host: string, extra: Partial<Script> = {}): Script 
 });
 
 describe('scriptOrigin', () => {
-  test.each([
+  answers(scriptOrigin, '%s → %s', [
     ['https://cdn.example.com/a/b.js?x=1#y', 'https://cdn.example.com'],
     ['https://CDN.Example.com:443/a.js', 'https://cdn.example.com'],
     ['https://cdn.example.com:8443/a.js', 'https://cdn.example.com:8443'],
@@ -21,9 +22,7 @@ describe('scriptOrigin', () => {
     ['data:text/javascript,alert(1)', undefined],
     ['blob:https://example.com/123', undefined],
     ['/relative/path.js', undefined],
-  ])('%s → %s', (url, origin) => {
-    expect(scriptOrigin(url)).toBe(origin);
-  });
+  ]);
 });
 
 describe('buildScriptSrc (pure)', () => {

@@ -1,3 +1,4 @@
+import type { RunIo } from '../../src/cli/commands/io';
 import type { ZoneGuardClient } from '../../src/client';
 import type { StartedEmulator, ZoneSeed } from '../../src/emulator';
 import { emulatorForFile, testClient, zoneOfPlan } from '../support/emulator';
@@ -129,6 +130,13 @@ export function useInsightEmulator(): InsightHarness {
     demoZone: (plan) => zoneOfPlan(emulator(), plan),
     flags: () => ['--base-url', emulator().baseUrl, '--api-token', emulator().credentials.apiToken],
   };
+}
+
+/** Runs a command in-process with `argv`: its exit code and what it wrote to standard output and standard error. */
+export async function ran(run: (argv: readonly string[], io: RunIo) => Promise<number>, argv: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const c = capture();
+  const code = await run(argv, c.io);
+  return { code, stdout: c.stdout(), stderr: c.stderr() };
 }
 
 /** A tiny Fisher-Yates shuffle driven by a seed, so a failing order can be replayed. */

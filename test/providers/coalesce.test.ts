@@ -5,7 +5,7 @@ import { firewallFilter } from '../../src/providers/firewall-filter';
 import { firewallRule } from '../../src/providers/firewall-rule';
 import { firewallRuleWithFilter } from '../../src/providers/firewall-rule-with-filter';
 import type { Implementation } from '../../src/providers/kit/implementation';
-import { providerFixture, type ProviderFixture } from './support';
+import { useProviderFixture } from './support';
 
 describe('walkNextPage', () => {
   describe.each([
@@ -55,13 +55,11 @@ describe('matchListed', () => {
 });
 
 describe('CspPolicy reads arriving together, against the emulator', () => {
-  let fx: ProviderFixture;
+  const fx = useProviderFixture();
   let zoneId: string;
   beforeAll(async () => {
-    fx = await providerFixture();
     zoneId = fx.zone('enterprise');
   });
-  afterAll(() => fx.close());
 
   const declared = (n: number) => ({
     zoneId,
@@ -132,12 +130,11 @@ type Created = { id: string; outs?: Record<string, unknown> };
 const readOf = (provider: Implementation) => (created: Created) => provider.read!(created.id, created.outs ?? {});
 
 describe('firewall rules and filters read together, in a zone of more than one page', () => {
-  let fx: ProviderFixture;
+  const fx = useProviderFixture();
   let zoneId: string;
   // Rules of the zone made outside the stack: with the stack's own, more than one page of 100.
   const OTHERS = 120;
   beforeAll(async () => {
-    fx = await providerFixture();
     const zone = await fx.emulator.admin.seedZone({
       name: 'many-rules.example',
       plan: 'enterprise',
@@ -146,7 +143,6 @@ describe('firewall rules and filters read together, in a zone of more than one p
     });
     zoneId = zone.id;
   });
-  afterAll(() => fx.close());
 
   it('walk the rules once for both rule kinds and the filters once, with the results of single reads', async () => {
     const single: Created[] = [];

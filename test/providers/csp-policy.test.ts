@@ -1,14 +1,12 @@
 import { PREVIEW_UNKNOWN } from '../../src/providers/kit/check';
 import { cspPolicy, policyUpdateBody } from '../../src/providers/csp-policy';
-import { providerFixture, type ProviderFixture } from './support';
+import { useProviderFixture } from './support';
 
-let fx: ProviderFixture;
+const fx = useProviderFixture();
 let zoneId: string;
-beforeAll(async () => {
-  fx = await providerFixture();
+beforeAll(() => {
   zoneId = fx.zone('enterprise');
 });
-afterAll(() => fx.close());
 
 const declared = (overrides: Record<string, unknown> = {}) => ({
   zoneId,

@@ -2,16 +2,12 @@ import { CUSTOM_PHASE, RATELIMIT_PHASE } from '../../src/schemas';
 import { PREVIEW_UNKNOWN } from '../../src/providers/kit/check';
 import { customRule } from '../../src/providers/custom-rule';
 import { rateLimitRule } from '../../src/providers/rate-limit-rule';
-import { checkedBy, providerFixture, type ProviderFixture } from './support';
+import { checkedBy, useProviderFixture } from './support';
 
 // CustomRule and RateLimitRule against the emulator over loopback: one rule per resource, written with the per-rule
 // endpoints only, other owners' rules left as they are, the declared place kept, and the calls each step costs.
 
-let fx: ProviderFixture;
-beforeAll(async () => {
-  fx = await providerFixture();
-});
-afterAll(() => fx.close());
+const fx = useProviderFixture();
 
 const rule = (zoneId: string, overrides: Record<string, unknown> = {}) => ({
   zoneId,

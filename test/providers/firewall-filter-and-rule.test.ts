@@ -6,13 +6,9 @@ import { diffFirewallRule, firewallRule, ruleCreateItem } from '../../src/provid
 import { firewallRuleWithFilter } from '../../src/providers/firewall-rule-with-filter';
 import { wafMigration } from '../../src/providers/waf-migration';
 import { PREVIEW_UNKNOWN } from '../../src/providers/kit/check';
-import { checkedBy, providerFixture, type ProviderFixture } from './support';
+import { checkedBy, useProviderFixture, RULE_FIELD_CHANGES } from './support';
 
-let fx: ProviderFixture;
-beforeAll(async () => {
-  fx = await providerFixture();
-});
-afterAll(() => fx.close());
+const fx = useProviderFixture();
 
 const freshZone = (seed: Partial<ZoneSeed> = {}) => fx.freshZone(seed);
 type Props = Record<string, unknown>;
@@ -136,13 +132,7 @@ describe('lifecycle of one filter shared by two rules', () => {
 
     // Each rule field in place, one PUT each.
     let state = first.outs as Props;
-    for (const [field, value] of [
-      ['action', 'managed_challenge'],
-      ['paused', true],
-      ['priority', 42],
-      ['description', 'changed'],
-      ['ref', 'CHG-1'],
-    ] as const) {
+    for (const [field, value] of RULE_FIELD_CHANGES) {
       const news = await checkedRule({ ...without(state, 'ruleId'), [field]: value });
       expect(await firewallRule.diff(first.id, state, news)).toMatchObject({ changes: true, changed: [field], replaces: [] });
       state = (await firewallRule.update(first.id, state, news)).outs as Props;

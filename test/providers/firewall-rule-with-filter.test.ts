@@ -3,13 +3,9 @@ import { PREVIEW_UNKNOWN } from '../../src/providers/kit/check';
 import { RETIRED_API_HINT, firewallRuleWithFilter as provider } from '../../src/providers/firewall-rule-with-filter';
 import { RetiredApiError } from '../../src/client';
 import type { ZoneSeed } from '../../src/emulator';
-import { checkedBy, providerFixture, type ProviderFixture } from './support';
+import { checkedBy, useProviderFixture, RULE_FIELD_CHANGES, expectRefusedAtCheck } from './support';
 
-let fx: ProviderFixture;
-beforeAll(async () => {
-  fx = await providerFixture();
-});
-afterAll(() => fx.close());
+const fx = useProviderFixture();
 
 const freshZone = (seed: Partial<ZoneSeed> = {}) => fx.freshZone(seed);
 type Props = Record<string, unknown>;
@@ -62,10 +58,7 @@ describe('check', () => {
     ['adoptRuleId', { adoptRuleId: 'rule-1' }, 'FirewallRuleWithFilter.adoptRuleId: must be an identifier: 32 lowercase hexadecimal characters'],
     ['colour', { colour: 'red' }, 'FirewallRuleWithFilter: unknown input "colour"; remove it or check its spelling'],
   ])('a bad %s fails with its reason and sends nothing', async (property, bad, reason) => {
-    await fx.requestsSince();
-    const result = await provider.check({}, declared(zoneId, bad));
-    expect(result.failures).toEqual([{ property, reason }]);
-    expect(await fx.requestsSince()).toEqual([]);
+    await expectRefusedAtCheck(fx, provider, declared(zoneId, bad), [{ property, reason }]);
   });
 
   test('an expression the rules language refuses fails with its line and column, before any request', async () => {
@@ -99,13 +92,7 @@ describe('lifecycle', () => {
 
     // Each in-place field: a diff naming only it, then the update, with the filter kept by id.
     let state = outs as Props;
-    for (const [field, value] of [
-      ['action', 'managed_challenge'],
-      ['paused', true],
-      ['priority', 42],
-      ['description', 'changed'],
-      ['ref', 'CHG-1'],
-    ] as const) {
+    for (const [field, value] of RULE_FIELD_CHANGES) {
       const next = await checked({ ...declared(zoneId), ...inputsOf(state), [field]: value });
       const diff = await provider.diff(id, state, next);
       expect(diff).toMatchObject({ changes: true, changed: [field], replaces: [] });

@@ -13,48 +13,12 @@ const execute = { execute: { rulesetId: MANAGED_RULESET_ID } };
 const SCHEMAS = { CspPolicy: CspPolicyArgsSchema, FirewallRuleWithFilter: FirewallRuleWithFilterArgsSchema, WafManagedRules: WafManagedRulesArgsSchema };
 
 describe.each<[keyof typeof SCHEMAS, string, Record<string, unknown>, string, string]>([
-  [
-    'FirewallRuleWithFilter',
-    'a zero width space inside the host string of a block rule',
-    { zoneId, action: 'block', expression: 'http.host eq "exa\u200Bmple.com"' },
-    'expression',
-    `FirewallRuleWithFilter.expression: contains a zero width space (U+200B) at character 18; ${refused}`,
-  ],
-  [
-    'FirewallRuleWithFilter',
-    'a right-to-left override in the description',
-    { zoneId, action: 'block', expression: 'true', description: 'block \u202Eelif.exe' },
-    'description',
-    `FirewallRuleWithFilter.description: contains a right-to-left override (U+202E) at character 7; ${refused}`,
-  ],
-  [
-    'FirewallRuleWithFilter',
-    'a zero width joiner in the ref',
-    { zoneId, action: 'block', expression: 'true', ref: 'office\u200D' },
-    'ref',
-    `FirewallRuleWithFilter.ref: contains a zero width joiner (U+200D) at character 7; ${refused}`,
-  ],
-  [
-    'CspPolicy',
-    'a left-to-right isolate in the expression',
-    { zoneId, action: 'allow', expression: 'http.host eq "a\u2066b"', value: "script-src 'self'" },
-    'expression',
-    `CspPolicy.expression: contains a left-to-right isolate (U+2066) at character 16; ${refused}`,
-  ],
-  [
-    'WafManagedRules',
-    'a word joiner in a ref',
-    { zoneId, order: ['ma\u2060naged'], rules: { 'ma\u2060naged': execute } },
-    'order',
-    `WafManagedRules.order.0: contains a word joiner (U+2060) at character 3; ${refused}`,
-  ],
-  [
-    'WafManagedRules',
-    'a right-to-left mark in a rule description',
-    { zoneId, order: ['managed'], rules: { managed: { ...execute, description: 'x\u200F' } } },
-    'rules',
-    `WafManagedRules.rules.managed.description: contains a right-to-left mark (U+200F) at character 2; ${refused}`,
-  ],
+  ['FirewallRuleWithFilter', 'a zero width space inside the host string of a block rule', { zoneId, action: 'block', expression: 'http.host eq "exa\u200Bmple.com"' }, 'expression', `FirewallRuleWithFilter.expression: contains a zero width space (U+200B) at character 18; ${refused}`],
+  ['FirewallRuleWithFilter', 'a right-to-left override in the description', { zoneId, action: 'block', expression: 'true', description: 'block \u202Eelif.exe' }, 'description', `FirewallRuleWithFilter.description: contains a right-to-left override (U+202E) at character 7; ${refused}`],
+  ['FirewallRuleWithFilter', 'a zero width joiner in the ref', { zoneId, action: 'block', expression: 'true', ref: 'office\u200D' }, 'ref', `FirewallRuleWithFilter.ref: contains a zero width joiner (U+200D) at character 7; ${refused}`],
+  ['CspPolicy', 'a left-to-right isolate in the expression', { zoneId, action: 'allow', expression: 'http.host eq "a\u2066b"', value: "script-src 'self'" }, 'expression', `CspPolicy.expression: contains a left-to-right isolate (U+2066) at character 16; ${refused}`],
+  ['WafManagedRules', 'a word joiner in a ref', { zoneId, order: ['ma\u2060naged'], rules: { 'ma\u2060naged': execute } }, 'order', `WafManagedRules.order.0: contains a word joiner (U+2060) at character 3; ${refused}`],
+  ['WafManagedRules', 'a right-to-left mark in a rule description', { zoneId, order: ['managed'], rules: { managed: { ...execute, description: 'x\u200F' } } }, 'rules', `WafManagedRules.rules.managed.description: contains a right-to-left mark (U+200F) at character 2; ${refused}`],
 ])('%s: %s', (kind, _name, inputs, field, reason) => {
   test('is one failure naming the field, the character and its position', () => {
     const result = checkWithSchema(SCHEMAS[kind], inputs, kind, { multiline: ['expression'] });

@@ -4,7 +4,7 @@
 import { implementation } from '../../src/providers';
 import { NAME_KEY } from '../../src/providers/kit/closure';
 import { adoptionRefusal, deleteSkip, resetOwnership, type Holder, type OwnershipSpec } from '../../src/providers/kit/ownership';
-import { providerFixture, type ProviderFixture } from './support';
+import { useProviderFixture } from './support';
 
 const spec: OwnershipSpec = { object: 'cspPolicy', noun: 'policy', adoptedId: () => undefined, adoptInput: 'adoptPolicyId' };
 const ID = 'a'.repeat(32);
@@ -65,14 +65,12 @@ describe('deleteSkip', () => {
 });
 
 describe('the guarded providers against the emulator', () => {
-  let fx: ProviderFixture;
+  const fx = useProviderFixture();
   let zoneId: string;
   let stderr: jest.SpyInstance;
   beforeAll(async () => {
-    fx = await providerFixture();
     zoneId = fx.zone('enterprise');
   });
-  afterAll(() => fx.close());
   beforeEach(() => {
     resetOwnership();
     stderr = jest.spyOn(console, 'error').mockImplementation(() => undefined);

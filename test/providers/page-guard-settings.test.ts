@@ -1,11 +1,7 @@
 import { pageGuardSettings } from '../../src/providers/page-guard-settings';
-import { providerFixture, type ProviderFixture } from './support';
+import { useProviderFixture } from './support';
 
-let fx: ProviderFixture;
-beforeAll(async () => {
-  fx = await providerFixture();
-});
-afterAll(() => fx.close());
+const fx = useProviderFixture();
 
 async function checked(news: Record<string, unknown>) {
   const result = await pageGuardSettings.check({}, news);

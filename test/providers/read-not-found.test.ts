@@ -5,14 +5,10 @@ import { configure } from '../../src/providers/kit/context';
 import { RESOURCE_KINDS } from '../../src/kinds';
 import { implementation } from '../../src/providers';
 import { createSample } from '../support/kind-samples';
-import { providerFixture, type ProviderFixture } from './support';
+import { useProviderFixture } from './support';
 
-let fx: ProviderFixture;
+const fx = useProviderFixture();
 let stderr: jest.SpyInstance;
-beforeAll(async () => {
-  fx = await providerFixture();
-});
-afterAll(() => fx.close());
 beforeEach(() => {
   stderr = jest.spyOn(console, 'error').mockImplementation(() => undefined);
 });

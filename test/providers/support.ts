@@ -2,6 +2,8 @@ import { ZoneGuardClient } from '../../src/client';
 import { startEmulator, type StartedEmulator, type ZoneSeed } from '../../src/emulator';
 import { configure, resetContext } from '../../src/providers/kit/context';
 import { zoneOfPlan } from '../support/emulator';
+import { implementation } from '../../src/providers';
+import { rulesByRef, type ManagedRuleWithRef } from '../../src/rulesets';
 
 /** An emulator, the provider context configured against it, and a client for out-of-band changes. */
 export interface ProviderFixture {
@@ -62,6 +64,35 @@ export async function providerFixture(): Promise<ProviderFixture> {
   };
 }
 
+/**
+ * The provider fixture of a test file (or describe block): started before its tests, closed after them. Its members
+ * are read when a test runs, so a `beforeAll` registered after this call may use them.
+ */
+export function useProviderFixture(): ProviderFixture {
+  let started: ProviderFixture | undefined;
+  beforeAll(async () => {
+    started = await providerFixture();
+  });
+  afterAll(() => started?.close());
+  const fx = (): ProviderFixture => {
+    if (!started) throw new Error('the provider fixture is used outside the tests of its block');
+    return started;
+  };
+  return {
+    get emulator() {
+      return fx().emulator;
+    },
+    get client() {
+      return fx().client;
+    },
+    zone: (plan) => fx().zone(plan),
+    freshZone: (seed) => fx().freshZone(seed),
+    requestsSince: () => fx().requestsSince(),
+    apiCalls: () => fx().apiCalls(),
+    close: () => fx().close(),
+  };
+}
+
 /** A provider's `check` of inputs that must pass: its checked inputs, after asserting it found no failure. */
 export async function checkedBy(
   provider: { check(olds: Record<string, unknown>, news: Record<string, unknown>): Promise<{ inputs?: unknown; failures?: unknown[] }> },
@@ -72,3 +103,38 @@ export async function checkedBy(
   expect(result.failures).toEqual([]);
   return result.inputs as Record<string, unknown>;
 }
+
+/**
+ * WafManagedRules' checked inputs for a list of rules of `zoneId`, after asserting check found no failure. Rules read
+ * through the client are parsed outside jest's sandbox (their arrays have another Array.prototype than check's own
+ * shape test expects): a JSON copy, as the engine's own serialization would make.
+ */
+export async function checkedManagedRules(zoneId: string, list: ManagedRuleWithRef[], extra: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+  const result = await implementation('WafManagedRules').check({}, JSON.parse(JSON.stringify({ zoneId, ...rulesByRef(list), ...extra })));
+  expect(result.failures ?? []).toEqual([]);
+  return result.inputs as Record<string, unknown>;
+}
+
+/** Asserts that `check` refuses `inputs` with exactly `failures`, and that nothing was sent to the emulator. */
+export async function expectRefusedAtCheck(
+  fx: ProviderFixture,
+  provider: { check(olds: Record<string, unknown>, news: Record<string, unknown>): Promise<{ failures?: unknown[] }> },
+  inputs: Record<string, unknown>,
+  failures: unknown[],
+): Promise<void> {
+  await fx.requestsSince();
+  expect((await provider.check({}, inputs)).failures).toEqual(failures);
+  expect(await fx.requestsSince()).toEqual([]);
+}
+
+/** A new value for each of a firewall rule's own fields that change in place, whichever form holds the rule. */
+export const RULE_FIELD_CHANGES = [
+  ['action', 'managed_challenge'],
+  ['paused', true],
+  ['priority', 42],
+  ['description', 'changed'],
+  ['ref', 'CHG-1'],
+] as const;
+
+/** The requests of a log that change something (every method but GET). */
+export const writesIn = <R extends { method: string }>(requests: R[]): R[] => requests.filter((request) => request.method !== 'GET');

@@ -9,33 +9,22 @@ import type { WafManagedRulesOutputs } from '../../src/providers/waf-managed-rul
 import { declaredOf, rulesByRef, rulesFromRuleset, type ManagedRuleWithRef } from '../../src/rulesets';
 import { planWafMigration } from '../../src/resources/waf-migration';
 import { OWASP_RULESET_ID } from '../../src/schemas/service';
-import { providerFixture, type ProviderFixture } from './support';
+import { checkedManagedRules, useProviderFixture, writesIn } from './support';
 
 jest.setTimeout(60_000);
 
 const provider = implementation('WafManagedRules');
-let fixture: ProviderFixture;
+const fixture = useProviderFixture();
 let zoneId: string;
 let migrated: ManagedRuleWithRef[];
 
-const writes = (requests: Array<{ method: string }>) => requests.filter((r) => r.method !== 'GET');
 
-/**
- * The provider's checked inputs for a list of rules. Rules read through the client are parsed outside jest's sandbox
- * (their arrays have another Array.prototype than check's own shape test expects): a JSON copy, as the engine's own
- * serialization would make.
- */
-async function checked(list: ManagedRuleWithRef[], extra: Record<string, unknown> = {}) {
-  const result = await provider.check({}, JSON.parse(JSON.stringify({ zoneId, ...rulesByRef(list), ...extra })));
-  expect(result.failures ?? []).toEqual([]);
-  return result.inputs as Record<string, unknown>;
-}
+/** The provider's checked inputs for a list of rules of the zone under test. */
+const checked = (list: ManagedRuleWithRef[], extra: Record<string, unknown> = {}) => checkedManagedRules(zoneId, list, extra);
 
 beforeAll(async () => {
-  fixture = await providerFixture();
   zoneId = fixture.zone('pro');
 });
-afterAll(() => fixture?.close());
 beforeEach(() => resetOwnership());
 
 describe('before the migration', () => {
@@ -46,7 +35,7 @@ describe('before the migration', () => {
       `WafManagedRules of zone ${zoneId}: refused before any change: zone ${zoneId} has not migrated to the new WAF managed rules (migration_state start). Declare a WafMigration with mode: 'direct'`,
     );
     await expect(provider.create(inputs)).rejects.toThrow('dependsOn: [thatMigration]');
-    expect(writes(await fixture.requestsSince())).toEqual([]);
+    expect(writesIn(await fixture.requestsSince())).toEqual([]);
   });
 
   test('create on a zone in validation is refused: its WafMigration owns the configuration', async () => {
@@ -56,7 +45,7 @@ describe('before the migration', () => {
     const result = await provider.check({}, { zoneId: enterprise, ...rulesByRef([{ ref: 'owasp', execute: { rulesetId: OWASP_RULESET_ID } }]) });
     await fixture.requestsSince();
     await expect(provider.create(result.inputs as Record<string, unknown>)).rejects.toThrow('is in validation mode, where its WafMigration resource owns the new WAF configuration');
-    expect(writes(await fixture.requestsSince())).toEqual([]);
+    expect(writesIn(await fixture.requestsSince())).toEqual([]);
   });
 });
 
@@ -127,7 +116,7 @@ describe('after a direct migration', () => {
     expect(diff.changes).toBe(true);
     await fixture.requestsSince();
     const updated = (await provider.update(zoneId, outs as never, news)).outs as WafManagedRulesOutputs;
-    expect(writes(await fixture.requestsSince()).length).toBe(1);
+    expect(writesIn(await fixture.requestsSince()).length).toBe(1);
     expect(updated.order).toEqual(['partner', ...outs.order]);
     for (const ref of outs.order) expect(updated.ruleIds[ref]).toBe(outs.ruleIds[ref]);
     expect(updated.ruleIds.partner).toMatch(/^[0-9a-f]{32}$/);
@@ -139,7 +128,7 @@ describe('after a direct migration', () => {
     const news = await checked([{ ref: 'partner', expression: 'ip.src eq 198.51.100.7', skip: { ruleset: 'current' } }, ...migrated]);
     await fixture.requestsSince();
     await provider.update(zoneId, outs as never, news);
-    expect(writes(await fixture.requestsSince())).toEqual([]);
+    expect(writesIn(await fixture.requestsSince())).toEqual([]);
   });
 
   test('drift through the service API is found by read, and named by ref in the diff', async () => {

@@ -5,27 +5,23 @@
 import { implementation } from '../../src/providers';
 import { resetOwnership } from '../../src/providers/kit/ownership';
 import { interveningWriter, type WafManagedRulesOutputs } from '../../src/providers/waf-managed-rules';
-import { rulesByRef, rulesFromRuleset, type ManagedRuleWithRef } from '../../src/rulesets';
+import { rulesFromRuleset, type ManagedRuleWithRef } from '../../src/rulesets';
 import { planWafMigration } from '../../src/resources/waf-migration';
 import type { SavedRuleset } from '../../src/schemas';
-import { providerFixture, type ProviderFixture } from './support';
+import { checkedManagedRules, useProviderFixture, writesIn } from './support';
 
 jest.setTimeout(60_000);
 
 const provider = implementation('WafManagedRules');
-let fixture: ProviderFixture;
+const fixture = useProviderFixture();
 let zoneId: string;
 let migrated: ManagedRuleWithRef[];
 
-const writes = (requests: Array<{ method: string }>) => requests.filter((r) => r.method !== 'GET');
 const partner: ManagedRuleWithRef = { ref: 'partner', expression: 'ip.src eq 198.51.100.7', skip: { ruleset: 'current' } };
 const oncall = { ref: 'oncall', action: 'skip', expression: 'ip.src eq 203.0.113.50', action_parameters: { ruleset: 'current' }, enabled: true };
 
-async function checked(list: ManagedRuleWithRef[], extra: Record<string, unknown> = {}) {
-  const result = await provider.check({}, JSON.parse(JSON.stringify({ zoneId, ...rulesByRef(list), ...extra })));
-  expect(result.failures ?? []).toEqual([]);
-  return result.inputs as Record<string, unknown>;
-}
+/** The provider's checked inputs for a list of rules of the zone under test. */
+const checked = (list: ManagedRuleWithRef[], extra: Record<string, unknown> = {}) => checkedManagedRules(zoneId, list, extra);
 
 /** What the dashboard does: one more rule first in the entry point, written by someone else. */
 async function addedOutOfBand(): Promise<SavedRuleset> {
@@ -42,10 +38,6 @@ async function managedZone(): Promise<WafManagedRulesOutputs> {
   return (await provider.create(await checked(migrated))).outs as WafManagedRulesOutputs;
 }
 
-beforeAll(async () => {
-  fixture = await providerFixture();
-});
-afterAll(() => fixture?.close());
 beforeEach(() => resetOwnership());
 
 test('an unrelated update after an out-of-band exception is refused before any write, naming the rule and pulumi refresh; the preview says the same', async () => {
@@ -56,7 +48,7 @@ test('an unrelated update after an out-of-band exception is refused before any w
   await fixture.requestsSince();
   await expect(provider.diff(zoneId, outs as never, news)).rejects.toThrow(expected);
   await expect(provider.update(zoneId, outs as never, news)).rejects.toThrow(expected);
-  expect(writes(await fixture.requestsSince())).toEqual([]);
+  expect(writesIn(await fixture.requestsSince())).toEqual([]);
   expect((await fixture.client.rulesets.getEntrypoint({ zoneId })).rules.map((rule) => rule.ref)).toContain('oncall');
 
   // After a refresh the state holds the exception: the diff names its removal, and the update is the user's choice.
@@ -84,7 +76,7 @@ test('delete does not put back what create found over a change it did not make; 
   await expect(provider.delete(zoneId, added as never)).rejects.toThrow(
     /refused before any change: the entry point changed since .*changed: rules\.oncall, order\), and putting back the rules create found would undo that change\. .*; or set restoreOnDelete: false \(pulumi up\) to leave the rules as they are$/,
   );
-  expect(writes(await fixture.requestsSince())).toEqual([]);
+  expect(writesIn(await fixture.requestsSince())).toEqual([]);
   await provider.delete(zoneId, { ...added, restoreOnDelete: false } as never);
   expect((await fixture.client.rulesets.getEntrypoint({ zoneId })).rules.map((rule) => rule.ref)).toEqual(['oncall', 'partner', ...migrated.map((rule) => rule.ref)]);
 });

@@ -1,5 +1,6 @@
 // Pure decisions of WafMigration: adjustments, request body per mode, limits, conversion notes, the transition table,
 // check refusals, diff, and the resource's options.
+import { convertedExecute } from '../support/waf-rules';
 import { BadRequestError, ServerError } from '../../src/client/errors';
 import { PREVIEW_UNKNOWN } from '../../src/providers/kit/check';
 import {
@@ -40,32 +41,8 @@ const converted = (): EntrypointRuleset => ({
   name: 'default',
   rules: [
     { id: '', version: '', action: 'skip', expression: 'ip.src eq 192.0.2.1', description: 'Migrated from firewall rule x', ref: '', enabled: true },
-    {
-      id: '',
-      version: '',
-      action: 'execute',
-      expression: 'true',
-      description: 'Cloudflare Managed Ruleset',
-      ref: '',
-      enabled: true,
-      action_parameters: { id: MANAGED_RULESET_ID, overrides: { rules: [] } },
-    },
-    {
-      id: '',
-      version: '',
-      action: 'execute',
-      expression: 'true',
-      description: 'Cloudflare OWASP Core Ruleset',
-      ref: '',
-      enabled: true,
-      action_parameters: {
-        id: OWASP_RULESET_ID,
-        overrides: {
-          categories: [{ category: 'paranoia-level-3', enabled: false }],
-          rules: [{ id: ANOMALY_RULE, action: 'log', score_threshold: 25 }],
-        },
-      },
-    },
+    convertedExecute('managed'),
+    convertedExecute('owasp', { categories: [{ category: 'paranoia-level-3', enabled: false }], rules: [{ id: ANOMALY_RULE, action: 'log', score_threshold: 25 }] }),
   ],
 });
 

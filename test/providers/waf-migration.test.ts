@@ -16,14 +16,10 @@ import { MANAGED_RULESET_ID } from '../../src/schemas/service';
 import { OWASP_RULESET_ID } from '../../src/schemas/service';
 import { planWafMigration } from '../../src/resources/waf-migration';
 import type { RequestLogEntry, ZoneSeed } from '../../src/emulator';
-import { providerFixture, type ProviderFixture } from './support';
+import { useProviderFixture, expectRefusedAtCheck } from './support';
 
-let fx: ProviderFixture;
+const fx = useProviderFixture();
 let progress: jest.SpyInstance;
-beforeAll(async () => {
-  fx = await providerFixture();
-});
-afterAll(() => fx.close());
 beforeEach(() => {
   // The provider writes one progress line per poll to stderr; keep them for the assertions, out of the output.
   progress = jest.spyOn(console, 'error').mockImplementation(() => undefined);
@@ -103,10 +99,7 @@ describe('check', () => {
     ['wait.pollIntervalSeconds', { wait: { pollIntervalSeconds: 601 } }, 'WafMigration.wait.pollIntervalSeconds: must be at most 600'],
     ['colour', { colour: 'red' }, 'WafMigration: unknown input "colour"; remove it or check its spelling'],
   ])('a bad %s fails with its reason and sends nothing', async (property, bad, reason) => {
-    await fx.requestsSince();
-    const result = await provider.check({}, declared(zoneId, bad));
-    expect(result.failures).toEqual([{ property, reason }]);
-    expect(await fx.requestsSince()).toEqual([]);
+    await expectRefusedAtCheck(fx, provider, declared(zoneId, bad), [{ property, reason }]);
   });
 
   test('another zone, going back to validation, adjustments after direct: refused in the preview, nothing sent', async () => {

@@ -3,16 +3,12 @@
 // registry runs a valid row per kind.
 import { RESOURCE_KINDS } from '../../src/kinds';
 import { implementation } from '../../src/providers';
-import { providerFixture, type ProviderFixture } from '../providers/support';
+import { useProviderFixture } from '../providers/support';
 import { CLASSES, createSample, SAMPLES, sampleInputs } from './kind-samples';
 
 jest.setTimeout(60_000);
 
-let fx: ProviderFixture;
-beforeAll(async () => {
-  fx = await providerFixture();
-});
-afterAll(() => fx.close());
+const fx = useProviderFixture();
 
 test('every kind of the registry has its class exported by the package, and the sample rows are of kinds of the registry', () => {
   expect(Object.entries(CLASSES).filter(([, Class]) => typeof Class !== 'function')).toEqual([]);

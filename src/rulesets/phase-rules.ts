@@ -324,7 +324,8 @@ export function observedPlace(rules: readonly RulesetRule[], id: string, declare
   const index = rules.findIndex((rule) => rule.id === id);
   if (index <= 0) return { first: true };
   const previous = rules[index - 1]!;
-  return { after: previous.ref || previous.id || '' };
+  // By the ref its program declared, without an owner marker (docs/ownership.md), as a place names it.
+  return { after: splitMarked(previous.ref).own || previous.id || '' };
 }
 
 /**

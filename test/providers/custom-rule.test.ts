@@ -2,6 +2,9 @@ import { CUSTOM_PHASE, RATELIMIT_PHASE } from '../../src/schemas';
 import { PREVIEW_UNKNOWN } from '../../src/providers/kit/check';
 import { customRule } from '../../src/providers/custom-rule';
 import { rateLimitRule } from '../../src/providers/rate-limit-rule';
+import { MARKER_KEY, OWNER_KEY, ownerMarker } from '../../src/kinds/marker';
+import { NAME_KEY, implementation } from '../../src/providers';
+import { resetOwnership } from '../../src/providers/kit/ownership';
 import { checkedBy, useProviderFixture } from './support';
 
 // CustomRule and RateLimitRule against the emulator over loopback: one rule per resource, written with the per-rule
@@ -212,5 +215,54 @@ describe('coalesced refresh', () => {
     expect((await rateLimitRule.read(made.id, outs)).inputs).toEqual({ ...changed });
     await rateLimitRule.delete(made.id, outs);
     expect(await refs(zoneId, RATELIMIT_PHASE)).toEqual([]);
+  });
+});
+
+describe('the owner marker in the ref (src/providers/kit/marker.ts)', () => {
+  const marked = implementation('CustomRule');
+  const owner = (name: string) => ({ [NAME_KEY]: name, [OWNER_KEY]: ownerMarker({ project: 'p', stack: 's', parent: '', kind: 'CustomRule', name }) });
+
+  async function createMarked(name: string, news: Record<string, unknown>) {
+    const inputs = await checkedBy(marked, { ...news, ...owner(name) });
+    return marked.create(inputs);
+  }
+
+  test('the ref on the wire ends in the marker; the outputs show it without; a place names a marked rule by its own ref', async () => {
+    resetOwnership();
+    const zoneId = await fx.freshZone();
+    const admin = await createMarked('admin', rule(zoneId));
+    const mine = owner('admin')[OWNER_KEY];
+    expect(await refs(zoneId)).toEqual([`admin ${mine}`]);
+    expect(admin.outs).toMatchObject({ ref: 'admin', [MARKER_KEY]: mine });
+    await createMarked('first', rule(zoneId, { ref: 'first', position: { before: 'admin' } }));
+    expect((await refs(zoneId)).map((ref) => ref.split(' ')[0])).toEqual(['first', 'admin']);
+    const read = await marked.read(admin.id, admin.outs!);
+    expect(read.inputs).toMatchObject({ ref: 'admin' });
+    expect(await marked.diff(admin.id, read.props!, await checkedBy(marked, { ...rule(zoneId), ...owner('admin') }))).toMatchObject({ changes: false });
+  });
+
+  test("the diff's dry run sends the ref with the marker, as the update will; another owner's rule is neither adopted nor updated", async () => {
+    resetOwnership();
+    const zoneId = await fx.freshZone();
+    const admin = await createMarked('admin', rule(zoneId));
+    // A rule made by hand with ref "admin": a PATCH of the ref without the marker would be refused as a repeated ref.
+    const rulesetId = String(admin.outs!.rulesetId);
+    await fx.client.rulesets.createRule({ zoneId, rulesetId, rule: { action: 'log', expression: 'true', ref: 'admin' } });
+    await fx.requestsSince();
+    const changed = await checkedBy(marked, { ...rule(zoneId, { description: 'changed' }), ...owner('admin') });
+    expect(await marked.diff(admin.id, admin.outs!, changed)).toMatchObject({ changes: true });
+    expect(await fx.requestsSince()).toEqual([expect.objectContaining({ method: 'PATCH', query: { dry_run: 'true' } })]);
+
+    // Another owner (another stack's resource) adopts it only with takeOver.
+    resetOwnership();
+    const adopting = await checkedBy(marked, { ...rule(zoneId), adoptRuleId: admin.id, ...owner('other') });
+    await expect(marked.create(adopting)).rejects.toThrow('it is marked as held by another owner');
+    const taken = await marked.create({ ...adopting, takeOver: true });
+    expect(taken.id).toBe(admin.id);
+    expect(await refs(zoneId)).toEqual([`admin ${owner('other')[OWNER_KEY]}`, 'admin']);
+    // The first owner's update is now refused, and writes nothing.
+    await fx.requestsSince();
+    await expect(marked.update(admin.id, admin.outs!, changed)).rejects.toThrow('not updating it: it is marked as held by another owner');
+    expect((await fx.requestsSince()).filter((r) => r.method !== 'GET')).toEqual([]);
   });
 });

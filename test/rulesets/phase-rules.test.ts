@@ -31,6 +31,11 @@ describe('observedPlace', () => {
   ])('%s', (_why, ref, declared, observed) => {
     expect(observedPlace(rules, id(ref), declared)).toEqual(observed);
   });
+
+  test('the rule before it is named by its own ref, without an owner marker', () => {
+    const marked = rules.map((rule) => (rule.ref === 'a' ? { ...rule, ref: 'a zg:0123456789' } : rule));
+    expect(observedPlace(marked, id('b'), { first: true })).toEqual({ after: 'a' });
+  });
 });
 
 describe('positionOf', () => {

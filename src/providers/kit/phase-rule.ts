@@ -26,6 +26,8 @@ import { dryRunStep } from './dry-run';
 import { ProviderError, step, unlessNotFound, type Implementation } from './implementation';
 import { nameOf } from './ownership';
 import type { LiveObject } from './marker';
+import { MARKER_KEY } from '../../kinds/marker';
+import { withMarker } from '../../schemas/owner-marker';
 
 /** Outputs of a rule: its declared fields as the service holds them, where it runs, and the service's ids. */
 export type PhaseRuleOutputs = DeclaredRule & { ruleId: string; rulesetId: string };
@@ -261,6 +263,16 @@ export function moves(olds: Record<string, unknown>, news: Record<string, unknow
 /** Whether no input is still unknown (preview), so the exact write can be sent as a dry run. Pure. */
 const allKnown = (news: Record<string, unknown>) => Object.values(news).every((value) => value !== PREVIEW_UNKNOWN && !containsUnknown(value));
 
+/**
+ * The declared rule as an update writes it: its ref with the owner marker the state records (kit/marker.ts marks the
+ * update's inputs, not the diff's), so the diff's dry run is the exact PATCH. Pure.
+ */
+export function asWritten(news: Record<string, unknown>, olds: Record<string, unknown>): DeclaredRule {
+  const marker = olds[MARKER_KEY];
+  const ref = typeof marker === 'string' && marker !== '' ? { ref: withMarker(typeof news.ref === 'string' ? news.ref : '', marker) } : {};
+  return { ...news, ...ref } as unknown as DeclaredRule;
+}
+
 /** Every method of a kind of phase rule, and the live read its owner marker needs (kit/marker.ts). */
 export function phaseRule(spec: PhaseRuleSpec): Implementation & LiveObject {
   const rules = new PhaseRules(spec);
@@ -291,7 +303,7 @@ export function phaseRule(spec: PhaseRuleSpec): Implementation & LiveObject {
       // expression it refuses) shows on this resource's line; an unchanged resource costs no call.
       if (result.changes && (result.replaces ?? []).length === 0 && allKnown(news)) {
         const previous = { ...(olds as unknown as PhaseRuleOutputs), ruleId: id };
-        await dryRunStep(rules.labelOf(news, id), () => rules.patch(news as unknown as DeclaredRule, previous, moves(olds, news), true));
+        await dryRunStep(rules.labelOf(news, id), () => rules.patch(asWritten(news, olds), previous, moves(olds, news), true));
       }
       return result;
     },

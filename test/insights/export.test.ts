@@ -347,6 +347,30 @@ export const ruleOpsHealth = new FirewallRuleWithFilter('ops-health', {
   });
 });
 
+describe('objects with an owner marker (docs/ownership.md)', () => {
+  const marked: ZoneSnapshot = {
+    ...twoCall,
+    cspPolicies: [{ ...snapshot.cspPolicies[0]!, description: 'Same name zg:0123456789' }],
+    firewallRules: twoCall.firewallRules.map((rule) => (rule.id === '11111111000000000000000000000006' ? { ...rule, ref: 'JIRA-1 zg:abcdefabcd' } : rule)),
+  };
+  const program = renderPulumiProgram(marked);
+
+  test('the program declares the texts without the marker, named as without it', () => {
+    const unmarked = renderPulumiProgram({ ...twoCall, cspPolicies: [snapshot.cspPolicies[0]!] });
+    expect(program.split('\n').filter((line) => !NOTE.includes(line)).join('\n')).toBe(unmarked);
+    expect(program.split('\n').filter((line) => line.includes('zg:') && !line.startsWith('//'))).toEqual([]);
+  });
+
+  test('each marked object says that adopting it needs takeOver, and no other does', () => {
+    expect(program.split('\n').filter((line) => line.includes('takeOver'))).toEqual(NOTE);
+  });
+});
+
+const NOTE = [
+  '// Marked zg:0123456789 by the stack that manages it: adopting it is refused unless this resource also says takeOver: true (docs/ownership.md#take-over).',
+  '// Marked zg:abcdefabcd by the stack that manages it: adopting it is refused unless this resource also says takeOver: true (docs/ownership.md#take-over).',
+];
+
 // The export of a kind without a renderer of its own, from its declaration (src/kinds), tried on kinds that have one.
 describe('fieldTableBlocks', () => {
   test('a kind of many objects: each object by id, with its adopt input and the inputs its field table reads from the wire', () => {

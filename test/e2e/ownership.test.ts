@@ -1,3 +1,4 @@
+import * as pulumi from '@pulumi/pulumi';
 import type { LocalWorkspace, PulumiFn, Stack } from '@pulumi/pulumi/automation';
 import { CspPolicy } from '../../src/resources/csp-policy';
 import { FirewallFilter } from '../../src/resources/firewall-filter';
@@ -289,4 +290,118 @@ test('the migration entry point PUT answered upstream but lost on the way back: 
   expect(outputs.submittedRuleset?.value).toEqual({ name: 'default', rules: [] });
   expect(await held(stack)).toEqual([['waf', zoneId]]);
   await stack.preview({ expectNoChanges: true, color: 'never' });
+});
+
+describe('owner markers across stacks and components (docs/ownership.md)', () => {
+  const MARKED = /zg:[0-9a-f]{10}/;
+
+  test('two stacks, one rule and one policy: an adoption of what the other stack marked is refused before any write; with takeOver the marker moves, and each destroy in turn deletes only what it holds', async () => {
+    const zoneId = await freshZone(sandbox.emulator, 'cross-stack');
+    const expression = '(http.request.uri.path eq "/cross-stack")';
+    const holder = await sandbox.stack(unique('cross-holder'), async () => {
+      const rule = new FirewallRuleWithFilter('rule', { zoneId, expression, action: 'block' });
+      const policy = new CspPolicy('policy', { zoneId, ...TWIN });
+      return { ruleId: rule.ruleId, policyId: policy.policyId };
+    });
+    const made = await holder.up({ color: 'never' });
+    const [ruleId, policyId] = [idOf(made.outputs, 'ruleId'), idOf(made.outputs, 'policyId')];
+
+    const taking: { takeOver?: boolean } = {};
+    const taker = await sandbox.stack(unique('cross-taker'), async () => {
+      new FirewallRuleWithFilter('rule', { zoneId, expression, action: 'block', adoptRuleId: ruleId, ...taking });
+      new CspPolicy('policy', { zoneId, ...TWIN, adoptPolicyId: policyId, ...taking });
+      return {};
+    });
+    await sandbox.emulator.admin.clearRequests();
+    const refused = await engine((opts) => taker.up(opts));
+    expect(refused.ok).toBe(false);
+    const messages = refused.resourceErrors.map((e) => e.message).join('\n');
+    expect(messages).toMatch(new RegExp(`FirewallRuleWithFilter 'rule' ${ruleId} in zone ${zoneId}: adopting it: refused before any change: it is marked as held by another owner \\(marker zg:[0-9a-f]{10} `));
+    expect(messages).toMatch(new RegExp(`CspPolicy 'policy' ${policyId} in zone ${zoneId}: adopting it: refused before any change`));
+    expect(await writes()).toEqual([]);
+    await holder.preview({ expectNoChanges: true, color: 'never' });
+
+    taking.takeOver = true;
+    await taker.up({ color: 'never' });
+    // The holder's next update of either would be refused; its destroy leaves both, one line each.
+    await sandbox.emulator.admin.clearRequests();
+    const destroyed = await engine((opts) => holder.destroy(opts));
+    expect(destroyed.ok).toBe(true);
+    expect(destroyed.output).toMatch(new RegExp(`not deleting it: it is marked as held by another owner \\(marker ${MARKED.source}`));
+    expect(await writes()).toEqual([]);
+    expect(await ruleIds(zoneId)).toEqual([ruleId]);
+    expect(await policyIds(zoneId)).toEqual([policyId]);
+
+    await taker.destroy({ color: 'never' });
+    expect(await ruleIds(zoneId)).toEqual([]);
+    expect(await policyIds(zoneId)).toEqual([]);
+  });
+
+  test('a single-call rule beside an unused filter another stack holds leaves that filter alone and says whose it is', async () => {
+    const zoneId = await freshZone(sandbox.emulator, 'foreign-filter');
+    const expression = '(http.request.uri.path eq "/foreign-filter")';
+    const filterStack = await sandbox.stack(unique('filter-owner'), async () => ({ filterId: new FirewallFilter('filter', { zoneId, expression }).filterId }));
+    const filterId = idOf((await filterStack.up({ color: 'never' })).outputs, 'filterId');
+    const ruleStack = await sandbox.stack(unique('rule-owner'), async () => {
+      new FirewallRuleWithFilter('rule', { zoneId, expression, action: 'block' });
+      return {};
+    });
+    await sandbox.emulator.admin.clearRequests();
+    const run = await engine((opts) => ruleStack.up(opts));
+    expect(run.ok).toBe(false);
+    expect(run.resourceErrors.map((e) => e.message).join('\n')).toMatch(
+      new RegExp(`filter ${filterId} of this zone already has this expression and no rule, and it is marked by another owner \\(${MARKED.source}\\)`),
+    );
+    // The refused single-call create was the only write; the other stack's filter is as it made it.
+    expect(await writes()).toEqual([`POST /client/v4/zones/${zoneId}/firewall/rules`]);
+    expect(await ruleIds(zoneId)).toEqual([]);
+    await filterStack.preview({ expectNoChanges: true, color: 'never' });
+    await filterStack.refresh({ color: 'never' });
+    await filterStack.preview({ expectNoChanges: true, color: 'never' });
+    await filterStack.destroy({ color: 'never' });
+  });
+
+  test('two components of two types each with a child named policy: two policies, and removing one component deletes only its own; an adoption of a policy this stack holds by a resource whose step may come first is refused', async () => {
+    const zoneId = await freshZone(sandbox.emulator, 'components');
+    // Pulumi's URN holds the parent's type, not its name: children of one name need parents of two types.
+    const team = (type: string) =>
+      class extends pulumi.ComponentResource {
+        readonly policyId: pulumi.Output<string>;
+        constructor(name: string, adopt?: string) {
+          super(`zoneguard-test:index:${type}`, name);
+          this.policyId = new CspPolicy('policy', { zoneId, ...TWIN, ...(adopt ? { adoptPolicyId: adopt } : {}) }, { parent: this }).policyId;
+        }
+      };
+    const [Red, Blue, Green] = [team('Red'), team('Blue'), team('Green')];
+    let teams = { red: true, blue: true };
+    const extra: { adopt?: string } = {};
+    const stack = await sandbox.stack(unique('components'), async () => ({
+      ...(teams.red ? { red: new Red('red').policyId } : {}),
+      ...(teams.blue ? { blue: new Blue('blue').policyId } : {}),
+      ...(extra.adopt ? { green: new Green('green', extra.adopt).policyId } : {}),
+    }));
+    const both = await stack.up({ color: 'never' });
+    const [red, blue] = [idOf(both.outputs, 'red'), idOf(both.outputs, 'blue')];
+    expect(red).not.toBe(blue);
+    expect(await policyIds(zoneId)).toEqual([red, blue].sort());
+
+    // A third component adopting red's policy: red's marker names another resource, whichever step runs first.
+    extra.adopt = red;
+    await sandbox.emulator.admin.clearRequests();
+    const refused = await engine((opts) => stack.up(opts));
+    expect(refused.ok).toBe(false);
+    // Refused by the marker on the policy, or (when red's step came first) by the run's own guard, naming the namesake.
+    expect(refused.resourceErrors.map((e) => e.message).join('\n')).toMatch(
+      new RegExp(`CspPolicy 'policy'( ${red} in zone ${zoneId}: adopting it)?: refused before any change: (it is marked as held by another owner|another CspPolicy 'policy' \\(under another parent\\) of this deployment holds policy ${red})`),
+    );
+    expect(await writes()).toEqual([]);
+    delete extra.adopt;
+
+    teams = { red: false, blue: true };
+    await stack.up({ color: 'never' });
+    expect(await policyIds(zoneId)).toEqual([blue]);
+    await stack.preview({ expectNoChanges: true, color: 'never' });
+    await stack.destroy({ color: 'never' });
+    expect(await policyIds(zoneId)).toEqual([]);
+  });
 });

@@ -6,9 +6,13 @@ import {
   type Filter,
   type FirewallRuleWire,
   type PageGuardSettingsWire,
+  type RulesetPhase,
   type SavedRuleset,
+  CUSTOM_PHASE,
+  MANAGED_PHASE,
+  RATELIMIT_PHASE,
 } from '../schemas';
-import { managedEntrypointBlocker, rulesFromRuleset } from '../rulesets';
+import { managedEntrypointBlocker, phaseRuleFromWire, rulesFromRuleset } from '../rulesets';
 import { compareText } from './classification';
 import { isInvisible } from '../schemas/text';
 import { splitMarked } from '../schemas/owner-marker';
@@ -28,6 +32,19 @@ export interface ZoneSnapshot {
   wafRules?: SavedRuleset;
   /** The zone's migration state (`start`, `validation`, `pending`, `complete`); absent when not read. */
   migrationState?: string;
+  /** The zone's entry points of the custom and rate limiting phases; absent while the zone has none. */
+  customRules?: SavedRuleset;
+  rateLimitRules?: SavedRuleset;
+}
+
+/** The zone's entry point of `phase`, or undefined while it has none. */
+async function readEntrypoint(client: ZoneGuardClient, zoneId: string, phase: RulesetPhase): Promise<SavedRuleset | undefined> {
+  try {
+    return await client.rulesets.getEntrypoint({ zoneId, phase });
+  } catch (error) {
+    if (error instanceof NotFoundError) return undefined;
+    throw error;
+  }
 }
 
 /**
@@ -36,12 +53,7 @@ export interface ZoneSnapshot {
  */
 async function readWafRules(client: ZoneGuardClient, zoneId: string, migrationState: string): Promise<SavedRuleset | undefined> {
   if (managedEntrypointBlocker(migrationState) !== undefined) return undefined;
-  try {
-    return await client.rulesets.getEntrypoint({ zoneId });
-  } catch (error) {
-    if (error instanceof NotFoundError) return undefined;
-    throw error;
-  }
+  return readEntrypoint(client, zoneId, MANAGED_PHASE);
 }
 
 /** Reads everything the exported program declares (reads only). */
@@ -52,7 +64,19 @@ export async function readZoneSnapshot({ client, zoneId }: { client: ZoneGuardCl
   const filters = await client.filters.list({ zoneId }).toArray();
   const migrationState = String((await client.wafMigration.status({ zoneId })).migration_state);
   const wafRules = await readWafRules(client, zoneId, migrationState);
-  return { zoneId, settings, cspPolicies, firewallRules, filters, ...(wafRules ? { wafRules } : {}), migrationState };
+  const customRules = await readEntrypoint(client, zoneId, CUSTOM_PHASE);
+  const rateLimitRules = await readEntrypoint(client, zoneId, RATELIMIT_PHASE);
+  return {
+    zoneId,
+    settings,
+    cspPolicies,
+    firewallRules,
+    filters,
+    ...(wafRules ? { wafRules } : {}),
+    migrationState,
+    ...(customRules ? { customRules } : {}),
+    ...(rateLimitRules ? { rateLimitRules } : {}),
+  };
 }
 
 /** Options of the program text. */
@@ -299,7 +323,42 @@ const RENDERERS: { [K in ResourceKind]?: (snapshot: ZoneSnapshot, named: Named) 
           },
         ]
       : [],
+  CustomRule: ({ customRules }) => phaseRuleBlocks('CustomRule', customRules, 6),
+  RateLimitRule: ({ rateLimitRules }) => phaseRuleBlocks('RateLimitRule', rateLimitRules, 7),
 };
+
+/**
+ * The rules of a phase's entry point, one resource each, in the order they run, each adopting its rule with the
+ * fields it holds (src/rulesets/phase-rules.ts). The ref is declared without an owner marker (docs/ownership.md): a
+ * rule another stack marked is adopted only with takeOver, which the comment says and the program leaves to the
+ * reader. No position: adoption leaves every rule where it runs.
+ */
+function phaseRuleBlocks(kind: 'CustomRule' | 'RateLimitRule', ruleset: SavedRuleset | undefined, section: number): Block[] {
+  // Named after the description, else the ref its program declared.
+  const rules = (ruleset?.rules ?? []).flatMap((rule) => (rule.id ? [{ id: rule.id, description: rule.description || splitMarked(rule.ref).own, rule }] : []));
+  const names = kind === 'CustomRule' ? (['custom-rule', 'customRule'] as const) : (['rate-limit-rule', 'rateLimitRule'] as const);
+  return nameObjects(rules, names[0], names[1]).map(({ object: { rule }, name, variable }, index) => {
+    const declared = phaseRuleFromWire(rule);
+    const { own, marker } = splitMarked(declared.ref);
+    const fields: [string, string | undefined][] = [
+      ['zoneId', 'zoneId'],
+      ['adoptRuleId', tsString(rule.id!)],
+      ['action', tsString(declared.action)],
+      ['expression', tsString(declared.expression)],
+      ['description', declared.description === '' ? undefined : tsString(declared.description)],
+      ['enabled', declared.enabled ? undefined : 'false'],
+      ['ref', own === '' ? undefined : tsString(own)],
+      ['response', declared.response ? tsLiteral(declared.response, 2) : undefined],
+      ['skip', declared.skip ? tsLiteral(declared.skip, 2) : undefined],
+      ['ratelimit', declared.ratelimit ? tsLiteral(declared.ratelimit, 2) : undefined],
+    ];
+    const noun = kind === 'CustomRule' ? 'Custom rule' : 'Rate limiting rule';
+    // As noteMarker words it for the other kinds.
+    const held = marker === undefined ? [] : [`Marked ${marker} by the stack that manages it: adopting it is refused unless this resource also says takeOver: true (docs/ownership.md#take-over).`];
+    // Padded, so the blocks keep the order the rules run in.
+    return { kind, section, id: String(index).padStart(6, '0'), text: block(kind, variable, name, fields, [`${noun} ${rule.id}, number ${index + 1} of its phase.`, ...held]) };
+  });
+}
 
 /** The objects of each type a snapshot holds. A type of the registry (src/kinds) the snapshot does not read is a compile error. */
 const OBJECTS: Record<ObjectType, (snapshot: ZoneSnapshot) => readonly object[]> = {
@@ -309,9 +368,7 @@ const OBJECTS: Record<ObjectType, (snapshot: ZoneSnapshot) => readonly object[]>
   filter: ({ filters }) => filters,
   wafMigration: ({ migrationState }) => (migrationModeOf(migrationState) ? [{ mode: migrationModeOf(migrationState) }] : []),
   managedEntrypoint: ({ wafRules }) => (wafRules ? [wafRules] : []),
-  // Not read yet: the snapshot does not read the custom and rate limiting phases (issue 26), so CustomRule and
-  // RateLimitRule declare nothing.
-  rulesetRule: () => [],
+  rulesetRule: ({ customRules, rateLimitRules }) => [...(customRules?.rules ?? []), ...(rateLimitRules?.rules ?? [])],
 };
 
 /** `FirewallRule` as a resource name (`firewall-rule`) and a variable (`firewallRule`). */

@@ -435,7 +435,17 @@ describe('exportZoneProgram (emulator)', () => {
     const requests = await h.emulator.admin.requests();
     expect(new Set(requests.map((r) => r.method))).toEqual(new Set(['GET']));
     expect(requests.map((r) => r.path).sort()).toEqual(
-      [`/zones/${zoneId}/filters`, `/zones/${zoneId}/firewall/rules`, `/zones/${zoneId}/page_guard`, `/zones/${zoneId}/page_guard/policies`, `/zones/${zoneId}/waf_migration/status`].map((p) => `/client/v4${p}`).sort(),
+      [
+        `/zones/${zoneId}/filters`,
+        `/zones/${zoneId}/firewall/rules`,
+        `/zones/${zoneId}/page_guard`,
+        `/zones/${zoneId}/page_guard/policies`,
+        `/zones/${zoneId}/waf_migration/status`,
+        `/zones/${zoneId}/rulesets/phases/http_request_firewall_custom/entrypoint`,
+        `/zones/${zoneId}/rulesets/phases/http_ratelimit/entrypoint`,
+      ]
+        .map((p) => `/client/v4${p}`)
+        .sort(),
     );
     expect(read.cspPolicies).toHaveLength(2);
     expect(read.firewallRules).toHaveLength(4);
@@ -461,6 +471,49 @@ describe('exportZoneProgram (emulator)', () => {
     expect(read.wafRules?.rules.map((rule) => rule.ref)).toEqual(['managed-ruleset', 'owasp-core-ruleset']);
     expect(program).toContain("export const wafManagedRules = new WafManagedRules('waf-managed-rules', {");
     expect(program).toContain("      ref: 'owasp-core-ruleset',");
+  });
+
+  /** Custom and rate limiting rules on a zone, as a stack and a person at the dashboard make them. */
+  async function addPhaseRules(zoneId: string): Promise<void> {
+    const custom = await h.client.rulesets.updateEntrypoint({
+      zoneId,
+      phase: 'http_request_firewall_custom',
+      ruleset: { name: 'default', rules: [{ action: 'skip', expression: 'ip.src in {192.0.2.0/24}', ref: 'office zg:0123456789', action_parameters: { ruleset: 'current' } }] },
+    });
+    await h.client.rulesets.createRule({
+      zoneId,
+      rulesetId: custom.id,
+      rule: { action: 'block', expression: '(http.request.uri.path eq "/admin")', description: 'Admin block', enabled: false, action_parameters: { response: { status_code: 403, content: 'no' } } },
+    });
+    await h.client.rulesets.updateEntrypoint({
+      zoneId,
+      phase: 'http_ratelimit',
+      ruleset: {
+        name: 'default',
+        rules: [{ action: 'block', expression: '(http.request.uri.path eq "/login")', ref: 'login', ratelimit: { characteristics: ['cf.colo.id', 'ip.src'], period: 60, requests_per_period: 10, mitigation_timeout: 600 } }],
+      },
+    });
+  }
+
+  test('custom and rate limiting rules: one resource each, in the order they run, adopting the rule, the ref without its marker', async () => {
+    const zoneId = h.demoZone('business');
+    await addPhaseRules(zoneId);
+    const { program, snapshot: read } = await exportZoneProgram({ client: h.client, zoneId });
+    const [office, admin] = read.customRules!.rules;
+    const [login] = read.rateLimitRules!.rules;
+    expect(program).toContain(
+      [
+        `// Custom rule ${office!.id}, number 1 of its phase.`,
+        '// Marked zg:0123456789 by the stack that manages it: adopting it is refused unless this resource also says takeOver: true (docs/ownership.md#take-over).',
+        "export const customRuleOffice = new CustomRule('office', {",
+      ].join('\n'),
+    );
+    expect(program.indexOf(`adoptRuleId: '${office!.id}'`)).toBeLessThan(program.indexOf(`adoptRuleId: '${admin!.id}'`));
+    expect(program).toContain("  ref: 'office',\n  skip: { ruleset: 'current' },\n});");
+    expect(program).toContain("export const customRuleAdminBlock = new CustomRule('admin-block', {");
+    expect(program).toContain("  description: 'Admin block',\n  enabled: false,\n  response: { statusCode: 403, content: 'no' },\n});");
+    expect(program).toContain(`// Rate limiting rule ${login!.id}, number 1 of its phase.\nexport const rateLimitRuleLogin = new RateLimitRule('login', {`);
+    expect(program).toContain('    requestsPerPeriod: 10,\n    mitigationTimeout: 600,\n');
   });
 
   test('a zone in validation is left to its WafMigration: no WafManagedRules', async () => {
@@ -514,8 +567,10 @@ describe('exportZoneProgram (emulator)', () => {
         'two-call.ts': renderPulumiProgram(twoCall),
         'migrated.ts': renderPulumiProgram(migrated),
       };
-      // The Pro zone migrated, so its program declares a WafManagedRules too.
+      // The Pro zone migrated, so its program declares a WafManagedRules too; the Business zone has custom and rate
+      // limiting rules.
       await migrateDirectly(h.demoZone('pro'));
+      await addPhaseRules(h.demoZone('business'));
       for (const plan of ['free', 'pro', 'business', 'enterprise']) {
         files[`${plan}.ts`] = (await exportZoneProgram({ client: h.client, zoneId: h.demoZone(plan) })).program;
       }

@@ -1,0 +1,175 @@
+// The owner marker (docs/ownership.md): its text on the wire and what follows from it, as tables; then the marked
+// providers against the emulator over loopback HTTP, with the owner markers the resource classes pass in.
+import { MARKER_KEY, OWNER_KEY, ownerMarker, standing } from '../../src/kinds/marker';
+import { NAME_KEY, implementation } from '../../src/providers';
+import { adoptionBlock, writeBlock } from '../../src/providers/kit/marker';
+import { resetOwnership } from '../../src/providers/kit/ownership';
+import { MARKER_ROOM, looksMarked, splitMarked, withMarker } from '../../src/schemas/owner-marker';
+import { checkedBy, useProviderFixture, writesIn } from './support';
+
+const MINE = 'zg:0123456789';
+const OTHER = 'zg:abcdefabcd';
+
+describe('the marker text', () => {
+  test.each<[string, string | undefined, { own: string; marker?: string }]>([
+    ['the marker alone', MINE, { own: '', marker: MINE }],
+    ['after the user’s text and one space', `block bots ${MINE}`, { own: 'block bots', marker: MINE }],
+    ['no marker', 'block bots', { own: 'block bots' }],
+    ['nothing', undefined, { own: '' }],
+    ['a marker not at the end is the user’s text', `${MINE} block`, { own: `${MINE} block` }],
+    ['nine digits is no marker', 'x zg:012345678', { own: 'x zg:012345678' }],
+    ['upper-case hex is no marker', 'x zg:ABCDEFABCD', { own: 'x zg:ABCDEFABCD' }],
+    ['glued to the text is no marker', `x${MINE}`, { own: `x${MINE}` }],
+  ])('%s', (_case, text, expected) => {
+    expect(splitMarked(text)).toEqual(expected);
+  });
+
+  test('withMarker and splitMarked are inverse, and the marker takes MARKER_ROOM characters', () => {
+    for (const own of ['', 'ref-1', 'a b c']) expect(splitMarked(withMarker(own, MINE))).toEqual({ own, marker: MINE });
+    expect(withMarker('x', MINE).length - 'x'.length).toBe(MARKER_ROOM);
+    expect(looksMarked(`ticket ${MINE}`)).toBe(true);
+    expect(looksMarked('ticket 12')).toBe(false);
+  });
+
+  test('ownerMarker is stable and tells apart every part of the identity', () => {
+    const base = { project: 'p', stack: 's', parent: '', kind: 'CspPolicy', name: 'n' };
+    expect(ownerMarker(base)).toBe(ownerMarker({ ...base }));
+    expect(ownerMarker(base)).toMatch(/^zg:[0-9a-f]{10}$/);
+    const variants = [{ project: 'q' }, { stack: 't' }, { parent: 'urn:pulumi:s::p::T::a' }, { kind: 'FirewallRule' }, { name: 'm' }];
+    const markers = new Set([base, ...variants.map((change) => ({ ...base, ...change }))].map(ownerMarker));
+    expect(markers.size).toBe(variants.length + 1);
+  });
+});
+
+describe('decisions from the marker', () => {
+  test.each<[string | undefined, string, 'mine' | 'unmarked' | 'other']>([
+    [MINE, MINE, 'mine'],
+    [undefined, MINE, 'unmarked'],
+    [OTHER, MINE, 'other'],
+  ])('standing(%s, %s) is %s', (live, mine, expected) => {
+    expect(standing(live, mine)).toBe(expected);
+  });
+
+  test.each<[string, string | undefined, boolean, boolean]>([
+    ['an unmarked object is adopted as before', undefined, false, false],
+    ['an object of its own marker is adopted again', MINE, false, false],
+    ['another owner’s is refused', OTHER, false, true],
+    ['another owner’s with takeOver is taken over', OTHER, true, false],
+  ])('adoption: %s', (_case, live, takeOver, refused) => {
+    const block = adoptionBlock('CspPolicy p', live, MINE, takeOver, 'adoptPolicyId');
+    expect(block !== undefined).toBe(refused);
+  });
+
+  test('the adoption refusal names the marker and both ways out', () => {
+    expect(adoptionBlock('CspPolicy p', OTHER, MINE, false, 'adoptPolicyId')).toBe(
+      `CspPolicy p: refused before any change: it is marked as held by another owner (marker ${OTHER} in its ref or description; ` +
+        'zoneguard orphans names the stack that holds it). If that owner no longer needs it, or this resource replaces it, add ' +
+        'takeOver: true beside adoptPolicyId: the marker moves to this resource and the old owner\'s delete then leaves the object. ' +
+        'Otherwise remove adoptPolicyId to create an object of its own',
+    );
+  });
+
+  test.each<['update' | 'delete', string | undefined, boolean]>([
+    ['update', MINE, false],
+    ['update', undefined, false],
+    ['update', OTHER, true],
+    ['delete', MINE, false],
+    ['delete', undefined, false],
+    ['delete', OTHER, true],
+  ])('%s of an object marked %s: blocked %s', (verb, live, blocked) => {
+    expect(writeBlock('CspPolicy p', verb, live, MINE) !== undefined).toBe(blocked);
+  });
+});
+
+describe('the marked providers against the emulator', () => {
+  const fx = useProviderFixture();
+  let zoneId: string;
+  let stderr: jest.SpyInstance;
+  beforeAll(async () => {
+    zoneId = await fx.freshZone();
+  });
+  beforeEach(() => {
+    resetOwnership();
+    stderr = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+  });
+  afterEach(() => stderr.mockRestore());
+
+  const filter = implementation('FirewallFilter');
+  const singleCall = implementation('FirewallRuleWithFilter');
+  /** A FirewallFilter's inputs as its class sends them, owned by `owner`. */
+  const filterInputs = (path: string, owner: string, extra: Record<string, unknown> = {}) => ({
+    zoneId,
+    expression: `(http.request.uri.path eq "${path}")`,
+    ref: 'team-a',
+    [NAME_KEY]: 'filter',
+    [OWNER_KEY]: owner,
+    ...extra,
+  });
+
+  test('check leaves the marker room: a ref of 36 characters passes, 37 or one that ends in a marker is refused before any call', async () => {
+    await checkedBy(filter, filterInputs('/room', MINE, { ref: 'r'.repeat(36) }));
+    await fx.requestsSince();
+    expect((await filter.check({}, filterInputs('/room', MINE, { ref: 'r'.repeat(37) }))).failures).toEqual([
+      { property: 'ref', reason: `FirewallFilter: ref must be at most 36 characters: zoneguard keeps ${MARKER_ROOM} of the service's 50 for its owner marker (docs/ownership.md)` },
+    ]);
+    expect((await filter.check({}, filterInputs('/room', MINE, { ref: `x ${OTHER}` }))).failures).toEqual([
+      { property: 'ref', reason: 'FirewallFilter: ref must not end in a zoneguard owner marker (zg: and 10 hex digits): zoneguard writes it (docs/ownership.md)' },
+    ]);
+    expect(await fx.requestsSince()).toEqual([]);
+  });
+
+  test('a create writes the marker after the user’s ref; the outputs show the user’s ref and record the marker', async () => {
+    const { id, outs } = await filter.create(await checkedBy(filter, filterInputs('/create', MINE)));
+    expect(outs).toMatchObject({ ref: 'team-a', [MARKER_KEY]: MINE });
+    expect(await fx.client.filters.get({ zoneId, filterId: id })).toMatchObject({ ref: `team-a ${MINE}` });
+    const read = await filter.read(id, outs as Record<string, unknown>);
+    expect(read.props).toMatchObject({ ref: 'team-a', [MARKER_KEY]: MINE });
+    expect(read.inputs).toMatchObject({ ref: 'team-a' });
+    expect(read.inputs).not.toHaveProperty(MARKER_KEY);
+  });
+
+  test('taken over by another owner: the old owner’s update is refused before any write, its delete skipped with one line, the object stays', async () => {
+    const made = await filter.create(await checkedBy(filter, filterInputs('/taken', MINE)));
+    const state = made.outs as Record<string, unknown>;
+    resetOwnership();
+    await filter.create(await checkedBy(filter, filterInputs('/taken', OTHER, { [NAME_KEY]: 'other', adoptFilterId: made.id, takeOver: true })));
+    expect(await fx.client.filters.get({ zoneId, filterId: made.id })).toMatchObject({ ref: `team-a ${OTHER}` });
+    resetOwnership();
+    await fx.requestsSince();
+    await expect(filter.update(made.id, state, await checkedBy(filter, filterInputs('/taken', MINE, { description: 'mine again' })))).rejects.toThrow(
+      `FirewallFilter 'filter' ${made.id} in zone ${zoneId}: not updating it: it is marked as held by another owner (marker ${OTHER}`,
+    );
+    await filter.delete(made.id, state);
+    expect(writesIn(await fx.requestsSince())).toEqual([]);
+    expect(stderr).toHaveBeenCalledWith(expect.stringContaining(`zoneguard: FirewallFilter 'filter' ${made.id} in zone ${zoneId}: not deleting it: it is marked as held by another owner (marker ${OTHER}`));
+    expect(await fx.client.filters.get({ zoneId, filterId: made.id })).toMatchObject({ id: made.id });
+  });
+
+  test('state from before markers: the diff against the program counts one update, the update writes the marker, a refresh’s diff counts none', async () => {
+    const [old] = await fx.client.filters.create({ zoneId, filters: [{ expression: '(http.request.uri.path eq "/before")', ref: 'team-a' }] });
+    const state = { zoneId, expression: old!.expression, description: '', paused: false, ref: 'team-a', filterId: old!.id, [NAME_KEY]: 'filter' };
+    const program = await checkedBy(filter, filterInputs('/before', MINE));
+    expect((await filter.diff(old!.id, state, program)).changes).toBe(true);
+    const { [OWNER_KEY]: _owner, ...oldInputs } = program;
+    expect((await filter.diff(old!.id, state, oldInputs)).changes).toBe(false);
+    const { outs } = await filter.update(old!.id, state, program);
+    expect(outs).toMatchObject({ ref: 'team-a', [MARKER_KEY]: MINE });
+    expect(await fx.client.filters.get({ zoneId, filterId: old!.id })).toMatchObject({ ref: `team-a ${MINE}` });
+    expect((await filter.diff(old!.id, outs as Record<string, unknown>, program)).changes).toBe(false);
+  });
+
+  test('a single-call create refused for a duplicate expression reuses the leftover filter only when it carries its own marker', async () => {
+    const expression = '(http.request.uri.path eq "/leftover")';
+    const [leftover] = await fx.client.filters.create({ zoneId, filters: [{ expression, ref: MINE }] });
+    const inputs = await checkedBy(singleCall, { zoneId, expression, action: 'block', [NAME_KEY]: 'rule', [OWNER_KEY]: MINE });
+    const { outs } = await singleCall.create(inputs);
+    expect(outs).toMatchObject({ filterId: leftover!.id, [MARKER_KEY]: MINE });
+
+    const foreign = '(http.request.uri.path eq "/foreign")';
+    const [theirs] = await fx.client.filters.create({ zoneId, filters: [{ expression: foreign, ref: `team-b ${OTHER}` }] });
+    await expect(singleCall.create(await checkedBy(singleCall, { zoneId, expression: foreign, action: 'block', [NAME_KEY]: 'rule', [OWNER_KEY]: MINE }))).rejects.toThrow(
+      `FirewallRuleWithFilter 'rule' in zone ${zoneId}: filter ${theirs!.id} of this zone already has this expression and no rule, and it is marked by another owner (${OTHER})`,
+    );
+    expect(await fx.client.filters.get({ zoneId, filterId: theirs!.id })).toMatchObject({ ref: `team-b ${OTHER}` });
+  });
+});

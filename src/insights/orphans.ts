@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { KINDS, declarationOf, kindOfType, wireValue, type KindDeclaration, type ObjectType, type ResourceKind } from '../kinds';
-import { type CspPolicyWire, type Filter, type FirewallRuleWire } from '../schemas';
+import { type CspPolicyWire, type Filter, type FirewallRuleWire, type RulesetRule } from '../schemas';
 import { printable } from '../schemas/text';
 
 // Objects of a zone that no resource of the given stacks holds: what an interrupted `pulumi up` can leave behind
@@ -27,13 +27,18 @@ export const StackExportSchema = z.object({
 export type StackExport = z.infer<typeof StackExportSchema>;
 
 /** The objects of a zone `orphans` reads: those a zone holds many of, each with the id the service assigned. */
-export type ListedObject = Extract<ObjectType, 'cspPolicy' | 'firewallRule' | 'filter'>;
+export type ListedObject = Extract<ObjectType, 'cspPolicy' | 'firewallRule' | 'filter' | 'rulesetRule'>;
+
+/** A rule of a custom or rate limiting entry point, with the phase and the ruleset that hold it. */
+export type PhaseRuleObject = RulesetRule & { id: string; phase: string; rulesetId: string };
 
 /** What a zone holds of each listed object type. */
 export interface ZoneObjects {
   cspPolicies: readonly CspPolicyWire[];
   firewallRules: readonly FirewallRuleWire[];
   filters: readonly Filter[];
+  /** The rules of the zone's custom and rate limiting entry points. */
+  rulesetRules: readonly PhaseRuleObject[];
 }
 
 /** A create the engine started and never recorded the end of (the CLI was killed): its URN, kind and declared inputs. */
@@ -52,10 +57,12 @@ export interface Orphan {
   pendingOf: PendingCreate[];
   /** A rule's filter, when no resource holds it either: deleting the rule deletes it too. */
   filterId?: string;
+  /** A ruleset rule's entry point: where deleting it deletes it from. */
+  rulesetId?: string;
 }
 
 /** What the messages call each listed object. */
-export const OBJECT_NOUN: Record<ListedObject, string> = { cspPolicy: 'policy', firewallRule: 'firewall rule', filter: 'filter' };
+export const OBJECT_NOUN: Record<ListedObject, string> = { cspPolicy: 'policy', firewallRule: 'firewall rule', filter: 'filter', rulesetRule: 'ruleset rule' };
 
 /**
  * A secret value as `pulumi stack export` writes it without `--show-secrets`: the engine's signature key beside the
@@ -117,7 +124,7 @@ export function ownershipOf(exports: readonly StackExport[], zoneId: string): Ow
   return ownership;
 }
 
-type Listed = CspPolicyWire | FirewallRuleWire | Filter;
+type Listed = CspPolicyWire | FirewallRuleWire | Filter | PhaseRuleObject;
 
 /**
  * How a pending create of `kind` is recognised in what the service holds, from its declaration: the object type it
@@ -146,14 +153,17 @@ export function kindsMaking(object: ListedObject): ResourceKind[] {
   return KINDS.filter((declaration) => PENDING_MATCH[declaration.kind]?.object === object).map((declaration) => declaration.kind);
 }
 
-const summaries: { [O in ListedObject]: (object: O extends 'cspPolicy' ? CspPolicyWire : O extends 'filter' ? Filter : FirewallRuleWire) => string } = {
+type ObjectOf<O extends ListedObject> = O extends 'cspPolicy' ? CspPolicyWire : O extends 'filter' ? Filter : O extends 'rulesetRule' ? PhaseRuleObject : FirewallRuleWire;
+
+const summaries: { [O in ListedObject]: (object: ObjectOf<O>) => string } = {
   cspPolicy: (p) => `${JSON.stringify(p.description)} ${p.action} when ${p.expression}`,
   firewallRule: (r) => `${r.action} when ${r.filter.expression}`,
   filter: (f) => `${JSON.stringify(f.description ?? '')} ${f.expression}`,
+  rulesetRule: (r) => `${r.phase}: ${r.action} when ${r.expression}`,
 };
 
 /**
- * The zone's policies, rules and filters that `held` does not name, each with the pending creates it matches. A
+ * The zone's policies, rules, filters and ruleset rules that `held` does not name, each with the pending creates it matches. A
  * filter whose rule is listed goes with that rule (made with it in one call, or left by it); a filter a held rule
  * uses is held through that rule.
  */
@@ -173,6 +183,7 @@ export function findOrphans(zone: ZoneObjects, ownership: Pick<Ownership, 'held'
     ...zone.cspPolicies.filter((p) => !held.has(p.id)).map((p) => orphan('cspPolicy', p)),
     ...rules.map((r) => orphan('firewallRule', r, held.has(r.filter.id) || usedByHeld.has(r.filter.id) ? {} : { filterId: r.filter.id })),
     ...zone.filters.filter((f) => !held.has(f.id) && !usedByHeld.has(f.id) && !withRule.has(f.id)).map((f) => orphan('filter', f)),
+    ...zone.rulesetRules.filter((r) => !held.has(r.id)).map((r) => orphan('rulesetRule', r, { rulesetId: r.rulesetId })),
   ];
 }
 

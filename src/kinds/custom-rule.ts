@@ -31,5 +31,7 @@ export const CustomRuleKind = declareKind('CustomRule', {
   fields: phaseRuleFields({ input: 'skip', wire: 'action_parameters', change: 'update' }),
   outputs: ['ruleId', 'rulesetId'],
   identity: phaseRuleIdentity('custom rule'),
+  // What orphans recognises a pending create by: the rule's ref carries the owner marker, its action and expression are as sent.
+  createdWith: ['action', 'expression'],
   example: { action: 'block', expression: '(http.request.uri.path eq "/admin")', ref: 'admin-block' },
 });

@@ -9,6 +9,8 @@ export const RateLimitRuleKind = declareKind('RateLimitRule', {
   fields: phaseRuleFields({ input: 'ratelimit', wire: 'ratelimit', change: 'update' }),
   outputs: ['ruleId', 'rulesetId'],
   identity: phaseRuleIdentity('rate limiting rule'),
+  // What orphans recognises a pending create by: the rule's ref carries the owner marker, its action and expression are as sent.
+  createdWith: ['action', 'expression'],
   example: {
     action: 'block',
     expression: '(http.request.uri.path eq "/login")',

@@ -1,7 +1,8 @@
 import { Command } from 'commander';
 import { NotFoundError } from '../../client';
-import { OBJECT_NOUN, StackExportSchema, adoptInputOf, findOrphans, isOfAnotherZone, ownershipOf, pendingDeletions, type Orphan, type StackExport } from '../../insights/orphans';
+import { OBJECT_NOUN, StackExportSchema, type PhaseRuleObject, adoptInputOf, findOrphans, isOfAnotherZone, ownershipOf, pendingDeletions, type Orphan, type StackExport } from '../../insights/orphans';
 import type { ZoneGuardClient } from '../../client';
+import { CUSTOM_PHASE, RATELIMIT_PHASE } from '../../schemas';
 import { UsageError, checkedInput, processIo, readInput, tryJson, type CliIo, type RunIo } from './io';
 import { addConnectionOptions, zoneOption, type ConnectionOptions } from './options';
 import { clientFrom } from './client';
@@ -31,14 +32,29 @@ async function deleteOrphan(client: ZoneGuardClient, zoneId: string, orphan: Orp
   try {
     if (orphan.object === 'cspPolicy') await client.cspPolicies.delete({ zoneId, policyId: orphan.id });
     else if (orphan.object === 'filter') await client.filters.delete({ zoneId, filterId: orphan.id });
+    else if (orphan.object === 'rulesetRule') await client.rulesets.deleteRule({ zoneId, rulesetId: orphan.rulesetId ?? '', ruleId: orphan.id });
     else await client.firewallRules.delete({ zoneId, ruleId: orphan.id, deleteFilterIfUnused: orphan.filterId !== undefined });
   } catch (error) {
     if (!(error instanceof NotFoundError)) throw error;
   }
 }
 
+/** The rules of the zone's custom and rate limiting entry points; a phase without an entry point has none. */
+async function phaseRules(client: ZoneGuardClient, zoneId: string): Promise<PhaseRuleObject[]> {
+  const rules: PhaseRuleObject[] = [];
+  for (const phase of [CUSTOM_PHASE, RATELIMIT_PHASE] as const) {
+    try {
+      const entrypoint = await client.rulesets.getEntrypoint({ zoneId, phase });
+      for (const rule of entrypoint.rules) if (rule.id) rules.push({ ...rule, id: rule.id, phase, rulesetId: entrypoint.id });
+    } catch (error) {
+      if (!(error instanceof NotFoundError)) throw error;
+    }
+  }
+  return rules;
+}
+
 /**
- * `zoneguard orphans`: the zone's CSP policies, firewall rules and filters that no resource of the given stack exports holds,
+ * `zoneguard orphans`: the zone's CSP policies, firewall rules, filters and custom and rate limiting rules that no resource of the given stack exports holds,
  * marking those that match a pending create (a `pulumi up` killed between a create's request and the state write).
  * Reads only, unless --delete-pending or --delete says what to delete.
  */
@@ -75,16 +91,17 @@ held by a stack not passed in would be listed as an orphan. After a pulumi up wh
       if (heldNamed.length > 0) throw new UsageError(`--delete ${heldNamed.join(', ')}: held by a resource of the given stacks; nothing deleted`);
       const { client } = clientFrom(options, io.env);
       const zoneId = options.zone;
-      const [cspPolicies, firewallRules, filters] = await Promise.all([
+      const [cspPolicies, firewallRules, filters, rulesetRules] = await Promise.all([
         client.cspPolicies.list({ zoneId }).toArray(),
         client.firewallRules.list({ zoneId }).toArray(),
         client.filters.list({ zoneId }).toArray(),
+        phaseRules(client, zoneId),
       ]);
-      const orphans = findOrphans({ cspPolicies, firewallRules, filters }, { held, pending });
+      const orphans = findOrphans({ cspPolicies, firewallRules, filters, rulesetRules }, { held, pending });
       const unknown = named.filter((id) => !orphans.some((o) => o.id === id));
       if (unknown.length > 0) throw new UsageError(`--delete ${unknown.join(', ')}: not an object of zone ${zoneId} that the given stacks leave unheld; nothing deleted`);
 
-      if (orphans.length === 0) io.stdout.write(`zone ${zoneId}: every CSP policy, firewall rule and filter is held by a resource of the given stacks\n`);
+      if (orphans.length === 0) io.stdout.write(`zone ${zoneId}: every CSP policy, firewall rule, filter and custom and rate limiting rule is held by a resource of the given stacks\n`);
       for (const orphan of orphans) {
         const pendingNote = orphan.pendingOf.length > 0 ? `  pending create of ${orphan.pendingOf.map((p) => p.urn).join(', ')}` : '';
         io.stdout.write(`${noun(orphan)} ${orphan.id}  ${orphan.summary}${pendingNote}\n`);

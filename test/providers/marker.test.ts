@@ -5,7 +5,7 @@ import { NAME_KEY, implementation } from '../../src/providers';
 import { adoptionBlock, writeBlock } from '../../src/providers/kit/marker';
 import { resetOwnership } from '../../src/providers/kit/ownership';
 import { MARKER_ROOM, looksMarked, splitMarked, withMarker } from '../../src/schemas/owner-marker';
-import { checkedBy, useProviderFixture, writesIn } from './support';
+import { checkedBy, useCaughtStderr, useProviderFixture, writesIn } from './support';
 
 const MINE = 'zg:0123456789';
 const OTHER = 'zg:abcdefabcd';
@@ -84,15 +84,11 @@ describe('decisions from the marker', () => {
 describe('the marked providers against the emulator', () => {
   const fx = useProviderFixture();
   let zoneId: string;
-  let stderr: jest.SpyInstance;
+  const stderr = useCaughtStderr();
   beforeAll(async () => {
     zoneId = await fx.freshZone();
   });
-  beforeEach(() => {
-    resetOwnership();
-    stderr = jest.spyOn(console, 'error').mockImplementation(() => undefined);
-  });
-  afterEach(() => stderr.mockRestore());
+  beforeEach(() => resetOwnership());
 
   const filter = implementation('FirewallFilter');
   const singleCall = implementation('FirewallRuleWithFilter');
@@ -141,7 +137,7 @@ describe('the marked providers against the emulator', () => {
     );
     await filter.delete(made.id, state);
     expect(writesIn(await fx.requestsSince())).toEqual([]);
-    expect(stderr).toHaveBeenCalledWith(expect.stringContaining(`zoneguard: FirewallFilter 'filter' ${made.id} in zone ${zoneId}: not deleting it: it is marked as held by another owner (marker ${OTHER}`));
+    expect(stderr.calls()).toContainEqual([expect.stringContaining(`zoneguard: FirewallFilter 'filter' ${made.id} in zone ${zoneId}: not deleting it: it is marked as held by another owner (marker ${OTHER}`)]);
     expect(await fx.client.filters.get({ zoneId, filterId: made.id })).toMatchObject({ id: made.id });
   });
 

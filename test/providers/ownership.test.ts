@@ -4,7 +4,7 @@
 import { implementation } from '../../src/providers';
 import { NAME_KEY } from '../../src/providers/kit/closure';
 import { adoptionRefusal, deleteSkip, resetOwnership, type Holder, type OwnershipSpec } from '../../src/providers/kit/ownership';
-import { useProviderFixture } from './support';
+import { useCaughtStderr, useProviderFixture } from './support';
 
 const spec: OwnershipSpec = { object: 'cspPolicy', noun: 'policy', adoptedId: () => undefined, adoptInput: 'adoptPolicyId' };
 const ID = 'a'.repeat(32);
@@ -67,15 +67,11 @@ describe('deleteSkip', () => {
 describe('the guarded providers against the emulator', () => {
   const fx = useProviderFixture();
   let zoneId: string;
-  let stderr: jest.SpyInstance;
+  const stderr = useCaughtStderr();
   beforeAll(async () => {
     zoneId = fx.zone('enterprise');
   });
-  beforeEach(() => {
-    resetOwnership();
-    stderr = jest.spyOn(console, 'error').mockImplementation(() => undefined);
-  });
-  afterEach(() => stderr.mockRestore());
+  beforeEach(() => resetOwnership());
 
   const policy = implementation('CspPolicy');
   const rule = implementation('FirewallRuleWithFilter');
@@ -150,7 +146,7 @@ describe('the guarded providers against the emulator', () => {
       await rule.delete(made.id, state);
       expect(await rules()).toContain(made.id);
       expect(await filters()).toContain(made.filter.id);
-      expect(stderr).toHaveBeenCalledWith(expect.stringContaining(`not deleting firewall rule ${made.id}: FirewallRule 'rule' holds it (adopted in this run)`));
+      expect(stderr.calls()).toContainEqual([expect.stringContaining(`not deleting firewall rule ${made.id}: FirewallRule 'rule' holds it (adopted in this run)`)]);
     });
 
     test('switching to the single-call form by adoption in one run keeps the rule and the filter it now owns', async () => {
@@ -171,7 +167,7 @@ describe('the guarded providers against the emulator', () => {
       await rule.delete(made.id, state);
       expect(await rules()).not.toContain(made.id);
       expect(await filters()).toContain(made.filter.id);
-      expect(stderr).toHaveBeenCalledWith(`zoneguard: FirewallRuleWithFilter 'single' ${made.id} in zone ${zoneId}: keeping filter ${made.filter.id}: FirewallFilter 'filter' holds it`);
+      expect(stderr.calls()).toContainEqual([`zoneguard: FirewallRuleWithFilter 'single' ${made.id} in zone ${zoneId}: keeping filter ${made.filter.id}: FirewallFilter 'filter' holds it`]);
     });
   });
 
@@ -184,7 +180,7 @@ describe('the guarded providers against the emulator', () => {
     await fx.requestsSince();
     await policy.delete(id, outs as Record<string, unknown>);
     expect(await fx.requestsSince()).toEqual([]);
-    expect(stderr.mock.calls).toEqual([
+    expect(stderr.calls()).toEqual([
       [
         `zoneguard: CspPolicy 'old': not deleting policy ${id}: CspPolicy 'new' holds it (adopted in this run); CspPolicy 'old' leaves the state and ` +
           'the object stays. Next time use the resource option aliases for a rename',

@@ -5,14 +5,10 @@ import { configure } from '../../src/providers/kit/context';
 import { RESOURCE_KINDS } from '../../src/kinds';
 import { implementation } from '../../src/providers';
 import { createSample } from '../support/kind-samples';
-import { useProviderFixture } from './support';
+import { useCaughtStderr, useProviderFixture } from './support';
 
 const fx = useProviderFixture();
-let stderr: jest.SpyInstance;
-beforeEach(() => {
-  stderr = jest.spyOn(console, 'error').mockImplementation(() => undefined);
-});
-afterEach(() => stderr.mockRestore());
+useCaughtStderr();
 
 /** Points the providers at `baseUrl`, as a stack config of `zoneguard:baseUrl` would. */
 async function useBaseUrl(baseUrl: string): Promise<void> {

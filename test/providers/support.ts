@@ -138,3 +138,16 @@ export const RULE_FIELD_CHANGES = [
 
 /** The requests of a log that change something (every method but GET). */
 export const writesIn = <R extends { method: string }>(requests: R[]): R[] => requests.filter((request) => request.method !== 'GET');
+
+/**
+ * What the providers write to standard error (progress and skipped deletes, one line each), caught in each test of
+ * the block and kept out of the output; `calls()` is what a test wrote, one array of arguments a line.
+ */
+export function useCaughtStderr(): { calls(): unknown[][] } {
+  let spy: jest.SpyInstance | undefined;
+  beforeEach(() => {
+    spy = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+  });
+  afterEach(() => spy?.mockRestore());
+  return { calls: () => spy?.mock.calls ?? [] };
+}

@@ -16,15 +16,11 @@ import { MANAGED_RULESET_ID } from '../../src/schemas/service';
 import { OWASP_RULESET_ID } from '../../src/schemas/service';
 import { planWafMigration } from '../../src/resources/waf-migration';
 import type { RequestLogEntry, ZoneSeed } from '../../src/emulator';
-import { useProviderFixture, expectRefusedAtCheck } from './support';
+import { useCaughtStderr, useProviderFixture, expectRefusedAtCheck } from './support';
 
 const fx = useProviderFixture();
-let progress: jest.SpyInstance;
-beforeEach(() => {
-  // The provider writes one progress line per poll to stderr; keep them for the assertions, out of the output.
-  progress = jest.spyOn(console, 'error').mockImplementation(() => undefined);
-});
-afterEach(() => progress.mockRestore());
+// The provider writes one progress line per poll to stderr; kept for the assertions, out of the output.
+const progress = useCaughtStderr();
 
 type Plan = 'free' | 'pro' | 'business' | 'enterprise';
 type Props = Record<string, unknown>;
@@ -178,7 +174,7 @@ describe('an entry point PUT whose answer was lost', () => {
     // One PUT (its 502 not retried), then the status that shows it went through, then the wait.
     expect(await apiCalls()).toEqual([...READS, `PUT ${ENTRYPOINT}?waf_migration=pending -> 502`, 'GET /waf_migration/status', 'GET /waf_migration/status']);
     expect(outs).toMatchObject({ migrationState: 'complete', submittedRuleset: { name: expect.any(String), rules: expect.any(Array) } });
-    expect(progress.mock.calls.map(([line]) => String(line))).toContainEqual(
+    expect(progress.calls().map(([line]) => String(line))).toContainEqual(
       expect.stringMatching(/submitting the configuration \(waf_migration=pending\): PUT .* failed: HTTP 502 Bad Gateway; the answer was lost, but the zone moved from start to (pending|complete): taken as submitted/),
     );
   });
@@ -319,7 +315,7 @@ describe('waiting', () => {
     const zoneId = await freshZone('business', { migrationDelayMs: 300 });
     const { outs } = await provider.create(await checked(declared(zoneId, { wait: { timeoutSeconds: 10, pollIntervalSeconds: 0.05 } })));
     expect(outs).toMatchObject({ migrationState: 'complete' });
-    const lines = progress.mock.calls.map((call) => String(call[0]));
+    const lines = progress.calls().map((call) => String(call[0]));
     expect(lines.length).toBeGreaterThanOrEqual(3);
     expect(lines[0]).toMatch(new RegExp(`^zoneguard: WafMigration zone ${zoneId}: migration_state pending \\(previous WAF enabled, new WAF enabled\\), waiting for complete \\(0s of 10s\\)$`));
     expect(lines.at(-1)).toMatch(/migration_state complete \(previous WAF disabled, new WAF enabled\)/);

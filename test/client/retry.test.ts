@@ -77,39 +77,22 @@ describe('parseRetryAfter', () => {
 describe('isRetryable under DEFAULT_RETRY_POLICY', () => {
   const status = (s: number): AttemptFailure => ({ kind: 'status', status: s });
   const network = (code: string): AttemptFailure => ({ kind: 'network', code });
-
-  it.each<[string, AttemptFailure, boolean]>([
-    ['GET', status(408), true],
-    ['GET', status(429), true],
-    ['GET', status(500), true],
-    ['GET', status(502), true],
-    ['GET', status(503), true],
-    ['GET', status(504), true],
-    ['GET', status(501), false],
-    ['GET', status(400), false],
-    ['GET', status(404), false],
-    ['PUT', status(503), true],
-    ['DELETE', status(500), true],
-    ['HEAD', status(502), true],
-    ['GET', network('ECONNRESET'), true],
-    ['PUT', network('ETIMEDOUT'), true],
-    ['DELETE', network('ECONNREFUSED'), true],
+  const statuses = (...codes: number[]) => codes.map(status);
+  const networks = (...codes: string[]) => codes.map(network);
+  /** Per method, the failures retried and those that are not. */
+  const cases: Array<[method: string, retried: AttemptFailure[], notRetried: AttemptFailure[]]> = [
+    ['GET', [...statuses(408, 429, 500, 502, 503, 504), network('ECONNRESET')], statuses(501, 400, 404)],
+    ['PUT', [status(503), network('ETIMEDOUT')], []],
+    ['DELETE', [status(500), network('ECONNREFUSED')], []],
+    ['HEAD', [status(502)], []],
     // POST: only when the service cannot have acted on it.
-    ['POST', status(429), true],
-    ['POST', status(500), false],
-    ['POST', status(502), false],
-    ['POST', status(503), false],
-    ['POST', status(504), false],
-    ['POST', status(408), false],
-    ['POST', network('ECONNREFUSED'), true],
-    ['POST', network('ENOTFOUND'), true],
-    ['POST', network('EAI_AGAIN'), true],
-    ['POST', network('ECONNRESET'), false],
-    ['POST', network('EPIPE'), false],
-    ['POST', network('ETIMEDOUT'), false],
-    ['PATCH', status(503), false],
-    ['get', status(503), true],
-  ])('%s after %j: %s', (method, failure, expected) => {
+    ['POST', [status(429), ...networks('ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN')], [...statuses(500, 502, 503, 504, 408), ...networks('ECONNRESET', 'EPIPE', 'ETIMEDOUT')]],
+    ['PATCH', [], [status(503)]],
+    ['get', [status(503)], []],
+  ];
+
+  const rows = cases.flatMap(([method, retried, notRetried]) => [...retried.map((failure) => [method, failure, true] as const), ...notRetried.map((failure) => [method, failure, false] as const)]);
+  it.each(rows)('%s after %j: %s', (method, failure, expected) => {
     expect(isRetryable(method, failure, DEFAULT_RETRY_POLICY)).toBe(expected);
   });
 });

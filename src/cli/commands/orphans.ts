@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { NotFoundError } from '../../client';
-import { OBJECT_NOUN, StackExportSchema, type PhaseRuleObject, adoptInputOf, findOrphans, isOfAnotherZone, ownershipOf, pendingDeletions, type Orphan, type StackExport } from '../../insights/orphans';
+import { OBJECT_NOUN, StackExportSchema, type ListedObject, type PhaseRuleObject, adoptInputOf, findOrphans, isOfAnotherZone, ownershipOf, pendingDeletions, type Orphan, type StackExport } from '../../insights/orphans';
 import type { ZoneGuardClient } from '../../client';
 import { CUSTOM_PHASE, RATELIMIT_PHASE } from '../../schemas';
 import { UsageError, checkedInput, processIo, readInput, tryJson, type CliIo, type RunIo } from './io';
@@ -25,15 +25,21 @@ function readExport(file: string): StackExport {
 const noun = (orphan: Orphan) => OBJECT_NOUN[orphan.object];
 
 /**
- * Deletes one orphan. A rule's filter goes with it only when no resource holds it (`filterId` set): a filter a
- * FirewallFilter of the stacks holds stays. Gone meanwhile is what was asked.
+ * How an orphan of each listed type is deleted. A rule's filter goes with it only when no resource holds it
+ * (`filterId` set): a filter a FirewallFilter of the stacks holds stays. A type orphans lists without its entry here is
+ * a compile error.
  */
+const DELETERS: Record<ListedObject, (client: ZoneGuardClient, zoneId: string, orphan: Orphan) => Promise<unknown>> = {
+  cspPolicy: (client, zoneId, orphan) => client.cspPolicies.delete({ zoneId, policyId: orphan.id }),
+  filter: (client, zoneId, orphan) => client.filters.delete({ zoneId, filterId: orphan.id }),
+  firewallRule: (client, zoneId, orphan) => client.firewallRules.delete({ zoneId, ruleId: orphan.id, deleteFilterIfUnused: orphan.filterId !== undefined }),
+  rulesetRule: (client, zoneId, orphan) => client.rulesets.deleteRule({ zoneId, rulesetId: orphan.rulesetId ?? '', ruleId: orphan.id }),
+};
+
+/** Deletes one orphan; gone meanwhile is what was asked. */
 async function deleteOrphan(client: ZoneGuardClient, zoneId: string, orphan: Orphan): Promise<void> {
   try {
-    if (orphan.object === 'cspPolicy') await client.cspPolicies.delete({ zoneId, policyId: orphan.id });
-    else if (orphan.object === 'filter') await client.filters.delete({ zoneId, filterId: orphan.id });
-    else if (orphan.object === 'rulesetRule') await client.rulesets.deleteRule({ zoneId, rulesetId: orphan.rulesetId ?? '', ruleId: orphan.id });
-    else await client.firewallRules.delete({ zoneId, ruleId: orphan.id, deleteFilterIfUnused: orphan.filterId !== undefined });
+    await DELETERS[orphan.object](client, zoneId, orphan);
   } catch (error) {
     if (!(error instanceof NotFoundError)) throw error;
   }

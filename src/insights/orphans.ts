@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import { KINDS, declarationOf, kindOfType, wireValue, type KindDeclaration, type ObjectType, type ResourceKind } from '../kinds';
+import { MARKER_KEY, OWNER_KEY } from '../kinds/marker';
 import { type CspPolicyWire, type Filter, type FirewallRuleWire, type RulesetRule } from '../schemas';
+import { splitMarked } from '../schemas/owner-marker';
 import { printable } from '../schemas/text';
 
-// Objects of a zone that no resource of the given stacks holds: what an interrupted `pulumi up` can leave behind
-// (README, "Who owns what"). Pure: the stack exports and the zone's objects are passed in. Every per-kind part comes
-// from the kind registry (src/kinds): which objects a kind holds, by which outputs, and how a pending create of it
-// is recognised.
+// Objects of a zone that no resource of the given stacks holds, with what their owner marker says: what an
+// interrupted `pulumi up` can leave behind (docs/ownership.md). Pure: the stack exports and the zone's objects are
+// passed in. Every per-kind part comes from the kind registry (src/kinds): which objects a kind holds, by which
+// outputs, where their marker is written, and how a pending create of it is recognised.
 
 const ResourceStateSchema = z.object({
   urn: z.string(),
@@ -29,40 +31,64 @@ export type StackExport = z.infer<typeof StackExportSchema>;
 /** The objects of a zone `orphans` reads: those a zone holds many of, each with the id the service assigned. */
 export type ListedObject = Extract<ObjectType, 'cspPolicy' | 'firewallRule' | 'filter' | 'rulesetRule'>;
 
-/** A rule of a custom or rate limiting entry point, with the phase and the ruleset that hold it. */
+/** A rule of a custom or rate limiting entry point, with the phase and the ruleset that hold it (a delete names the ruleset). */
 export type PhaseRuleObject = RulesetRule & { id: string; phase: string; rulesetId: string };
 
-/** What a zone holds of each listed object type. */
+/** What a zone holds of each listed object type, keyed by the type. */
 export interface ZoneObjects {
-  cspPolicies: readonly CspPolicyWire[];
-  firewallRules: readonly FirewallRuleWire[];
-  filters: readonly Filter[];
+  cspPolicy: readonly CspPolicyWire[];
+  firewallRule: readonly FirewallRuleWire[];
+  filter: readonly Filter[];
   /** The rules of the zone's custom and rate limiting entry points. */
-  rulesetRules: readonly PhaseRuleObject[];
+  rulesetRule: readonly PhaseRuleObject[];
 }
+type Listed = ZoneObjects[ListedObject][number];
 
-/** A create the engine started and never recorded the end of (the CLI was killed): its URN, kind and declared inputs. */
+const manyPerZone = KINDS.filter((declaration) => declaration.identity.scope === 'object') as readonly KindDeclaration[];
+/** The first kind of the registry that holds objects of `object`: nouns and marker places are the object's, whichever kind holds it. */
+const firstHolding = (object: ListedObject) => manyPerZone.find((declaration) => declaration.identity.object === object)!.identity;
+
+/** What the messages call each listed object (a ruleset rule is a CustomRule's or a RateLimitRule's: its phase says which). */
+export const OBJECT_NOUN: Record<ListedObject, string> = { cspPolicy: 'policy', firewallRule: 'firewall rule', filter: 'filter', rulesetRule: 'ruleset rule' };
+const LISTED = Object.keys(OBJECT_NOUN) as ListedObject[];
+
+/** The field of each listed object that carries its owner marker, from the registry (src/kinds/marker.ts). */
+const MARKED_FIELD = Object.fromEntries(LISTED.map((object) => [object, firstHolding(object).marker])) as Record<ListedObject, string>;
+
+/** A create the engine started and never recorded the end of (the CLI was killed): its URN, kind, declared inputs and the marker it writes. */
 export interface PendingCreate {
   urn: string;
   kind: ResourceKind;
   inputs: Record<string, unknown>;
+  /** The owner marker the create writes on its object (the resource's `__zoneguardOwner` input), when the export records it. */
+  marker?: string;
 }
 
-/** An object of the zone no resource of the stacks holds; `pendingOf` lists the pending creates it matches. */
+/** An object of the zone no resource of the stacks holds, and what its owner marker says. */
 export interface Orphan {
   object: ListedObject;
   id: string;
   /** One line that says what the object is, printable (src/schemas/text.ts): a policy's description and expression, a rule's action and expression. */
   summary: string;
+  /** Its owner marker (docs/ownership.md), or undefined for an unmarked object (made by hand, by another tool, or before markers). */
+  marker?: string;
+  /**
+   * The URN of the resource of the given stacks that recorded the marker (it holds another object: this one's create
+   * lost its answer), or undefined: unmarked, or marked by another owner, which is never deleted.
+   */
+  markedBy?: string;
+  /** The pending creates it matches: by marker where the export records the create's, else by the inputs it sent. */
   pendingOf: PendingCreate[];
-  /** A rule's filter, when no resource holds it either: deleting the rule deletes it too. */
+  /** A rule's filter, deleted with it: set only when no resource holds that filter and no other owner marked it. */
   filterId?: string;
+  /** Why a rule's filter stays when the rule is deleted: held by a resource of the stacks, or marked by another owner. */
+  filterStays?: string;
   /** A ruleset rule's entry point: where deleting it deletes it from. */
   rulesetId?: string;
 }
 
-/** What the messages call each listed object. */
-export const OBJECT_NOUN: Record<ListedObject, string> = { cspPolicy: 'policy', firewallRule: 'firewall rule', filter: 'filter', rulesetRule: 'ruleset rule' };
+/** Whether `orphans` may delete the object: never one marked by an owner no given export records. Pure. */
+export const deletable = (orphan: Pick<Orphan, 'marker' | 'markedBy'>): boolean => orphan.marker === undefined || orphan.markedBy !== undefined;
 
 /**
  * A secret value as `pulumi stack export` writes it without `--show-secrets`: the engine's signature key beside the
@@ -76,55 +102,58 @@ function inZone(resource: ResourceState, zoneId: string): boolean {
   return values.includes(zoneId) || values.some(isSecret);
 }
 
-/** What one stack export holds in `zoneId`: the ids its resources hold (every kind, their owned objects too) and its pending creates. */
+const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
+
+/** What stack exports hold in `zoneId`: the ids their resources hold, the owner markers they record, and their pending creates. */
 export interface Ownership {
   held: Set<string>;
+  /** Each owner marker a resource records (written, or to write: the owner input) or a pending operation writes, with the resource's URN. */
+  markers: Map<string, string>;
   pending: PendingCreate[];
-  /** How many resources of zoneguard in the zone the exports hold (pending creates included). */
+  /** How many resources of zoneguard in the zone the exports hold (pending operations included). */
   resources: number;
-  /** How many resources of zoneguard, in any zone, the exports hold. */
-  everywhere: number;
+}
+
+/** Adds what one resource of the zone records to `ownership`: its id, the id of what it owns, its markers. */
+function record(ownership: Ownership, resource: ResourceState, kind: ResourceKind): void {
+  ownership.resources += 1;
+  for (const marker of [text(resource.outputs?.[MARKER_KEY]), text(resource.inputs?.[OWNER_KEY])]) if (marker) ownership.markers.set(marker, resource.urn);
+  if (text(resource.id)) ownership.held.add(resource.id!);
+  const owned = declarationOf(kind).identity.owns;
+  const ownedId = owned ? text(resource.outputs?.[owned.output]) : undefined;
+  if (ownedId) ownership.held.add(ownedId);
 }
 
 /**
- * Whether an export is of another stack than one on `zoneId`: it holds zoneguard resources, none of them there. An
- * export with none at all is a stack whose first `up` recorded nothing (its create was interrupted): it holds nothing,
- * truly. Pure.
+ * A pending create: an adoption holds the object it names (it made nothing that could be left behind), a create of
+ * many objects per zone is one to match; a per-zone kind's create takes the zone's object over and makes nothing.
  */
-export function isOfAnotherZone(ownership: Pick<Ownership, 'resources' | 'everywhere'>): boolean {
-  return ownership.resources === 0 && ownership.everywhere > 0;
+function recordPending(ownership: Ownership, resource: ResourceState & { inputs: Record<string, unknown> }, kind: ResourceKind): void {
+  const { identity } = declarationOf(kind) as KindDeclaration;
+  if (identity.scope !== 'object') return;
+  const adopted = identity.adoptInput ? text(resource.inputs[identity.adoptInput]) : undefined;
+  if (adopted) ownership.held.add(adopted);
+  else ownership.pending.push({ urn: resource.urn, kind, inputs: resource.inputs, ...(text(resource.inputs[OWNER_KEY]) ? { marker: text(resource.inputs[OWNER_KEY]) } : {}) });
 }
 
-/** The ids the stacks' resources hold in `zoneId`, and their pending creates there. */
+/** The ids the stacks' resources hold in `zoneId`, the markers they record there, and their pending creates. Pure. */
 export function ownershipOf(exports: readonly StackExport[], zoneId: string): Ownership {
-  const ownership: Ownership = { held: new Set(), pending: [], resources: 0, everywhere: 0 };
+  const ownership: Ownership = { held: new Set(), markers: new Map(), pending: [], resources: 0 };
   for (const { deployment } of exports) {
     for (const resource of deployment.resources ?? []) {
       const kind = kindOfType(resource.type);
-      if (kind === undefined) continue;
-      ownership.everywhere += 1;
-      if (!inZone(resource, zoneId)) continue;
-      ownership.resources += 1;
-      if (resource.id !== undefined && resource.id !== '') ownership.held.add(resource.id);
-      const owned = declarationOf(kind).identity.owns;
-      const ownedId = owned ? resource.outputs?.[owned.output] : undefined;
-      if (typeof ownedId === 'string' && ownedId !== '') ownership.held.add(ownedId);
+      if (kind !== undefined && inZone(resource, zoneId)) record(ownership, resource, kind);
     }
     for (const operation of deployment.pending_operations ?? []) {
       const { resource } = operation;
       const kind = kindOfType(resource.type);
-      if (operation.type !== 'creating' || kind === undefined || !resource.inputs) continue;
-      ownership.everywhere += 1;
-      if (!inZone(resource, zoneId)) continue;
-      ownership.resources += 1;
-      // A per-zone kind's create takes the zone's object over: it makes nothing that could be left behind.
-      if (declarationOf(kind).identity.scope === 'object') ownership.pending.push({ urn: resource.urn, kind, inputs: resource.inputs });
+      if (kind === undefined || !resource.inputs || !inZone(resource, zoneId)) continue;
+      record(ownership, { ...resource, id: undefined }, kind);
+      if (operation.type === 'creating') recordPending(ownership, { ...resource, inputs: resource.inputs }, kind);
     }
   }
   return ownership;
 }
-
-type Listed = CspPolicyWire | FirewallRuleWire | Filter | PhaseRuleObject;
 
 /**
  * How a pending create of `kind` is recognised in what the service holds, from its declaration: the object type it
@@ -143,9 +172,19 @@ function pendingMatch(kind: ResourceKind): { object: ListedObject; matches(objec
 
 const PENDING_MATCH = Object.fromEntries(KINDS.map((declaration) => [declaration.kind, pendingMatch(declaration.kind)])) as Record<ResourceKind, ReturnType<typeof pendingMatch>>;
 
-/** Whether `object` (of the type the kind makes) is what a pending create of `kind` declared. */
+/** Whether `object` (of the type the kind makes) is what a pending create of `kind` declared, by the inputs its create sent. */
 export function matchesPending(kind: ResourceKind, object: Listed, inputs: Record<string, unknown>): boolean {
   return PENDING_MATCH[kind]?.matches(object, inputs) ?? false;
+}
+
+/**
+ * Whether `found`, of type `object` and marked `marker`, is what `create` made: by its marker when the export records
+ * the create's (the create wrote it), else, for an unmarked object only, by the inputs the create sent. Pure.
+ */
+function madeBy(create: PendingCreate, object: ListedObject, found: Listed, marker: string | undefined): boolean {
+  if (PENDING_MATCH[create.kind]?.object !== object) return false;
+  if (create.marker !== undefined) return marker === create.marker;
+  return marker === undefined && matchesPending(create.kind, found, create.inputs);
 }
 
 /** The kinds that make objects of `object`, from the registry: the adopt inputs a listed orphan can be taken over with. */
@@ -153,43 +192,61 @@ export function kindsMaking(object: ListedObject): ResourceKind[] {
   return KINDS.filter((declaration) => PENDING_MATCH[declaration.kind]?.object === object).map((declaration) => declaration.kind);
 }
 
-type ObjectOf<O extends ListedObject> = O extends 'cspPolicy' ? CspPolicyWire : O extends 'filter' ? Filter : O extends 'rulesetRule' ? PhaseRuleObject : FirewallRuleWire;
+/** The owner marker of `found`, an object of type `object`, from the field the registry says carries it. */
+export const markerOf = (object: ListedObject, found: Listed): string | undefined => splitMarked(text(wireValue(found, MARKED_FIELD[object])) ?? '').marker;
 
-const summaries: { [O in ListedObject]: (object: ObjectOf<O>) => string } = {
-  cspPolicy: (p) => `${JSON.stringify(p.description)} ${p.action} when ${p.expression}`,
+const own = (value: string | undefined) => splitMarked(value).own;
+const summaries: { [O in ListedObject]: (object: ZoneObjects[O][number]) => string } = {
+  cspPolicy: (p) => `${JSON.stringify(own(p.description))} ${p.action} when ${p.expression}`,
   firewallRule: (r) => `${r.action} when ${r.filter.expression}`,
   filter: (f) => `${JSON.stringify(f.description ?? '')} ${f.expression}`,
   rulesetRule: (r) => `${r.phase}: ${r.action} when ${r.expression}`,
 };
 
+/** What a rule's filter is to its deletion: deleted with the rule, or why it stays. */
+function filterFate(filterId: string, held: boolean, zone: ZoneObjects, markers: Ownership['markers']): Pick<Orphan, 'filterId' | 'filterStays'> {
+  if (held) return { filterStays: `its filter ${filterId} stays: a resource of the given stacks holds it` };
+  const filter = zone.filter.find((f) => f.id === filterId);
+  const marker = filter ? markerOf('filter', filter) : undefined;
+  if (marker !== undefined && !markers.has(marker)) return { filterStays: `its filter ${filterId} stays: marked ${marker} by another owner` };
+  return { filterId };
+}
+
 /**
- * The zone's policies, rules, filters and ruleset rules that `held` does not name, each with the pending creates it matches. A
- * filter whose rule is listed goes with that rule (made with it in one call, or left by it); a filter a held rule
- * uses is held through that rule.
+ * The zone's objects of every listed type that `held` does not name, each with its owner marker, the resource of the
+ * stacks that recorded it, and the pending creates it matches. A filter whose rule is listed goes with that rule
+ * (made with it in one call, or left by it); a filter a held rule uses is held through that rule. Pure.
  */
-export function findOrphans(zone: ZoneObjects, ownership: Pick<Ownership, 'held' | 'pending'>): Orphan[] {
-  const { held, pending } = ownership;
-  const orphan = <O extends ListedObject>(object: O, found: Listed, extra: Partial<Orphan> = {}): Orphan => ({
-    object,
-    id: found.id,
-    summary: printable((summaries[object] as (o: Listed) => string)(found)),
-    pendingOf: pending.filter((p) => PENDING_MATCH[p.kind]?.object === object && PENDING_MATCH[p.kind]!.matches(found, p.inputs)),
-    ...extra,
-  });
-  const usedByHeld = new Set(zone.firewallRules.filter((r) => held.has(r.id)).map((r) => r.filter.id));
-  const rules = zone.firewallRules.filter((r) => !held.has(r.id));
+export function findOrphans(zone: ZoneObjects, ownership: Pick<Ownership, 'held' | 'pending' | 'markers'>): Orphan[] {
+  const { held, pending, markers } = ownership;
+  const orphan = <O extends ListedObject>(object: O, found: ZoneObjects[O][number], extra: Partial<Orphan> = {}): Orphan => {
+    const marker = markerOf(object, found);
+    const markedBy = marker === undefined ? undefined : markers.get(marker);
+    return {
+      object,
+      id: found.id,
+      summary: printable((summaries[object] as (o: Listed) => string)(found)),
+      ...(marker === undefined ? {} : { marker }),
+      ...(markedBy === undefined ? {} : { markedBy }),
+      pendingOf: pending.filter((create) => madeBy(create, object, found, marker)),
+      ...extra,
+    };
+  };
+  const usedByHeld = new Set(zone.firewallRule.filter((r) => held.has(r.id)).map((r) => r.filter.id));
+  const rules = zone.firewallRule.filter((r) => !held.has(r.id));
   const withRule = new Set(rules.map((r) => r.filter.id));
   return [
-    ...zone.cspPolicies.filter((p) => !held.has(p.id)).map((p) => orphan('cspPolicy', p)),
-    ...rules.map((r) => orphan('firewallRule', r, held.has(r.filter.id) || usedByHeld.has(r.filter.id) ? {} : { filterId: r.filter.id })),
-    ...zone.filters.filter((f) => !held.has(f.id) && !usedByHeld.has(f.id) && !withRule.has(f.id)).map((f) => orphan('filter', f)),
-    ...zone.rulesetRules.filter((r) => !held.has(r.id)).map((r) => orphan('rulesetRule', r, { rulesetId: r.rulesetId })),
+    ...zone.cspPolicy.filter((p) => !held.has(p.id)).map((p) => orphan('cspPolicy', p)),
+    ...rules.map((r) => orphan('firewallRule', r, filterFate(r.filter.id, held.has(r.filter.id) || usedByHeld.has(r.filter.id), zone, markers))),
+    ...zone.filter.filter((f) => !held.has(f.id) && !usedByHeld.has(f.id) && !withRule.has(f.id)).map((f) => orphan('filter', f)),
+    ...zone.rulesetRule.filter((r) => !held.has(r.id)).map((r) => orphan('rulesetRule', r, { rulesetId: r.rulesetId })),
   ];
 }
 
 /**
  * The orphans `--delete-pending` may delete: for each pending create, its one match. A pending create matched by
- * several orphans (identical policies of another stack not passed in, say) deletes none: `refused` names them.
+ * several orphans (identical policies of another stack not passed in, made before markers, say) deletes none:
+ * `refused` names them.
  */
 export function pendingDeletions(orphans: readonly Orphan[], pending: readonly PendingCreate[]): { delete: Orphan[]; refused: string[] } {
   const chosen: Orphan[] = [];
@@ -205,6 +262,14 @@ export function pendingDeletions(orphans: readonly Orphan[], pending: readonly P
     }
   }
   return { delete: chosen, refused };
+}
+
+/** What the listing says of an orphan's marker: pending create, marked by a resource of the stacks, by another owner, or unmarked. Pure. */
+export function standingText(orphan: Orphan): string {
+  if (orphan.pendingOf.length > 0) return `pending create of ${orphan.pendingOf.map((p) => p.urn).join(', ')}`;
+  if (orphan.marker === undefined) return 'unmarked';
+  if (orphan.markedBy !== undefined) return `marked ${orphan.marker} by ${orphan.markedBy}, which does not hold it`;
+  return `marked ${orphan.marker} by another owner: never deleted`;
 }
 
 /** The adopt input of a kind, from its declaration, for the printed adoption line. */

@@ -2,8 +2,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { run } from '../../src/cli/commands/orphans';
 import { KINDS } from '../../src/kinds';
-import { CUSTOM_PHASE } from '../../src/schemas';
-import { OBJECT_NOUN, kindsMaking, matchesPending } from '../../src/insights/orphans';
+import { MARKER_KEY, OWNER_KEY, ownerMarker } from '../../src/kinds/marker';
+import { CUSTOM_PHASE, RATELIMIT_PHASE } from '../../src/schemas';
+import { OBJECT_NOUN, kindsMaking, markerOf, matchesPending } from '../../src/insights/orphans';
 import { EMPTY_ZONE, capture, useInsightEmulator, ran } from '../insights/helpers';
 
 // `zoneguard orphans` against the emulator, with stack exports shaped as `pulumi stack export` writes them.
@@ -62,7 +63,7 @@ test('lists what no resource holds, marks the pending create it matches, and onl
   expect(c.stdout()).toBe(
     `policy ${lost}  "checkout" log when http.host eq "login.example"  pending create of ${URN}${TYPE}CspPolicy::checkout\n` +
       `  to adopt it instead: adoptPolicyId: '${lost}' on ${URN}${TYPE}CspPolicy::checkout\n` +
-      `firewall rule ${hand}  block when ip.src eq 192.0.2.9\n` +
+      `firewall rule ${hand}  block when ip.src eq 192.0.2.9  unmarked\n` +
       'nothing deleted (read only): --delete-pending deletes what matches a pending create, --delete <id> what you name\n',
   );
   expect((await h.emulator.admin.requests()).every((r) => r.method === 'GET')).toBe(true);
@@ -157,7 +158,7 @@ describe('every kind of the registry', () => {
     const c = capture();
     expect(await run(['--zone', EMPTY_ZONE, '--stack-export', file, ...h.flags()], c.io)).toBe(0);
     expect(c.stdout()).toBe(
-      `filter ${loose!.id}  "" ip.src eq 192.0.2.20\n` +
+      `filter ${loose!.id}  "" ip.src eq 192.0.2.20  unmarked\n` +
         'nothing deleted (read only): --delete-pending deletes what matches a pending create, --delete <id> what you name\n',
     );
   });
@@ -187,17 +188,20 @@ describe('every kind of the registry', () => {
     expect((await zone()).policies).toEqual([policy.id]);
   });
 
-  test('an export whose resources are all of another zone is an error before any request; one with no resource at all (a first up interrupted) is not', async () => {
+  test('an export that holds nothing of the zone (its resources all of another zone, or none at all) is an error before any request', async () => {
     await h.client.cspPolicies.create({ zoneId: EMPTY_ZONE, ...declared });
-    const file = exportOf([{ kind: 'CspPolicy', name: 'elsewhere', id: 'd'.repeat(32), zoneId: 'e'.repeat(32) }]);
+    const elsewhere = exportOf([{ kind: 'CspPolicy', name: 'elsewhere', id: 'd'.repeat(32), zoneId: 'e'.repeat(32) }]);
+    const empty = exportOf([]);
     await h.emulator.admin.clearRequests();
-    const c = capture();
-    expect(await run(['--zone', EMPTY_ZONE, '--stack-export', file, '--delete-pending', ...h.flags()], c.io)).toBe(2);
-    expect(c.stderr()).toBe(
-      `zoneguard orphans: error: ${file}: holds zoneguard resources, but none of zone ${EMPTY_ZONE}; pass the export of each stack that manages this zone (pulumi stack export --stack <name>)\n`,
-    );
+    for (const file of [elsewhere, empty]) {
+      const c = capture();
+      expect(await run(['--zone', EMPTY_ZONE, '--stack-export', file, '--delete-pending', ...h.flags()], c.io)).toBe(2);
+      expect(c.stderr()).toBe(
+        `zoneguard orphans: error: ${file}: holds no zoneguard resource of zone ${EMPTY_ZONE}, pending creates included; pass the export of each stack that manages ` +
+          'this zone (pulumi stack export --stack <name>), and after a first pulumi up that recorded nothing, run pulumi up again first\n',
+      );
+    }
     expect(await h.emulator.admin.requests()).toEqual([]);
-    expect(await run(['--zone', EMPTY_ZONE, '--stack-export', exportOf([]), ...h.flags()], capture().io)).toBe(0);
   });
 
   test('text from the service is printed with control, bidirectional and zero-width characters escaped', async () => {
@@ -205,7 +209,148 @@ describe('every kind of the registry', () => {
     const [rule] = await h.client.firewallRules.create({ zoneId: EMPTY_ZONE, rules: [{ filter: { expression: 'http.host eq "a\u202Eb"' }, action: 'block', description: 'x' }] });
     const c = capture();
     expect(await run(['--zone', EMPTY_ZONE, '--stack-export', exportOf([{ kind: 'CspPolicy', name: 'login', id: held.id }]), ...h.flags()], c.io)).toBe(0);
-    expect(c.stdout()).toContain(`firewall rule ${rule!.id}  block when http.host eq "a\\u{202E}b"\n`);
+    expect(c.stdout()).toContain(`firewall rule ${rule!.id}  block when http.host eq "a\\u{202E}b"  unmarked\n`);
+  });
+});
+
+// What the owner marker on each object says (docs/ownership.md): markers as the resource classes make them.
+describe('owner markers', () => {
+  const mark = (stack: string, kind: string, name: string) => ownerMarker({ project: 'shop', stack, parent: '', kind, name });
+  /** A marked resource of the export: its state records the marker it wrote, as the providers' outputs do. */
+  const marked = (kind: string, name: string, id: string, extra: Record<string, unknown> = {}) => ({ kind, name, id, outputs: { [MARKER_KEY]: mark('dev', kind, name), ...extra } });
+  const ONLY_READS = 'nothing deleted (read only): --delete-pending deletes what matches a pending create, --delete <id> what you name\n';
+  const ANOTHER_OWNER =
+    'an object marked by another owner is never deleted: pulumi stack export --stack <name> shows its marker (__zoneguardMarker) in the stack that holds it; pass that export too\n';
+  const policies = async () => (await h.client.cspPolicies.list({ zoneId: EMPTY_ZONE }).toArray()).map((p) => p.id).sort();
+
+  test("another stack's identically declared policy, marked by it, is listed as another owner's and deleted by neither --delete-pending nor --delete", async () => {
+    const login = await h.client.cspPolicies.create({ zoneId: EMPTY_ZONE, ...declared, description: `login ${mark('dev', 'CspPolicy', 'login')}` });
+    const lost = await h.client.cspPolicies.create({ zoneId: EMPTY_ZONE, ...declared, description: `checkout ${mark('dev', 'CspPolicy', 'checkout')}` });
+    const prods = await h.client.cspPolicies.create({ zoneId: EMPTY_ZONE, ...declared, description: `checkout ${mark('prod', 'CspPolicy', 'checkout')}` });
+    const checkout = { kind: 'CspPolicy', name: 'checkout', inputs: { ...declared, description: 'checkout', [OWNER_KEY]: mark('dev', 'CspPolicy', 'checkout') } };
+    const file = exportOf([marked('CspPolicy', 'login', login.id)], [checkout]);
+    const pendingUrn = `${URN}${TYPE}CspPolicy::checkout`;
+
+    const listed = capture();
+    expect(await run(['--zone', EMPTY_ZONE, '--stack-export', file, ...h.flags()], listed.io)).toBe(0);
+    expect(listed.stdout()).toBe(
+      `policy ${lost.id}  "checkout" log when http.host eq "login.example"  pending create of ${pendingUrn}\n` +
+        `  to adopt it instead: adoptPolicyId: '${lost.id}' on ${pendingUrn}\n` +
+        `policy ${prods.id}  "checkout" log when http.host eq "login.example"  marked ${mark('prod', 'CspPolicy', 'checkout')} by another owner: never deleted\n` +
+        ANOTHER_OWNER +
+        ONLY_READS,
+    );
+
+    await h.emulator.admin.clearRequests();
+    const refused = capture();
+    expect(await run(['--zone', EMPTY_ZONE, '--stack-export', file, '--delete', prods.id, ...h.flags()], refused.io)).toBe(2);
+    expect(refused.stderr()).toBe(
+      `zoneguard orphans: error: --delete ${prods.id} (marked ${mark('prod', 'CspPolicy', 'checkout')}): marked by another owner, which no given export records; nothing deleted. ` +
+        "zoneguard orphans never deletes another owner's object: pass the export of the stack that holds it (pulumi stack export shows the marker as __zoneguardMarker)\n",
+    );
+    expect((await h.emulator.admin.requests()).every((r) => r.method === 'GET')).toBe(true);
+
+    const cleaned = capture();
+    expect(await run(['--zone', EMPTY_ZONE, '--stack-export', file, '--delete-pending', ...h.flags()], cleaned.io)).toBe(0);
+    expect(cleaned.stdout()).toContain(`deleted policy ${lost.id}\n`);
+    expect(await policies()).toEqual([login.id, prods.id].sort());
+  });
+
+  test('an unmarked object, and one marked by a resource of the export that holds another (its create lost its answer), are listed as such and deleted by --delete', async () => {
+    const login = await h.client.cspPolicies.create({ zoneId: EMPTY_ZONE, ...declared, description: `login ${mark('dev', 'CspPolicy', 'login')}` });
+    const leftover = await h.client.cspPolicies.create({ zoneId: EMPTY_ZONE, ...declared, description: `login ${mark('dev', 'CspPolicy', 'login')}` });
+    const hand = await h.client.cspPolicies.create({ zoneId: EMPTY_ZONE, ...declared, description: 'by hand' });
+    const file = exportOf([marked('CspPolicy', 'login', login.id)]);
+    const c = capture();
+    expect(await run(['--zone', EMPTY_ZONE, '--stack-export', file, ...h.flags()], c.io)).toBe(0);
+    expect(c.stdout()).toBe(
+      `policy ${leftover.id}  "login" log when http.host eq "login.example"  marked ${mark('dev', 'CspPolicy', 'login')} by ${URN}${TYPE}CspPolicy::login, which does not hold it\n` +
+        `policy ${hand.id}  "by hand" log when http.host eq "login.example"  unmarked\n` +
+        ONLY_READS,
+    );
+    expect(await run(['--zone', EMPTY_ZONE, '--stack-export', file, '--delete', leftover.id, hand.id, ...h.flags()], capture().io)).toBe(0);
+    expect(await policies()).toEqual([login.id]);
+  });
+
+  test("a two-call orphan rule goes with its filter when both are the stack's; a rule on another owner's filter is deleted without it, saying why", async () => {
+    const [heldFilter, lostFilter, prodFilter] = await h.client.filters.create({
+      zoneId: EMPTY_ZONE,
+      filters: [
+        { expression: 'ip.src eq 192.0.2.40', ref: mark('dev', 'FirewallFilter', 'office') },
+        { expression: 'ip.src eq 192.0.2.41', ref: mark('dev', 'FirewallFilter', 'office') },
+        { expression: 'ip.src eq 192.0.2.42', ref: mark('prod', 'FirewallFilter', 'office') },
+      ],
+    });
+    const [heldRule, lostRule, handRule] = await h.client.firewallRules.create({
+      zoneId: EMPTY_ZONE,
+      rules: [
+        { filter: { id: heldFilter!.id }, action: 'block', ref: mark('dev', 'FirewallRule', 'office') },
+        { filter: { id: lostFilter!.id }, action: 'block', ref: mark('dev', 'FirewallRule', 'office') },
+        { filter: { id: prodFilter!.id }, action: 'log' },
+      ],
+    });
+    const file = exportOf([marked('FirewallFilter', 'office', heldFilter!.id), marked('FirewallRule', 'office', heldRule!.id, { filterId: heldFilter!.id })]);
+    const c = capture();
+    expect(await run(['--zone', EMPTY_ZONE, '--stack-export', file, ...h.flags()], c.io)).toBe(0);
+    expect(c.stdout()).toBe(
+      `firewall rule ${lostRule!.id}  block when ip.src eq 192.0.2.41  marked ${mark('dev', 'FirewallRule', 'office')} by ${URN}${TYPE}FirewallRule::office, which does not hold it\n` +
+        `firewall rule ${handRule!.id}  log when ip.src eq 192.0.2.42  unmarked\n` +
+        ONLY_READS,
+    );
+    const deleted = capture();
+    expect(await run(['--zone', EMPTY_ZONE, '--stack-export', file, '--delete', lostRule!.id, handRule!.id, ...h.flags()], deleted.io)).toBe(0);
+    expect(deleted.stdout()).toContain(
+      `deleted firewall rule ${lostRule!.id}\n` + `deleted firewall rule ${handRule!.id} (its filter ${prodFilter!.id} stays: marked ${mark('prod', 'FirewallFilter', 'office')} by another owner)\n`,
+    );
+    expect((await h.client.firewallRules.list({ zoneId: EMPTY_ZONE }).toArray()).map((r) => r.id)).toEqual([heldRule!.id]);
+    expect((await h.client.filters.list({ zoneId: EMPTY_ZONE }).toArray()).map((f) => f.id).sort()).toEqual([heldFilter!.id, prodFilter!.id].sort());
+  });
+
+  test('custom and rate limiting rules: listed with their markers, the pending create deleted by --delete-pending, the unmarked one by --delete, the other owner\'s never', async () => {
+    const expression = (path: string) => `(http.request.uri.path eq "/${path}")`;
+    const custom = await h.client.rulesets.updateEntrypoint({
+      zoneId: EMPTY_ZONE,
+      phase: CUSTOM_PHASE,
+      ruleset: {
+        name: 'default',
+        rules: [
+          { action: 'block', expression: expression('held'), ref: `held ${mark('dev', 'CustomRule', 'held')}` },
+          { action: 'block', expression: expression('lost'), ref: mark('dev', 'CustomRule', 'lost') },
+          { action: 'log', expression: expression('prod'), ref: mark('prod', 'CustomRule', 'lost') },
+        ],
+      },
+    });
+    const limited = await h.client.rulesets.updateEntrypoint({
+      zoneId: EMPTY_ZONE,
+      phase: RATELIMIT_PHASE,
+      ruleset: {
+        name: 'default',
+        rules: [{ action: 'block', expression: expression('login'), ratelimit: { characteristics: ['cf.colo.id', 'ip.src'], period: 60, requests_per_period: 10, mitigation_timeout: 600 } }],
+      },
+    });
+    const [held, lost, prods] = custom.rules.map((rule) => rule.id!);
+    const hand = limited.rules[0]!.id!;
+    const lostCreate = { kind: 'CustomRule', name: 'lost', inputs: { action: 'block', expression: expression('lost'), [OWNER_KEY]: mark('dev', 'CustomRule', 'lost') } };
+    const file = exportOf([marked('CustomRule', 'held', held!, { rulesetId: custom.id })], [lostCreate]);
+    const pendingUrn = `${URN}${TYPE}CustomRule::lost`;
+
+    const c = capture();
+    expect(await run(['--zone', EMPTY_ZONE, '--stack-export', file, ...h.flags()], c.io)).toBe(0);
+    expect(c.stdout()).toBe(
+      `ruleset rule ${lost}  ${CUSTOM_PHASE}: block when ${expression('lost')}  pending create of ${pendingUrn}\n` +
+        `  to adopt it instead: adoptRuleId: '${lost}' on ${pendingUrn}\n` +
+        `ruleset rule ${prods}  ${CUSTOM_PHASE}: log when ${expression('prod')}  marked ${mark('prod', 'CustomRule', 'lost')} by another owner: never deleted\n` +
+        `ruleset rule ${hand}  ${RATELIMIT_PHASE}: block when ${expression('login')}  unmarked\n` +
+        ANOTHER_OWNER +
+        ONLY_READS,
+    );
+    expect(await run(['--zone', EMPTY_ZONE, '--stack-export', file, '--delete', prods!, ...h.flags()], capture().io)).toBe(2);
+    const cleaned = capture();
+    expect(await run(['--zone', EMPTY_ZONE, '--stack-export', file, '--delete-pending', '--delete', hand, ...h.flags()], cleaned.io)).toBe(0);
+    expect(cleaned.stdout()).toContain(`deleted ruleset rule ${lost}\ndeleted ruleset rule ${hand}\n`);
+    const rulesOf = async (phase: typeof CUSTOM_PHASE | typeof RATELIMIT_PHASE) => (await h.client.rulesets.getEntrypoint({ zoneId: EMPTY_ZONE, phase })).rules.map((rule) => rule.id);
+    expect(await rulesOf(CUSTOM_PHASE)).toEqual([held, prods]);
+    expect(await rulesOf(RATELIMIT_PHASE)).toEqual([]);
   });
 });
 
@@ -225,12 +370,18 @@ describe('matchesPending', () => {
 // What orphans knows of a kind comes from its declaration (src/kinds): a kind of many objects it could not list, or
 // whose pending create it could not recognise, would leave what an interrupted up made of it unseen.
 const manyPerZone = KINDS.filter((declaration) => declaration.identity.scope === 'object');
+
 describe.each(manyPerZone.map((declaration) => [declaration.kind, declaration] as const))(
   '%s, a kind of many objects per zone',
   (kind, declaration) => {
     test('its objects are of a type orphans lists, and it is among the kinds that make them', () => {
       expect(Object.keys(OBJECT_NOUN)).toContain(declaration.identity.object);
       expect(kindsMaking(declaration.identity.object as keyof typeof OBJECT_NOUN)).toContain(kind);
+    });
+
+    test('the owner marker of its objects is read from the field its declaration names', () => {
+      const object = declaration.identity.object as keyof typeof OBJECT_NOUN;
+      expect(markerOf(object, { id: 'a'.repeat(32), [declaration.identity.marker]: 'own text zg:0123456789' } as never)).toBe('zg:0123456789');
     });
 
     test('its declaration says how its pending create is recognised, by inputs of its field table', () => {

@@ -2,6 +2,8 @@ import type { EngineEvent, Stack } from '@pulumi/pulumi/automation';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { run as orphans } from '../../src/cli/commands/orphans';
+import { OWNER_KEY } from '../../src/kinds/marker';
+import { splitMarked } from '../../src/schemas/owner-marker';
 import { openSandbox, type EngineSandbox } from '../e2e/harness';
 import {
   convergenceProblems,
@@ -191,14 +193,24 @@ test('the provider host killed after the service created a CSP policy: zoneguard
   const [made] = (await sandbox.emulator.admin.inventory(zoneId)).cspPolicies;
   expect(made).toBeDefined();
   expect((await stack.exportStack()).deployment.pending_operations ?? []).toEqual([]);
+  // The policy carries the owner marker of the resource whose create lost its answer.
+  const marker = splitMarked(made!.description).marker;
+  expect(marker).toMatch(/^zg:[0-9a-f]{10}$/);
 
-  // No resource holds the policy the lost answer made; the provider never takes one over by its fields.
+  // The export records nothing of the zone yet, so it cannot say who holds what: refused, naming the way out.
+  const early = await orphansOf(stack, zoneId, []);
+  expect(early.code).toBe(2);
+  expect(early.stderr).toContain('after a first pulumi up that recorded nothing, run pulumi up again first');
+
+  // As the recovery says: up again. The policy is created anew, with the same marker; the provider never takes one
+  // over by its fields. orphans then lists the one whose answer was lost as a leftover of that resource.
+  await upOrThrow(stack);
+  const urn = (await stack.exportStack()).deployment.resources.find((resource: { type: string }) => resource.type.endsWith(':CspPolicy')).urn as string;
   const listed = await orphansOf(stack, zoneId, []);
   expect(listed).toMatchObject({ code: 0, stderr: '' });
-  expect(listed.stdout).toContain(`policy ${made!.id}  "kill-policy login" log when http.host eq "login.kill-policy.example"\n`);
+  expect(listed.stdout).toContain(`policy ${made!.id}  "kill-policy login" log when http.host eq "login.kill-policy.example"  marked ${marker} by ${urn}, which does not hold it\n`);
   expect(await orphansOf(stack, zoneId, ['--delete', made!.id])).toMatchObject({ code: 0, stdout: expect.stringContaining(`deleted policy ${made!.id}\n`) });
 
-  await upOrThrow(stack);
   const inventory = await sandbox.emulator.admin.inventory(zoneId);
   expect(convergenceProblems(inventory, declared)).toEqual([]);
   expect(inventory.cspPolicies.map((p) => p.id)).not.toContain(made!.id);
@@ -225,7 +237,11 @@ test('the pulumi CLI killed mid-up: pulumi cancel, zoneguard orphans --delete-pe
   const pending = (await stack.exportStack()).deployment.pending_operations as Array<{ type: string; resource: { urn: string } }>;
   const ruleCreate = expect.objectContaining({ type: 'creating', resource: expect.objectContaining({ urn: expect.stringMatching(/FirewallRuleWithFilter::admin$/) }) });
   expect(pending).toEqual(expect.arrayContaining([ruleCreate]));
-  const urn = pending.find((operation) => operation.resource.urn.endsWith('FirewallRuleWithFilter::admin'))!.resource.urn;
+  const ruleOperation = pending.find((operation) => operation.resource.urn.endsWith('FirewallRuleWithFilter::admin'))! as { resource: { urn: string; inputs?: Record<string, unknown> } };
+  const urn = ruleOperation.resource.urn;
+  // The export records the pending create's owner marker (its __zoneguardOwner input): the rule it made carries it,
+  // and orphans matches the two by it.
+  expect(ruleOperation.resource.inputs?.[OWNER_KEY]).toBe(splitMarked(made!.ref).marker);
 
   // The killed CLI left its lock: every command refuses until `pulumi cancel`.
   const locked = await engine((opts) => stack.up(opts));

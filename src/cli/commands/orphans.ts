@@ -1,8 +1,22 @@
 import { Command } from 'commander';
 import { NotFoundError } from '../../client';
-import { OBJECT_NOUN, StackExportSchema, type ListedObject, type PhaseRuleObject, adoptInputOf, findOrphans, isOfAnotherZone, ownershipOf, pendingDeletions, type Orphan, type StackExport } from '../../insights/orphans';
-import type { ZoneGuardClient } from '../../client';
 import { CUSTOM_PHASE, RATELIMIT_PHASE } from '../../schemas';
+import {
+  OBJECT_NOUN,
+  StackExportSchema,
+  adoptInputOf,
+  deletable,
+  findOrphans,
+  ownershipOf,
+  pendingDeletions,
+  standingText,
+  type ListedObject,
+  type Orphan,
+  type PhaseRuleObject,
+  type StackExport,
+  type ZoneObjects,
+} from '../../insights/orphans';
+import type { ZoneGuardClient } from '../../client';
 import { UsageError, checkedInput, processIo, readInput, tryJson, type CliIo, type RunIo } from './io';
 import { addConnectionOptions, zoneOption, type ConnectionOptions } from './options';
 import { clientFrom } from './client';
@@ -22,12 +36,52 @@ function readExport(file: string): StackExport {
   return checkedInput(StackExportSchema, parsed.json, `${file} is not a pulumi stack export`);
 }
 
+/**
+ * The exports, each holding something of the zone: an export that holds nothing there (another zone's stack, or a
+ * stack whose first `up` recorded nothing) would make every object of the zone look unheld.
+ */
+function readExports(files: readonly string[], zoneId: string): StackExport[] {
+  const exports = files.map((file) => ({ file, export: readExport(file) }));
+  const empty = exports.filter((e) => ownershipOf([e.export], zoneId).resources === 0).map((e) => e.file);
+  if (empty.length > 0) {
+    throw new UsageError(
+      `${empty.join(', ')}: holds no zoneguard resource of zone ${zoneId}, pending creates included; pass the export of each stack that manages ` +
+        'this zone (pulumi stack export --stack <name>), and after a first pulumi up that recorded nothing, run pulumi up again first',
+    );
+  }
+  return exports.map((e) => e.export);
+}
+
 const noun = (orphan: Orphan) => OBJECT_NOUN[orphan.object];
 
+/** The rules of the zone's custom and rate limiting entry points; a phase without an entry point has none. */
+async function phaseRules(client: ZoneGuardClient, zoneId: string): Promise<PhaseRuleObject[]> {
+  const rules: PhaseRuleObject[] = [];
+  for (const phase of [CUSTOM_PHASE, RATELIMIT_PHASE] as const) {
+    try {
+      const entrypoint = await client.rulesets.getEntrypoint({ zoneId, phase });
+      for (const rule of entrypoint.rules) if (rule.id) rules.push({ ...rule, id: rule.id, phase, rulesetId: entrypoint.id });
+    } catch (error) {
+      if (!(error instanceof NotFoundError)) throw error;
+    }
+  }
+  return rules;
+}
+
+/** Every object of the zone of a type orphans lists. */
+async function zoneObjects(client: ZoneGuardClient, zoneId: string): Promise<ZoneObjects> {
+  const [cspPolicy, firewallRule, filter, rulesetRule] = await Promise.all([
+    client.cspPolicies.list({ zoneId }).toArray(),
+    client.firewallRules.list({ zoneId }).toArray(),
+    client.filters.list({ zoneId }).toArray(),
+    phaseRules(client, zoneId),
+  ]);
+  return { cspPolicy, firewallRule, filter, rulesetRule };
+}
+
 /**
- * How an orphan of each listed type is deleted. A rule's filter goes with it only when no resource holds it
- * (`filterId` set): a filter a FirewallFilter of the stacks holds stays. A type orphans lists without its entry here is
- * a compile error.
+ * How an orphan of each listed type is deleted. A rule's filter goes with it only when `filterId` is set (no resource
+ * holds it, no other owner marked it). A type orphans lists without its entry here is a compile error.
  */
 const DELETERS: Record<ListedObject, (client: ZoneGuardClient, zoneId: string, orphan: Orphan) => Promise<unknown>> = {
   cspPolicy: (client, zoneId, orphan) => client.cspPolicies.delete({ zoneId, policyId: orphan.id }),
@@ -45,37 +99,49 @@ async function deleteOrphan(client: ZoneGuardClient, zoneId: string, orphan: Orp
   }
 }
 
-/** The rules of the zone's custom and rate limiting entry points; a phase without an entry point has none. */
-async function phaseRules(client: ZoneGuardClient, zoneId: string): Promise<PhaseRuleObject[]> {
-  const rules: PhaseRuleObject[] = [];
-  for (const phase of [CUSTOM_PHASE, RATELIMIT_PHASE] as const) {
-    try {
-      const entrypoint = await client.rulesets.getEntrypoint({ zoneId, phase });
-      for (const rule of entrypoint.rules) if (rule.id) rules.push({ ...rule, id: rule.id, phase, rulesetId: entrypoint.id });
-    } catch (error) {
-      if (!(error instanceof NotFoundError)) throw error;
-    }
+/** The ids of `--delete` that are not orphans it may delete, as the one line that refuses them all before any delete. */
+function namedProblem(named: readonly string[], orphans: readonly Orphan[], zoneId: string): string | undefined {
+  const unknown = named.filter((id) => !orphans.some((o) => o.id === id));
+  if (unknown.length > 0) return `--delete ${unknown.join(', ')}: not an object of zone ${zoneId} that the given stacks leave unheld; nothing deleted`;
+  const others = orphans.filter((o) => named.includes(o.id) && !deletable(o));
+  if (others.length === 0) return undefined;
+  return (
+    `--delete ${others.map((o) => `${o.id} (marked ${o.marker})`).join(', ')}: marked by another owner, which no given export records; nothing deleted. ` +
+    'zoneguard orphans never deletes another owner\'s object: pass the export of the stack that holds it (pulumi stack export shows the marker as __zoneguardMarker)'
+  );
+}
+
+/** The listing: one line per orphan with what its marker says, and how a pending create could adopt it instead. */
+function printOrphans(io: CliIo, zoneId: string, orphans: readonly Orphan[]): void {
+  if (orphans.length === 0) io.stdout.write(`zone ${zoneId}: every ${Object.values(OBJECT_NOUN).join(', ')} is held by a resource of the given stacks\n`);
+  for (const orphan of orphans) {
+    io.stdout.write(`${noun(orphan)} ${orphan.id}  ${orphan.summary}  ${standingText(orphan)}\n`);
+    for (const { urn, kind } of orphan.pendingOf) io.stdout.write(`  to adopt it instead: ${adoptInputOf(kind)}: '${orphan.id}' on ${urn}\n`);
   }
-  return rules;
+  if (orphans.some((o) => !deletable(o))) {
+    io.stdout.write(
+      'an object marked by another owner is never deleted: pulumi stack export --stack <name> shows its marker (__zoneguardMarker) in the stack that holds it; pass that export too\n',
+    );
+  }
 }
 
 /**
- * `zoneguard orphans`: the zone's CSP policies, firewall rules, filters and custom and rate limiting rules that no resource of the given stack exports holds,
- * marking those that match a pending create (a `pulumi up` killed between a create's request and the state write).
- * Reads only, unless --delete-pending or --delete says what to delete.
+ * `zoneguard orphans`: the zone's objects of every kind of many objects per zone (policies, firewall rules, filters,
+ * custom and rate limiting rules) that no resource of the given stack exports holds, with what their owner marker
+ * says. Reads only, unless --delete-pending or --delete says what to delete; never deletes what another owner marked.
  */
 export function orphansCommand(io: CliIo = processIo()): Command {
   const command = new Command('orphans')
-    .description('list the objects of a zone that no resource of the given stacks holds (what an interrupted pulumi up left); delete them only when asked')
+    .description('list the objects of a zone that no resource of the given stacks holds (what an interrupted pulumi up left), with their owner marker; delete them only when asked')
     .addOption(zoneOption())
     .requiredOption('--stack-export <file...>', 'what pulumi stack export wrote, one file per stack on this zone (- for standard input)')
     .option('--delete-pending', 'delete each object that is the one match of a pending create of these stacks')
-    .option('--delete <id...>', 'delete these listed objects (ids the listing shows)');
+    .option('--delete <id...>', 'delete these listed objects (ids the listing shows); never one another owner marked');
   addConnectionOptions(
     command,
     `
 Without --delete-pending or --delete it only reads. Pass the export of every stack that manages this zone: an object
-held by a stack not passed in would be listed as an orphan. After a pulumi up whose CLI was killed:
+another stack marked is listed as marked by another owner and never deleted. After a pulumi up whose CLI was killed:
 
   $ pulumi cancel
   $ pulumi stack export | zoneguard orphans --zone 023e105f4ecef8ad9ca31a8372d0c353 --stack-export - --delete-pending
@@ -84,41 +150,22 @@ held by a stack not passed in would be listed as an orphan. After a pulumi up wh
   );
   command.action(
     actionOf<OrphansOptions>(io, async (options) => {
-      const exports = options.stackExport.map((file) => ({ file, export: readExport(file) }));
-      const elsewhere = exports.filter((e) => isOfAnotherZone(ownershipOf([e.export], options.zone))).map((e) => e.file);
-      if (elsewhere.length > 0) {
-        throw new UsageError(
-          `${elsewhere.join(', ')}: holds zoneguard resources, but none of zone ${options.zone}; pass the export of each stack that manages this zone (pulumi stack export --stack <name>)`,
-        );
-      }
-      const { held, pending } = ownershipOf(exports.map((e) => e.export), options.zone);
+      const zoneId = options.zone;
+      const { held, pending, markers } = ownershipOf(readExports(options.stackExport, zoneId), zoneId);
       const named = options.delete ?? [];
       const heldNamed = named.filter((id) => held.has(id));
       if (heldNamed.length > 0) throw new UsageError(`--delete ${heldNamed.join(', ')}: held by a resource of the given stacks; nothing deleted`);
       const { client } = clientFrom(options, io.env);
-      const zoneId = options.zone;
-      const [cspPolicies, firewallRules, filters, rulesetRules] = await Promise.all([
-        client.cspPolicies.list({ zoneId }).toArray(),
-        client.firewallRules.list({ zoneId }).toArray(),
-        client.filters.list({ zoneId }).toArray(),
-        phaseRules(client, zoneId),
-      ]);
-      const orphans = findOrphans({ cspPolicies, firewallRules, filters, rulesetRules }, { held, pending });
-      const unknown = named.filter((id) => !orphans.some((o) => o.id === id));
-      if (unknown.length > 0) throw new UsageError(`--delete ${unknown.join(', ')}: not an object of zone ${zoneId} that the given stacks leave unheld; nothing deleted`);
-
-      if (orphans.length === 0) io.stdout.write(`zone ${zoneId}: every CSP policy, firewall rule, filter and custom and rate limiting rule is held by a resource of the given stacks\n`);
-      for (const orphan of orphans) {
-        const pendingNote = orphan.pendingOf.length > 0 ? `  pending create of ${orphan.pendingOf.map((p) => p.urn).join(', ')}` : '';
-        io.stdout.write(`${noun(orphan)} ${orphan.id}  ${orphan.summary}${pendingNote}\n`);
-        for (const { urn, kind } of orphan.pendingOf) io.stdout.write(`  to adopt it instead: ${adoptInputOf(kind)}: '${orphan.id}' on ${urn}\n`);
-      }
+      const orphans = findOrphans(await zoneObjects(client, zoneId), { held, pending, markers });
+      const problem = namedProblem(named, orphans, zoneId);
+      if (problem) throw new UsageError(problem);
+      printOrphans(io, zoneId, orphans);
 
       const plan = options.deletePending ? pendingDeletions(orphans, pending) : { delete: [], refused: [] };
       const doomed = [...plan.delete, ...orphans.filter((o) => named.includes(o.id) && !plan.delete.includes(o))];
       for (const orphan of doomed) {
         await deleteOrphan(client, zoneId, orphan);
-        io.stdout.write(`deleted ${noun(orphan)} ${orphan.id}\n`);
+        io.stdout.write(`deleted ${noun(orphan)} ${orphan.id}${orphan.filterStays ? ` (${orphan.filterStays})` : ''}\n`);
       }
       for (const line of plan.refused) io.stderr.write(`zoneguard orphans: ${line}\n`);
       if (plan.refused.length > 0) throw new UsageError(`${plan.refused.length} pending create(s) matched more than one object; see above`);

@@ -4,6 +4,7 @@ import { CspPolicy } from '../../src/resources/csp-policy';
 import { FirewallRuleWithFilter } from '../../src/resources/firewall-rule-with-filter';
 import { PageGuardSettings } from '../../src/resources/page-guard-settings';
 import type { StartedEmulator, ZoneInventory } from '../../src/emulator';
+import { splitMarked } from '../../src/schemas/owner-marker';
 
 // What the resilience tests share: a fresh zone per test (so the emulator's inventory of it is exactly what the
 // stack made), the stack they declare, the convergence check, the engine's error diagnostics, and the process tree
@@ -73,7 +74,8 @@ export function programOf(zoneId: string, declared: () => Declared): PulumiFn {
 export function convergenceProblems(inventory: ZoneInventory, declared: Declared): string[] {
   const problems: string[] = [];
   for (const policy of declared.policies) {
-    const found = inventory.cspPolicies.filter((p) => p.description === policy.description);
+    // The description on the zone ends in the resource's owner marker (docs/ownership.md): the declared text is before it.
+    const found = inventory.cspPolicies.filter((p) => splitMarked(p.description).own === policy.description);
     if (found.length !== 1) problems.push(`policy "${policy.description}": ${found.length} on the zone (${found.map((p) => p.id).join(', ')})`);
     else if (found[0]!.expression !== policy.expression || found[0]!.value !== policy.value || found[0]!.action !== policy.action) {
       problems.push(`policy "${policy.description}" differs: ${JSON.stringify(found[0])}`);

@@ -306,6 +306,17 @@ describe('owner markers', () => {
     expect((await h.client.filters.list({ zoneId: EMPTY_ZONE }).toArray()).map((f) => f.id).sort()).toEqual([heldFilter!.id, prodFilter!.id].sort());
   });
 
+  test('an object a pending create adopts (with takeOver, its marker already moved) is held by that create: neither listed nor deleted', async () => {
+    const [filter] = await h.client.filters.create({ zoneId: EMPTY_ZONE, filters: [{ expression: 'ip.src eq 192.0.2.50', ref: mark('dev', 'FirewallFilter', 'office') }] });
+    const [rule] = await h.client.firewallRules.create({ zoneId: EMPTY_ZONE, rules: [{ filter: { id: filter!.id }, action: 'block', ref: mark('dev', 'FirewallRule', 'office') }] });
+    const adopting = { kind: 'FirewallRule', name: 'office', inputs: { filterId: filter!.id, action: 'block', adoptRuleId: rule!.id, takeOver: true, [OWNER_KEY]: mark('dev', 'FirewallRule', 'office') } };
+    const file = exportOf([marked('FirewallFilter', 'office', filter!.id)], [adopting]);
+    const c = capture();
+    expect(await run(['--zone', EMPTY_ZONE, '--stack-export', file, '--delete-pending', ...h.flags()], c.io)).toBe(0);
+    expect(c.stdout()).toBe(`zone ${EMPTY_ZONE}: every policy, firewall rule, filter and ruleset rule is held by a resource of the given stacks\n`);
+    expect((await h.client.firewallRules.list({ zoneId: EMPTY_ZONE }).toArray()).map((r) => r.id)).toEqual([rule!.id]);
+  });
+
   test('custom and rate limiting rules: listed with their markers, the pending create deleted by --delete-pending, the unmarked one by --delete, the other owner\'s never', async () => {
     const expression = (path: string) => `(http.request.uri.path eq "/${path}")`;
     const custom = await h.client.rulesets.updateEntrypoint({

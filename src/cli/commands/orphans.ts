@@ -113,7 +113,8 @@ function namedProblem(named: readonly string[], orphans: readonly Orphan[], zone
 
 /** The listing: one line per orphan with what its marker says, and how a pending create could adopt it instead. */
 function printOrphans(io: CliIo, zoneId: string, orphans: readonly Orphan[]): void {
-  if (orphans.length === 0) io.stdout.write(`zone ${zoneId}: every ${Object.values(OBJECT_NOUN).join(', ')} is held by a resource of the given stacks\n`);
+  const nouns = Object.values(OBJECT_NOUN);
+  if (orphans.length === 0) io.stdout.write(`zone ${zoneId}: every ${nouns.slice(0, -1).join(', ')} and ${nouns.at(-1)} is held by a resource of the given stacks\n`);
   for (const orphan of orphans) {
     io.stdout.write(`${noun(orphan)} ${orphan.id}  ${orphan.summary}  ${standingText(orphan)}\n`);
     for (const { urn, kind } of orphan.pendingOf) io.stdout.write(`  to adopt it instead: ${adoptInputOf(kind)}: '${orphan.id}' on ${urn}\n`);

@@ -14,6 +14,7 @@ const BENCHES = [
   { name: 'lifecycle', file: 'bench/lifecycle.bench.mts', flags: [] as string[], engine: true },
   { name: 'rate-limit', file: 'bench/rate-limit.bench.mts', flags: [], engine: true },
   { name: 'waf-managed-rules', file: 'bench/waf-managed-rules.bench.mts', flags: [], engine: true },
+  { name: 'custom-rules', file: 'bench/custom-rules.bench.mts', flags: [], engine: true },
   { name: 'detected-scripts', file: 'bench/detected-scripts.bench.mts', flags: ['--expose-gc'], engine: false },
   { name: 'provider-overhead', file: 'bench/provider-overhead.bench.mts', flags: [], engine: false },
   { name: 'expression', file: 'bench/expression.bench.ts', flags: [], engine: false },

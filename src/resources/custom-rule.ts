@@ -3,6 +3,9 @@ import { ZoneGuardResource } from './kit';
 import type { BlockResponseInput, RulePlace, RuleSkip } from '../rulesets';
 import type { CUSTOM_ACTIONS } from '../schemas/rulesets';
 
+/** Where a rule runs (RulePlace), the rule it names given as a value or another resource's output (`other.ruleId`). */
+export type RulePlaceArgs = { before: pulumi.Input<string> } | { after: pulumi.Input<string> } | { first: true } | { last: true };
+
 /** What a rule of either phase declares besides its action's own parameters. */
 export interface PhaseRuleFields {
   /** The zone whose entry point of the phase holds the rule. Another zone replaces the rule. */
@@ -23,7 +26,7 @@ export interface PhaseRuleFields {
    * or a rule's ref), `{ first: true }` or `{ last: true }`. Kept: refresh finds a rule moved by hand, and up puts it
    * back. Default: added last at create, never moved.
    */
-  position?: pulumi.Input<RulePlace>;
+  position?: pulumi.Input<RulePlaceArgs>;
   /** Take over an existing rule of the phase (by id) instead of creating one; read only at create. */
   adoptRuleId?: pulumi.Input<string>;
   /** With adoptRuleId: take over a rule whose owner marker names another owner (another stack, or another resource):

@@ -8,6 +8,7 @@ import { engineFailure, inlineProgram, openSandbox, previewDiff, projectStack, t
 import { serveProgram } from './inline-host';
 import type { Stack } from '@pulumi/pulumi/automation';
 import { testClient, zoneOfPlan } from '../support/emulator';
+import { splitMarked } from '../../src/schemas/owner-marker';
 
 // Each example under examples/ run as its Pulumi project would be (its Pulumi.yaml's name, its config, its index.ts
 // importing 'pulumi-zoneguard') through the real engine against the emulator: up, then a clean second preview, and
@@ -187,6 +188,41 @@ describe('examples/waf-migrate-then-manage', () => {
     const saved = await context.client.rulesets.getEntrypoint({ zoneId });
     expect(saved.rules[0]).toMatchObject({ ref: 'office', action: 'skip', expression: 'ip.src in {192.0.2.0/24}', action_parameters: { ruleset: 'current' } });
     await stack.preview({ expectNoChanges: true, color: 'never' });
+  });
+});
+
+describe('examples/rules-per-team', () => {
+  const context = withSandbox('example-rules-per-team');
+  let security: Stack;
+  let api: Stack;
+  let zoneId: string;
+  const phase = 'http_request_firewall_custom';
+  /** The zone's custom rules by the ref their programs declared (without the owner marker), in the order they run. */
+  const refs = async () => (await context.client.rulesets.getEntrypoint({ zoneId, phase })).rules.map((rule) => splitMarked(rule.ref).own);
+
+  beforeAll(async () => {
+    zoneId = context.zone('business');
+    security = await projectStack(context.sandbox, path.join(examples, 'rules-per-team'), 'security', { zoneId, team: 'security' });
+    api = await projectStack(context.sandbox, path.join(examples, 'rules-per-team'), 'api', { zoneId, team: 'api' });
+  });
+
+  test('two stacks of one program each create their rules in one zone, in the declared order, beside a rule made by hand; second previews show no change', async () => {
+    expect((await security.up({ color: 'never' })).summary.resourceChanges).toEqual({ create: 3 });
+    const { id: rulesetId } = await context.client.rulesets.getEntrypoint({ zoneId, phase });
+    await context.client.rulesets.createRule({ zoneId, rulesetId, rule: { action: 'log', expression: 'true', ref: 'by-hand' } });
+    expect((await api.up({ color: 'never' })).summary.resourceChanges).toEqual({ create: 3 });
+    expect(await refs()).toEqual(['office', 'admin', 'api-bots', 'by-hand']);
+    expect((await context.client.rulesets.getEntrypoint({ zoneId, phase: 'http_ratelimit' })).rules.map((rule) => splitMarked(rule.ref).own)).toEqual(['api-login']);
+    await security.preview({ expectNoChanges: true, color: 'never' });
+    await api.preview({ expectNoChanges: true, color: 'never' });
+  });
+
+  test("each stack's destroy removes its own rules only", async () => {
+    await api.destroy({ color: 'never' });
+    expect(await refs()).toEqual(['office', 'admin', 'by-hand']);
+    await security.preview({ expectNoChanges: true, color: 'never' });
+    await security.destroy({ color: 'never' });
+    expect(await refs()).toEqual(['by-hand']);
   });
 });
 

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { ZoneIdSchema } from '../schemas';
 import { MANAGED_RULESET_ID } from '../schemas/service';
 import { MANAGED_RULE_LIMITS, ManagedRuleSchema } from '../rulesets/managed-rules';
-import { declareKind, zoneField } from './declaration';
+import { createOnly, declareKind, zoneField } from './declaration';
+import { TakeOverSchema } from './marker';
 
 /**
  * A zone's entry point of the managed phase after the migration
@@ -34,9 +35,10 @@ export const WafManagedRulesKind = declareKind('WafManagedRules', {
       rules: z.record(z.string().max(MANAGED_RULE_LIMITS.refMax, `must be at most ${MANAGED_RULE_LIMITS.refMax} characters (a ref)`), ManagedRuleSchema),
       /** Whether delete puts back the rules create found (the default) or leaves the rules in place. */
       restoreOnDelete: z.boolean({ error: 'must be a boolean' }).default(true),
+      takeOver: TakeOverSchema,
     })
     .strict(),
-  fields: [zoneField('replace'), { input: 'order', wire: 'rules', change: 'update' }, { input: 'rules', wire: 'rules', change: 'update' }, { input: 'restoreOnDelete', wire: '', change: 'state' }],
+  fields: [zoneField('replace'), { input: 'order', wire: 'rules', change: 'update' }, { input: 'rules', wire: 'rules', change: 'update' }, { input: 'restoreOnDelete', wire: '', change: 'state' }, createOnly('takeOver')],
   outputs: ['ruleIds', 'version', 'recorded'],
   identity: { object: 'managedEntrypoint', scope: 'zone', noun: 'the WAF managed rules entry point of zone', marker: 'description' },
   deleteBeforeReplace: true,

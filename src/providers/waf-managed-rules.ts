@@ -15,7 +15,9 @@ import {
 import { checkWithSchema, containsUnknown, PREVIEW_UNKNOWN } from './kit/check';
 import { assertConfigured, configure, getClient } from './kit/context';
 import { ProviderError, step, unlessNotFound, type Implementation } from './kit/implementation';
-import { nameOf } from './kit/ownership';
+import { nameOf, ownerOf } from './kit/ownership';
+import { MARKER_KEY, ownerMarker, standing } from '../kinds/marker';
+import { splitMarked, withMarker } from '../schemas/owner-marker';
 import { dryRunStep } from './kit/dry-run';
 import { WafManagedRulesKind, label as kindLabel } from '../kinds';
 
@@ -113,11 +115,17 @@ export function holdsDeclared(saved: Pick<EntrypointRuleset, 'rules'>, declared:
  * service gave the rule of the same ref, so unchanged rules keep their id, version and time; a rule of a new ref is
  * sent without id. The ruleset's name and description stay the service's. Pure.
  */
-export function entrypointUpdate(current: Pick<EntrypointRuleset, 'name' | 'description' | 'rules'> | undefined, declared: Pick<WafManagedRulesInputs, 'order' | 'rules'>): EntrypointRuleset {
+export function entrypointUpdate(
+  current: Pick<EntrypointRuleset, 'name' | 'description' | 'rules'> | undefined,
+  declared: Pick<WafManagedRulesInputs, 'order' | 'rules'>,
+  marker?: string,
+): EntrypointRuleset {
   const ids = new Map((current?.rules ?? []).map((rule) => [rule.ref || rule.id || '', rule.id ?? '']));
+  // The owner marker goes at the end of the description, after what the description held (docs/ownership.md).
+  const description = marker === undefined ? current?.description : withMarker(splitMarked(current?.description).own, marker);
   return {
     name: current?.name ?? 'default',
-    ...(current?.description !== undefined ? { description: current.description } : {}),
+    ...(description !== undefined ? { description } : {}),
     rules: declared.order.map((ref) => managedRuleToWire(ref, normalizeRule(declared.rules[ref] as ManagedRule), ids.get(ref) ?? '')),
   };
 }
@@ -138,9 +146,10 @@ export type WafManagedRulesOutputs = WafManagedRulesInputs & {
   recorded: EntrypointRuleset | null;
 };
 
-function outputsOf(inputs: WafManagedRulesInputs, saved: SavedRuleset, recorded: EntrypointRuleset | null): WafManagedRulesOutputs {
+function outputsOf(inputs: WafManagedRulesInputs, saved: SavedRuleset, recorded: EntrypointRuleset | null, marker?: string): WafManagedRulesOutputs {
   const declared = declaredOf(saved);
   return {
+    ...(marker ? { [MARKER_KEY]: marker } : {}),
     zoneId: inputs.zoneId,
     order: declared.order,
     rules: declared.rules,
@@ -197,9 +206,34 @@ async function currentEntrypoint(zoneId: string, what: string): Promise<SavedRul
   return step(`${label(zoneId)}: ${what}`, () => unlessNotFound(() => getClient().rulesets.getEntrypoint({ zoneId }), undefined));
 }
 
-async function save(inputs: WafManagedRulesInputs, current: SavedRuleset | undefined): Promise<SavedRuleset> {
+async function save(inputs: WafManagedRulesInputs, current: SavedRuleset | undefined, marker: string): Promise<SavedRuleset> {
   const { zoneId } = inputs;
-  return step(`${label(zoneId)}: updating the entry point ruleset`, () => getClient().rulesets.updateEntrypoint({ zoneId, ruleset: entrypointUpdate(current, inputs) }));
+  return step(`${label(zoneId)}: updating the entry point ruleset`, () => getClient().rulesets.updateEntrypoint({ zoneId, ruleset: entrypointUpdate(current, inputs, marker) }));
+}
+
+/** The owner marker the entry point's description carries, if any. */
+const markerOn = (ruleset: SavedRuleset | undefined) => splitMarked(ruleset?.description).marker;
+
+/** The marker this resource writes: the one its state recorded, else the program's (src/resources/kit.ts). */
+function markerFor(props: Record<string, unknown>): string {
+  const recorded = props[MARKER_KEY];
+  if (typeof recorded === 'string' && recorded !== '') return recorded;
+  return ownerOf(props) ?? ownerMarker({ project: '', stack: '', parent: '', kind: RESOURCE, name: nameOf(props) ?? '' });
+}
+
+/**
+ * Why this resource must not take the zone's entry point over, update it or put back what create found, or undefined
+ * when it may: another stack's WafManagedRules marked it as its own (docs/ownership.md). One per zone; the service
+ * lets the last writer win, so two stacks would undo each other's rules on every up. Pure.
+ */
+export function ownerRefusal(zoneId: string, name: string | undefined, live: string | undefined, mine: string, doing: 'create' | 'update' | 'delete'): string | undefined {
+  if (standing(live, mine) !== 'other') return undefined;
+  const me = kindLabel(RESOURCE, { zoneId }, name);
+  const way =
+    doing === 'create'
+      ? `If that stack no longer manages it, remove its WafManagedRules (with restoreOnDelete: false) or add takeOver: true here`
+      : `The marker moved since this stack wrote it (another stack took it over): remove this resource from the program with restoreOnDelete: false (pulumi up), or take the entry point back by declaring it anew with takeOver: true`;
+  return `${me}: refused before any change: the entry point is marked as held by another owner (marker ${live} in its description). ${way}`;
 }
 
 export const wafManagedRules: Implementation = {
@@ -233,11 +267,14 @@ export const wafManagedRules: Implementation = {
       const declared = news as WafManagedRulesInputs;
       if (!containsUnknown(declared.order) && !containsUnknown(declared.rules) && !(live && holdsDeclared(live, declared))) {
         await dryRunStep(kindLabel(RESOURCE, { zoneId: olds.zoneId }, nameOf(news) ?? nameOf(olds)), () =>
-          getClient().rulesets.updateEntrypoint({ zoneId: String(olds.zoneId), ruleset: entrypointUpdate(live, declared), dryRun: true }),
+          getClient().rulesets.updateEntrypoint({ zoneId: String(olds.zoneId), ruleset: entrypointUpdate(live, declared, markerFor({ ...news, ...olds })), dryRun: true }),
         );
       }
     }
-    return { changes: all.length > 0, replaces: zone, deleteBeforeReplace: zone.length > 0 ? true : undefined };
+    // Made before markers: the next up writes the marker into the description (the program's inputs carry the owner;
+    // a refresh's diff of the old inputs counts nothing).
+    const unmarked = olds[MARKER_KEY] === undefined && ownerOf(news) !== undefined;
+    return { changes: all.length > 0 || unmarked, replaces: zone, deleteBeforeReplace: zone.length > 0 ? true : undefined };
   },
 
   async create(raw) {
@@ -246,11 +283,15 @@ export const wafManagedRules: Implementation = {
     const status = await step(`${label(zoneId)}: reading the migration status`, () => getClient().wafMigration.status({ zoneId }));
     const refusal = migrationRefusal(zoneId, String(status.migration_state));
     if (refusal) throw new ProviderError(refusal);
-    // Take-over, not duplication: record what the zone holds, and write only when it differs from the declared rules.
+    // Take-over, not duplication: record what the zone holds, and write only when it differs from the declared rules
+    // or does not carry this resource's marker yet.
     const current = await currentEntrypoint(zoneId, 'reading the entry point ruleset');
+    const mine = markerFor(raw);
+    const owned = raw.takeOver === true ? undefined : ownerRefusal(zoneId, nameOf(raw), markerOn(current), mine, 'create');
+    if (owned) throw new ProviderError(owned);
     const recorded = current ? recordOf(current) : null;
-    const saved = current && holdsDeclared(current, inputs) ? current : await save(inputs, current);
-    return { id: zoneId, outs: outputsOf(inputs, saved, recorded) };
+    const saved = current && holdsDeclared(current, inputs) && markerOn(current) === mine ? current : await save(inputs, current, mine);
+    return { id: zoneId, outs: outputsOf(inputs, saved, recorded, mine) };
   },
 
   async read(id, props) {
@@ -258,7 +299,8 @@ export const wafManagedRules: Implementation = {
     const current = await currentEntrypoint(recorded.zoneId, 'reading the entry point ruleset');
     // The zone is gone, or holds no entry point: nothing is managed any more.
     if (!current) return { id: '' };
-    const outs = outputsOf(recorded, current, recorded.recorded ?? null);
+    const marker = typeof props[MARKER_KEY] === 'string' ? (props[MARKER_KEY] as string) : undefined;
+    const outs = outputsOf(recorded, current, recorded.recorded ?? null, marker);
     const inputs = { zoneId: outs.zoneId, order: outs.order, rules: outs.rules, restoreOnDelete: outs.restoreOnDelete };
     return { id, props: outs, inputs };
   },
@@ -268,10 +310,12 @@ export const wafManagedRules: Implementation = {
     const previous = olds as WafManagedRulesOutputs;
     // The ids come from the service, not the state: a rule changed elsewhere since keeps its id all the same.
     const current = await currentEntrypoint(desired.zoneId, 'reading the entry point ruleset');
-    const refusal = current && interveningWriter(desired.zoneId, nameOf(news), previous, current, 'this update');
+    const marker = markerFor({ ...news, ...(olds[MARKER_KEY] ? { [MARKER_KEY]: olds[MARKER_KEY] } : {}) });
+    const refusal =
+      ownerRefusal(desired.zoneId, nameOf(news), markerOn(current), marker, 'update') ?? (current && interveningWriter(desired.zoneId, nameOf(news), previous, current, 'this update'));
     if (refusal) throw new ProviderError(refusal);
-    const saved = current && holdsDeclared(current, desired) ? current : await save(desired, current);
-    return { outs: outputsOf(desired, saved, previous.recorded ?? null) };
+    const saved = current && holdsDeclared(current, desired) && markerOn(current) === marker ? current : await save(desired, current, marker);
+    return { outs: outputsOf(desired, saved, previous.recorded ?? null, marker) };
   },
 
   async delete(_id, props) {
@@ -280,6 +324,12 @@ export const wafManagedRules: Implementation = {
     const { zoneId, recorded } = outs;
     const current = await currentEntrypoint(zoneId, 'reading the entry point ruleset before putting back what create found');
     if (!current) return;
+    // Another stack took the entry point over: its rules are its own now, and stay.
+    const taken = ownerRefusal(zoneId, nameOf(props), markerOn(current), markerFor(props), 'delete');
+    if (taken) {
+      console.error(`zoneguard: ${kindLabel(RESOURCE, { zoneId }, nameOf(props))}: not putting back the rules create found: the entry point is marked as held by another owner (marker ${markerOn(current)}); the resource leaves the state and the rules stay`);
+      return;
+    }
     const declared = declaredOf(recorded);
     if (holdsDeclared(current, declared)) return;
     // Put back only over what this resource last wrote: anything else is someone's change since.

@@ -21,6 +21,9 @@ export interface WafManagedRulesArgs {
   rules: pulumi.Input<pulumi.Input<WafManagedRuleArgs>[]>;
   /** Default true: delete puts back the rules create found. false: delete leaves the rules in place. */
   restoreOnDelete?: pulumi.Input<boolean>;
+  /** Take the entry point over from another stack whose owner marker its description carries (docs/ownership.md#take-over);
+   * without it, create refuses such a zone before any write. Read only at create. */
+  takeOver?: pulumi.Input<boolean>;
 }
 
 /**
@@ -35,6 +38,8 @@ export class WafManagedRules extends ZoneGuardResource {
   /** The rules by ref, as the service holds them. */
   declare readonly rules: pulumi.Output<Record<string, WafManagedRule>>;
   declare readonly restoreOnDelete: pulumi.Output<boolean>;
+  /** Whether the create took the entry point over from another owner's marker. */
+  declare readonly takeOver: pulumi.Output<boolean | undefined>;
   /** The service's id of each rule, by ref. */
   declare readonly ruleIds: pulumi.Output<Record<string, string>>;
   /** The entry point's version after the last change or refresh. */
@@ -48,7 +53,7 @@ export class WafManagedRules extends ZoneGuardResource {
     super(
       'WafManagedRules',
       name,
-      { restoreOnDelete: args.restoreOnDelete, zoneId: args.zoneId, order: shaped.apply((s) => s.order), rules: shaped.apply((s) => s.rules) },
+      { restoreOnDelete: args.restoreOnDelete, takeOver: args.takeOver, zoneId: args.zoneId, order: shaped.apply((s) => s.order), rules: shaped.apply((s) => s.rules) },
       opts,
     );
   }

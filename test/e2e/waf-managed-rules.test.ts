@@ -122,12 +122,14 @@ async function upThenClean(): Promise<string[]> {
 
 let adopted: Awaited<ReturnType<typeof entrypoint>>;
 
-test('up migrates the zone, then WafManagedRules takes the migrated entry point over with zero writes', async () => {
+test('up migrates the zone, then WafManagedRules takes the migrated entry point over with one write, its owner marker', async () => {
   await sandbox.emulator.admin.clearRequests();
   const up = await stack.up({ color: 'never' });
   expect(up.summary.resourceChanges).toEqual({ create: 3 });
-  // The only write is the migration's own submission: the take-over reads, and finds what it declares.
-  expect(await writes()).toEqual([`PUT ${ENTRYPOINT}?waf_migration=pending&phase_two=1`]);
+  // The migration's own submission, then the take-over's one write: it finds what it declares and marks the entry
+  // point's description as its own (docs/ownership.md).
+  expect(await writes()).toEqual([`PUT ${ENTRYPOINT}?waf_migration=pending&phase_two=1`, `PUT ${ENTRYPOINT}`]);
+  expect((await client.rulesets.getEntrypoint({ zoneId })).description).toMatch(/(^| )zg:[0-9a-f]{10}$/);
   adopted = await entrypoint();
   expect(adopted.order).toEqual(['managed-ruleset', 'owasp-core-ruleset']);
   expect(up.outputs.order!.value).toEqual(adopted.order);

@@ -60,13 +60,18 @@ describe('after a direct migration', () => {
     migrated = rulesFromRuleset(plan.ruleset!);
   });
 
-  test('create adopts the migrated entry point with zero writes, and records it', async () => {
+  test('create adopts the migrated entry point with one write, its owner marker, and records it', async () => {
     expect(migrated.map((rule) => rule.ref)).toContain('owasp-core-ruleset');
     const inputs = await checked(migrated);
+    const before = await fixture.client.rulesets.getEntrypoint({ zoneId });
     await fixture.requestsSince();
     const created = await provider.create(inputs);
     const requests = await fixture.requestsSince();
-    expect(requests.map((r) => r.method)).toEqual(['GET', 'GET']);
+    // The migration status, the entry point, and the PUT that writes the marker at the end of its description.
+    expect(requests.map((r) => r.method)).toEqual(['GET', 'GET', 'PUT']);
+    const after = await fixture.client.rulesets.getEntrypoint({ zoneId });
+    expect(after.description).toMatch(/(^| )zg:[0-9a-f]{10}$/);
+    expect(after.rules.map((rule) => [rule.id, rule.ref])).toEqual(before.rules.map((rule) => [rule.id, rule.ref]));
     expect(created.id).toBe(zoneId);
     outs = created.outs as WafManagedRulesOutputs;
     expect(outs.order).toEqual(migrated.map((rule) => rule.ref));
@@ -74,7 +79,7 @@ describe('after a direct migration', () => {
     expect(Object.keys(outs.ruleIds)).toEqual(outs.order);
   });
 
-  test('the rules `zoneguard export` writes for the zone adopt it with zero writes', async () => {
+  test('the rules `zoneguard export` writes for the zone adopt it, marked already, with zero writes', async () => {
     const { program } = await exportZoneProgram({ client: fixture.client, zoneId });
     // The program's rules literal, evaluated as the program would.
     const literal = /^ {2}rules: (\[[\s\S]*?^ {2}\]),$/m.exec(program)?.[1];

@@ -1,3 +1,4 @@
+import { splitMarked } from '../../src/schemas/owner-marker';
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -49,16 +50,24 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox?.close());
 
-test('the first pulumi up adopts everything and writes nothing', async () => {
+test('the first pulumi up adopts everything and writes only the owner markers, one PUT per adopted policy or rule', async () => {
   const before = await sandbox.emulator.admin.inventory(zoneId);
   await sandbox.emulator.admin.clearRequests();
   const up = await stack.up({ color: 'never' });
   // The settings, two CSP policies and four firewall rules of the demo enterprise zone.
   expect(up.summary.resourceChanges).toMatchObject({ create: 8 });
   expect(up.outputs.resources?.value).toBe(7);
-  const writes = (await sandbox.emulator.admin.requests()).filter((r) => r.method !== 'GET');
-  expect(writes).toEqual([]);
-  expect(await sandbox.emulator.admin.inventory(zoneId)).toEqual(before);
+  // Each adopted object gets its resource's owner marker (docs/ownership.md), and nothing else changes.
+  const writes = (await sandbox.emulator.admin.requests()).filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path.replace(/[0-9a-f]{32}/g, ':id')}`);
+  expect(writes.sort()).toEqual([
+    ...before.cspPolicies.map(() => 'PUT /client/v4/zones/:id/page_guard/policies/:id'),
+    ...before.firewallRules.map(() => 'PUT /client/v4/zones/:id/firewall/rules/:id'),
+  ].sort());
+  const unmarked = (text: string | undefined) => splitMarked(text).own;
+  const after = await sandbox.emulator.admin.inventory(zoneId);
+  expect(after.cspPolicies.map((p) => ({ ...p, description: unmarked(p.description) }))).toEqual(before.cspPolicies);
+  expect(after.firewallRules.map((r) => ({ ...r, ref: unmarked(r.ref) }))).toEqual(before.firewallRules.map((r) => ({ ...r, ref: r.ref ?? '' })));
+  expect(after.cspPolicies.map((p) => splitMarked(p.description).marker)).toEqual(before.cspPolicies.map(() => expect.stringMatching(/^zg:[0-9a-f]{10}$/)));
 });
 
 test('a preview after it shows no change', async () => {

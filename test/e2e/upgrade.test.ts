@@ -78,7 +78,7 @@ const DECLARED: Array<[name: string, kind: ResourceKind]> = [
 ];
 
 /** The kinds whose objects carry an owner marker: their objects, made before markers, get it on the next up. */
-const MARKED: ResourceKind[] = ['CspPolicy', 'FirewallRuleWithFilter', 'FirewallFilter', 'FirewallRule'];
+const MARKED: ResourceKind[] = ['CspPolicy', 'FirewallRuleWithFilter', 'FirewallFilter', 'FirewallRule', 'WafManagedRules'];
 /** What a preview shows: every resource of the program `same` but the marked kinds' `update`, and the default provider `same`. */
 const FIRST_PREVIEW = [
   ...DECLARED.map(([name, kind]) => `${MARKED.includes(kind) ? 'update' : 'same'} ${typeToken(kind)} ${name}`),

@@ -124,12 +124,18 @@ test('an update is a PATCH of that rule alone; the preview of a change the servi
   expect((await live(RATELIMIT_PHASE)).find((rule) => ownRef(rule) === 'beta-api')).toMatchObject({ ratelimit: { requests_per_period: 80 } });
   expect((await live()).find((rule) => ownRef(rule) === 'by-hand')).toEqual(byHand);
 
-  // A ref another rule of the phase holds: the local check cannot know it, the service's dry run refuses it.
-  betaRules['beta-log'] = { ...betaRules['beta-log']!, ref: 'by-hand' };
+  // A ref another rule of the phase holds: the local check cannot know it, the service's dry run refuses it. The dry
+  // run sends the ref as the update would, with beta's owner marker, so the rule holding it here is one copied by
+  // hand with the ref beta-log would take ("copied" and beta-log's marker).
+  const betaLog = (await live()).find((rule) => ownRef(rule) === 'beta-log')!;
+  const { id: rulesetId } = await client.rulesets.getEntrypoint({ zoneId, phase: CUSTOM_PHASE });
+  const copied = await client.rulesets.createRule({ zoneId, rulesetId, rule: { action: 'log', expression: 'true', ref: `copied ${splitMarked(betaLog.ref).marker}` } });
+  betaRules['beta-log'] = { ...betaRules['beta-log']!, ref: 'copied' };
   let output = '';
   await expect(beta.preview({ color: 'never', onOutput: (out) => (output += out) })).rejects.toThrow();
   expect(output).toMatch(/CustomRule 'beta-log' [0-9a-f]{32} in zone [0-9a-f]{32}: the service refuses this change \(checked with dry_run, nothing was changed\)/);
   betaRules['beta-log'] = { ...betaRules['beta-log']!, ref: 'beta-log' };
+  await client.rulesets.deleteRule({ zoneId, rulesetId, ruleId: copied.rules.at(-1)!.id! });
   await clean(alpha, beta);
 });
 

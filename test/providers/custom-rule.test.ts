@@ -265,4 +265,18 @@ describe('the owner marker in the ref (src/providers/kit/marker.ts)', () => {
     await expect(marked.update(admin.id, admin.outs!, changed)).rejects.toThrow('not updating it: it is marked as held by another owner');
     expect((await fx.requestsSince()).filter((r) => r.method !== 'GET')).toEqual([]);
   });
+
+  test("a destroy of a zone's rules reads its entry point once for the owner markers: each delete's answer is the next one's read", async () => {
+    resetOwnership();
+    const zoneId = await fx.freshZone();
+    const made = [];
+    for (let i = 0; i < 20; i += 1) made.push(await createMarked(`rule-${i}`, rule(zoneId, { ref: `r${i}` })));
+    await new Promise((resolve) => setTimeout(resolve, 1_100)); // past the entry point's freshness: the first delete reads it
+    await fx.requestsSince();
+    for (const { id, outs } of made) await marked.delete(id, outs!);
+    const calls = await fx.apiCalls();
+    expect(calls.filter((c) => c.startsWith('GET'))).toEqual([`GET /rulesets/phases/${CUSTOM_PHASE}/entrypoint`]);
+    expect(calls.filter((c) => c.startsWith('DELETE'))).toHaveLength(20);
+    expect(await refs(zoneId)).toEqual([]);
+  });
 });

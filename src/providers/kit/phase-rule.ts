@@ -19,7 +19,7 @@ import {
 } from '../../rulesets';
 import type { RulePosition, RulesetRule, SavedRuleset } from '../../schemas';
 import { checkWithSchema, containsUnknown, PREVIEW_UNKNOWN } from './check';
-import { ReadCoalescer } from './coalesce';
+import { ReadCoalescer, STREAM_GAP_MS } from './coalesce';
 import { assertConfigured, configure, getClient } from './context';
 import { diffFields } from './diff';
 import { dryRunStep } from './dry-run';
@@ -78,14 +78,14 @@ export function createdRule(before: SavedRuleset | undefined, after: SavedRulese
  */
 class Entrypoints {
   readonly #phase: RulePhase;
-  readonly #known = new WeakMap<ZoneGuardClient, Map<string, Promise<SavedRuleset | undefined>>>();
+  readonly #known = new WeakMap<ZoneGuardClient, Map<string, { ruleset: Promise<SavedRuleset | undefined>; at: number }>>();
   readonly #queues = new Map<string, Promise<unknown>>();
 
   constructor(phase: RulePhase) {
     this.#phase = phase;
   }
 
-  #zones(): Map<string, Promise<SavedRuleset | undefined>> {
+  #zones(): Map<string, { ruleset: Promise<SavedRuleset | undefined>; at: number }> {
     const client = getClient();
     let zones = this.#known.get(client);
     if (!zones) this.#known.set(client, (zones = new Map()));
@@ -95,14 +95,19 @@ class Entrypoints {
   /** The zone's entry point as last seen, read once per run (undefined while the zone has none). */
   current(zoneId: string): Promise<SavedRuleset | undefined> {
     const zones = this.#zones();
-    let known = zones.get(zoneId);
-    if (!known) {
-      known = unlessNotFound(() => getClient().rulesets.getEntrypoint({ zoneId, phase: this.#phase }), undefined);
-      // A failed read is not remembered: the next call asks again.
-      known.catch(() => zones.delete(zoneId));
-      zones.set(zoneId, known);
-    }
-    return known;
+    const known = zones.get(zoneId);
+    if (known) return known.ruleset;
+    const ruleset = unlessNotFound(() => getClient().rulesets.getEntrypoint({ zoneId, phase: this.#phase }), undefined);
+    // A failed read is not remembered: the next call asks again.
+    ruleset.catch(() => zones.delete(zoneId));
+    zones.set(zoneId, { ruleset, at: Date.now() });
+    return ruleset;
+  }
+
+  /** The zone's entry point as read or written at most `maxAgeMs` ago, else read again. */
+  recent(zoneId: string, maxAgeMs: number): Promise<SavedRuleset | undefined> {
+    const known = this.#zones().get(zoneId);
+    return known && Date.now() - known.at < maxAgeMs ? known.ruleset : this.reread(zoneId);
   }
 
   /** Reads the zone's entry point again (a rule named by a place may have been added by hand since). */
@@ -113,7 +118,7 @@ class Entrypoints {
 
   /** What a write answered: the zone's entry point now. */
   saw(zoneId: string, saved: SavedRuleset): void {
-    this.#zones().set(zoneId, Promise.resolve(saved));
+    this.#zones().set(zoneId, { ruleset: Promise.resolve(saved), at: Date.now() });
   }
 
   /** Runs the zone's writes one at a time, in the order they come. */
@@ -174,6 +179,17 @@ class PhaseRules {
   /** A refresh's read, coalesced per zone: undefined when the rule (or the whole entry point) is gone. */
   read(zoneId: string, id: string): Promise<FoundRule | undefined> {
     return this.#reads.read(zoneId, id);
+  }
+
+  /**
+   * The rule as the service holds it before a write (the owner marker's read, kit/marker.ts): from the zone's entry
+   * point as last read or written, when that was at most STREAM_GAP_MS ago (the staleness a refresh's coalesced reads
+   * allow, kit/coalesce.ts), else read again. Every write answers the whole entry point, so a destroy of a zone's
+   * rules, one write after the other, reads it about once, where a read of each rule ended the walk the next shares.
+   */
+  async live(zoneId: string, id: string): Promise<FoundRule | undefined> {
+    const ruleset = await this.#entrypoints.recent(zoneId, STREAM_GAP_MS);
+    return ruleset && foundIn(ruleset).find((found) => found.id === id);
   }
 
   /** The wire position for the declared place, against the zone's rules as last seen, read again once when it names a rule not among them. */
@@ -281,10 +297,10 @@ export function phaseRule(spec: PhaseRuleSpec): Implementation & LiveObject {
   return {
     configure,
 
-    // Coalesced like a refresh's read: a destroy of a zone's rules reads its entry point once.
+    // From the entry point as last read or written (PhaseRules.live): a destroy of a zone's rules reads it about once.
     async live(id, props) {
       const recorded = props as unknown as PhaseRuleOutputs;
-      const found = await step(`${rules.labelOf(props, id)}: reading the ${noun}`, () => rules.read(recorded.zoneId, id));
+      const found = await step(`${rules.labelOf(props, id)}: reading the ${noun}`, () => rules.live(recorded.zoneId, id));
       return found && { ...outputsOfRule(recorded.zoneId, found, recorded) };
     },
 

@@ -106,10 +106,10 @@ describe('the marked providers against the emulator', () => {
     await checkedBy(filter, filterInputs('/room', MINE, { ref: 'r'.repeat(36) }));
     await fx.requestsSince();
     expect((await filter.check({}, filterInputs('/room', MINE, { ref: 'r'.repeat(37) }))).failures).toEqual([
-      { property: 'ref', reason: `FirewallFilter: ref must be at most 36 characters: zoneguard keeps ${MARKER_ROOM} of the service's 50 for its owner marker (docs/ownership.md)` },
+      { property: 'ref', reason: `FirewallFilter.ref: must be at most 36 characters: zoneguard keeps ${MARKER_ROOM} of the service's 50 for its owner marker (docs/ownership.md)` },
     ]);
     expect((await filter.check({}, filterInputs('/room', MINE, { ref: `x ${OTHER}` }))).failures).toEqual([
-      { property: 'ref', reason: 'FirewallFilter: ref must not end in a zoneguard owner marker (zg: and 10 hex digits): zoneguard writes it (docs/ownership.md)' },
+      { property: 'ref', reason: 'FirewallFilter.ref: must not end in a zoneguard owner marker (zg: and 10 hex digits): zoneguard writes it (docs/ownership.md)' },
     ]);
     expect(await fx.requestsSince()).toEqual([]);
   });

@@ -100,10 +100,12 @@ export function withOwnerMarker(declaration: KindDeclaration, impl: Implementati
       const own = news?.[field];
       if (typeof own !== 'string') return result;
       const failures = [...(result.failures ?? [])];
+      // One failure per field, named as every other (Kind.field: ...): a field the kind's check refused already keeps that failure.
+      if (failures.some((failure) => failure.property === field)) return result;
       if (own.length > room) {
-        failures.push({ property: field, reason: `${kind}: ${field} must be at most ${room} characters: zoneguard keeps ${MARKER_ROOM} of the service's ${fieldMax} for its owner marker (docs/ownership.md)` });
+        failures.push({ property: field, reason: `${kind}.${field}: must be at most ${room} characters: zoneguard keeps ${MARKER_ROOM} of the service's ${fieldMax} for its owner marker (docs/ownership.md)` });
       } else if (looksMarked(own)) {
-        failures.push({ property: field, reason: `${kind}: ${field} must not end in a zoneguard owner marker (zg: and 10 hex digits): zoneguard writes it (docs/ownership.md)` });
+        failures.push({ property: field, reason: `${kind}.${field}: must not end in a zoneguard owner marker (zg: and 10 hex digits): zoneguard writes it (docs/ownership.md)` });
       }
       return failures.length === (result.failures ?? []).length ? result : { inputs: news, failures };
     },

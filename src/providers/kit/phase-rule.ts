@@ -210,11 +210,35 @@ class PhaseRules {
   async post(inputs: DeclaredRule): Promise<SavedRuleset> {
     const { zoneId } = inputs;
     const rule = phaseRuleToWire(inputs);
-    const current = await this.#entrypoints.current(zoneId);
+    // "None yet" is read again unless just read: a PUT over an entry point made since would replace its rules.
+    const current = (await this.#entrypoints.current(zoneId)) ?? (await this.#entrypoints.recent(zoneId, STREAM_GAP_MS));
     const position = await this.wirePosition(inputs, current, undefined);
     const rulesets = getClient().rulesets;
-    if (current === undefined) return rulesets.updateEntrypoint({ zoneId, phase: this.phase, ruleset: { name: 'default', rules: [rule] } });
+    if (current === undefined) {
+      const saved = await rulesets.updateEntrypoint({ zoneId, phase: this.phase, ruleset: { name: 'default', rules: [rule] } });
+      await this.#sayIfReplaced(inputs, saved);
+      return saved;
+    }
     return rulesets.createRule({ zoneId, rulesetId: current.id, rule, ...(position ? { position } : {}) });
+  }
+
+  /**
+   * The PUT that creates an entry point answers its version 1. A later version means another writer (another stack's
+   * first rule, the dashboard) made it between this run's read and the PUT, which replaced those rules: the service
+   * has no create-only write of an entry point (docs/service.md#ruleset-versions: the last writer wins). Said on
+   * standard error with the rules lost (read from the version before, best effort); the create itself succeeded.
+   */
+  async #sayIfReplaced(inputs: DeclaredRule, saved: SavedRuleset): Promise<void> {
+    const version = Number(saved.version ?? '1');
+    if (!(version > 1)) return;
+    let lost: string[] | undefined;
+    try {
+      const previous = await getClient().rulesets.getVersion({ zoneId: inputs.zoneId, rulesetId: saved.id, version: String(version - 1) });
+      lost = previous.rules.map((rule) => rule.ref || rule.id || '');
+    } catch {
+      lost = undefined;
+    }
+    console.error(replacedEntrypointWarning(this.labelOf(inputs), this.phase, version - 1, lost));
   }
 
   /** Creates the rule: one call, after at most one read of the zone's entry point per run. */
@@ -269,6 +293,16 @@ class PhaseRules {
     const saved = (await this.patch(inputs, { ...outs, position: undefined }, !placed))!;
     return foundIn(saved).find((rule) => rule.id === id) ?? found;
   }
+}
+
+/** The line said when a create's PUT replaced an entry point another writer made meanwhile (PhaseRules.post). Pure. */
+export function replacedEntrypointWarning(what: string, phase: string, replaced: number, lost: readonly string[] | undefined): string {
+  const rules = lost === undefined ? 'its rules are gone' : `${lost.length} rule${lost.length === 1 ? '' : 's'} gone (${lost.map((ref) => JSON.stringify(ref)).join(', ')})`;
+  return (
+    `zoneguard: ${what}: another writer created the zone's ${phase} entry point after this run found none, and this create's ` +
+    `PUT replaced its version ${replaced}: ${rules}. A stack that held one finds it gone at its next refresh and creates it ` +
+    'again with pulumi up; a rule made by hand must be made again'
+  );
 }
 
 /** Whether an update moves the rule: its place is declared, and differs from the one the state holds. Pure. */

@@ -172,6 +172,29 @@ interface Row extends ProcessCost {
 }
 const measuredRows: Row[] = [];
 
+/** The bytes of a kind's entry in the state file (compact JSON, as the engine writes it), at each size after `up`. */
+interface EntryRow {
+  size: number;
+  kind: string;
+  count: number;
+  meanBytes: number;
+  maxBytes: number;
+}
+const entryRows: EntryRow[] = [];
+/** The goal of issue 27: a resource's state entry at most 2 KB. */
+const ENTRY_GOAL = 2048;
+
+/** Each zoneguard kind's entries in a state file: their count, mean and largest size in bytes of compact JSON. */
+function entriesByKind(stateFile: string, size: number): EntryRow[] {
+  const state = JSON.parse(fs.readFileSync(stateFile, 'utf8')) as { checkpoint: { latest: { resources: Array<{ type: string }> } } };
+  const byKind = new Map<string, number[]>();
+  for (const entry of state.checkpoint.latest.resources) {
+    const kind = /^pulumi-nodejs:dynamic\/zoneguard:(.+)$/.exec(entry.type)?.[1];
+    if (kind) byKind.set(kind, [...(byKind.get(kind) ?? []), Buffer.byteLength(JSON.stringify(entry))]);
+  }
+  return [...byKind].map(([kind, bytes]) => ({ size, kind, count: bytes.length, meanBytes: bytes.reduce((sum, b) => sum + b, 0) / bytes.length, maxBytes: Math.max(...bytes) }));
+}
+
 const emulator = await startEmulator({ port: 0 });
 try {
   for (const size of measuredSizes) {
@@ -224,6 +247,7 @@ try {
         loadAfter: '',
       };
       measuredRows.push(row);
+      if (step === 'up') entryRows.push(...entriesByKind(target.stateFile, size));
       console.log(
         `${size} resources, ${step}: ${fmt.ms(row.ms)}, ${row.calls} calls, provider host peak RSS ${fmt.bytes(row.providerPeakRss)}, ` +
           `CPU provider host ${fmt.ms(row.providerCpuMs)} / engine ${fmt.ms(row.engineCpuMs)} / program and emulator ${fmt.ms(row.benchCpuMs)}, engine wrote ${fmt.bytes(row.engineWrittenBytes)}, state ${fmt.bytes(row.stateBytes)}`,
@@ -342,6 +366,12 @@ lib.emitResult({
   bench: 'How cost grows with the size of a stack',
   command: `${COMMAND} ${measuredSizes.join(',')}`,
   figures: [
+    ...entryRows.map((entry) => ({
+      what: `State entry of a ${entry.kind} after up of ${entry.size} resources (compact JSON, as in the state file): mean and largest`,
+      value: `${fmt.int(entry.meanBytes)} B, largest ${fmt.int(entry.maxBytes)} B (${entry.count} entries)`,
+      goal: `at most ${fmt.int(ENTRY_GOAL)} B`,
+      met: entry.maxBytes <= ENTRY_GOAL,
+    })),
     ...exponents.map((e) => ({
       what: `${e.step} of ${sizes.join(' / ')} resources: growth exponents (1 = linear) of wall time, API calls, provider host peak RSS`,
       value: `wall ${exp(e.ms)}, calls ${exp(e.calls)}, peak RSS ${exp(e.providerPeakRss)}`,
@@ -378,6 +408,11 @@ lib.emitResult({
         ]
       : []),
     ...findings(),
+    '',
+    table(
+      ['resources', 'kind', 'entries', 'state entry after up: mean', 'largest'],
+      entryRows.map((entry) => [entry.size, entry.kind, entry.count, `${fmt.int(entry.meanBytes)} B`, `${fmt.int(entry.maxBytes)} B`]),
+    ),
     '',
     table(
       ['resources', 'zones', 'step', 'wall time', 'per resource', 'API calls', 'provider host peak RSS', 'provider host CPU', 'engine CPU', 'program + emulator CPU', 'engine wrote', 'state file'],

@@ -1,4 +1,5 @@
 import * as pulumi from '@pulumi/pulumi';
+import { registration } from './kit';
 import { OwnedResource, type TakeOverArgs } from './owned';
 import type { CspAction } from '../schemas';
 import { cspWeakeningSources } from '../schemas/csp-value';
@@ -36,7 +37,7 @@ export class CspPolicy extends OwnedResource {
   declare readonly policyId: pulumi.Output<string>;
 
   constructor(name: string, args: CspPolicyArgs, opts?: pulumi.CustomResourceOptions) {
-    super('CspPolicy', name, args, opts);
+    super(...registration('CspPolicy', name, args, opts));
     // A warning, not a failure: a site may need these sources. It runs in the program, so the engine shows it under
     // this resource at preview (a provider's check has no channel for warnings; see docs/inputs.md). Only once the
     // policy is registered (its URN): @pulumi/pulumi sends all log messages of the process in one queue, each after

@@ -1,5 +1,5 @@
 import type * as pulumi from '@pulumi/pulumi';
-import { ZoneGuardResource } from './kit';
+import { registration, ZoneGuardResource } from './kit';
 import type { BlockResponseInput, RulePlace, RuleSkip } from '../rulesets';
 import type { CUSTOM_ACTIONS } from '../schemas/rulesets';
 
@@ -71,6 +71,6 @@ export class CustomRule extends PhaseRuleResource {
   declare readonly skip: pulumi.Output<RuleSkip | undefined>;
 
   constructor(name: string, args: CustomRuleArgs, opts?: pulumi.CustomResourceOptions) {
-    super('CustomRule', name, args, opts);
+    super(...registration('CustomRule', name, args, opts));
   }
 }

@@ -1,4 +1,5 @@
 import type * as pulumi from '@pulumi/pulumi';
+import { registration } from './kit';
 import { OwnedResource, type TakeOverArgs } from './owned';
 
 /** Inputs of a {@link FirewallFilter}. */
@@ -36,6 +37,6 @@ export class FirewallFilter extends OwnedResource {
   declare readonly filterId: pulumi.Output<string>;
 
   constructor(name: string, args: FirewallFilterArgs, opts?: pulumi.CustomResourceOptions) {
-    super('FirewallFilter', name, args, opts);
+    super(...registration('FirewallFilter', name, args, opts));
   }
 }

@@ -1,5 +1,7 @@
 import type * as pulumi from '@pulumi/pulumi';
 import { FirewallRuleResource, type FirewallRuleFields } from './firewall-rule';
+import { registration } from './kit';
+import { noteFirewallRule } from './zone-order';
 
 /** Inputs of a {@link FirewallRuleWithFilter}. */
 export interface FirewallRuleWithFilterArgs extends FirewallRuleFields {
@@ -19,6 +21,8 @@ export class FirewallRuleWithFilter extends FirewallRuleResource {
   declare readonly expression: pulumi.Output<string>;
 
   constructor(name: string, args: FirewallRuleWithFilterArgs, opts?: pulumi.CustomResourceOptions) {
-    super('FirewallRuleWithFilter', name, args, opts);
+    super(...registration('FirewallRuleWithFilter', name, args, opts));
+    // A WafMigration of the same zone in this program waits for this rule (zone-order.ts).
+    noteFirewallRule(this, args.zoneId);
   }
 }

@@ -1,7 +1,7 @@
 import type * as pulumi from '@pulumi/pulumi';
 import { OwnedResource, type TakeOverArgs } from './owned';
 import { noteFirewallRule } from './zone-order';
-import type { ResourceKind } from '../providers';
+import { registration } from './kit';
 import type { FirewallAction, FirewallProduct } from '../schemas';
 
 /** The inputs of every firewall rule, whichever way it gets its filter ({@link FirewallRule}, FirewallRuleWithFilter). */
@@ -23,7 +23,7 @@ export interface FirewallRuleFields extends TakeOverArgs {
   ref?: pulumi.Input<string>;
 }
 
-/** The outputs of every firewall rule, and what its construction does besides registering. */
+/** The outputs of every firewall rule; each class also notes itself for a WafMigration of its zone (zone-order.ts). */
 export abstract class FirewallRuleResource extends OwnedResource {
   declare readonly action: pulumi.Output<FirewallAction>;
   declare readonly products: pulumi.Output<FirewallProduct[] | undefined>;
@@ -37,17 +37,6 @@ export abstract class FirewallRuleResource extends OwnedResource {
   declare readonly filterId: pulumi.Output<string>;
   /** The rule this resource took over at create, when it was given one. */
   declare readonly adoptRuleId: pulumi.Output<string | undefined>;
-
-  protected constructor(
-    kind: ResourceKind & `FirewallRule${string}`,
-    name: string,
-    args: FirewallRuleFields & pulumi.Inputs,
-    opts?: pulumi.CustomResourceOptions,
-  ) {
-    super(kind, name, args, opts);
-    // A WafMigration of the same zone in this program waits for this rule (zone-order.ts).
-    noteFirewallRule(this, args.zoneId);
-  }
 }
 
 /** Inputs of a {@link FirewallRule}. */
@@ -66,6 +55,8 @@ export interface FirewallRuleArgs extends FirewallRuleFields {
  */
 export class FirewallRule extends FirewallRuleResource {
   constructor(name: string, args: FirewallRuleArgs, opts?: pulumi.CustomResourceOptions) {
-    super('FirewallRule', name, args, opts);
+    super(...registration('FirewallRule', name, args, opts));
+    // A WafMigration of the same zone in this program waits for this rule (zone-order.ts).
+    noteFirewallRule(this, args.zoneId);
   }
 }

@@ -1,5 +1,5 @@
 import type * as pulumi from '@pulumi/pulumi';
-import { ZoneGuardResource } from './kit';
+import { registration, ZoneGuardResource } from './kit';
 
 /** Inputs of {@link PageGuardSettings}. */
 export interface PageGuardSettingsArgs {
@@ -27,6 +27,6 @@ export class PageGuardSettings extends ZoneGuardResource {
   declare readonly previous: pulumi.Output<{ enabled: boolean; useVendorReportingEndpoint?: boolean; useConnectionUrlPath?: boolean }>;
 
   constructor(name: string, args: PageGuardSettingsArgs, opts?: pulumi.CustomResourceOptions) {
-    super('PageGuardSettings', name, args, opts);
+    super(...registration('PageGuardSettings', name, args, opts));
   }
 }

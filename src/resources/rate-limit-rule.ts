@@ -1,4 +1,5 @@
 import type * as pulumi from '@pulumi/pulumi';
+import { registration } from './kit';
 import { PhaseRuleResource, type PhaseRuleFields } from './custom-rule';
 import type { RatelimitInput } from '../rulesets';
 import type { RATELIMIT_ACTIONS } from '../schemas/rulesets';
@@ -21,6 +22,6 @@ export class RateLimitRule extends PhaseRuleResource {
   declare readonly ratelimit: pulumi.Output<RatelimitInput>;
 
   constructor(name: string, args: RateLimitRuleArgs, opts?: pulumi.CustomResourceOptions) {
-    super('RateLimitRule', name, args, opts);
+    super(...registration('RateLimitRule', name, args, opts));
   }
 }

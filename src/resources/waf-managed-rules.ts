@@ -1,5 +1,5 @@
 import * as pulumi from '@pulumi/pulumi';
-import { ZoneGuardResource } from './kit';
+import { registration, ZoneGuardResource } from './kit';
 import { rulesByRef, rulesFromRuleset, type ManagedRule, type ManagedRuleWithRef } from '../rulesets';
 import type { EntrypointRuleset } from '../schemas';
 
@@ -51,10 +51,12 @@ export class WafManagedRules extends ZoneGuardResource {
     // Keyed by ref, so the engine's diff names the rule that changed, not every rule after a shifted position.
     const shaped = pulumi.output(args.rules).apply((list) => rulesByRef(list as ManagedRuleWithRef[]));
     super(
-      'WafManagedRules',
-      name,
-      { restoreOnDelete: args.restoreOnDelete, takeOver: args.takeOver, zoneId: args.zoneId, order: shaped.apply((s) => s.order), rules: shaped.apply((s) => s.rules) },
-      opts,
+      ...registration(
+        'WafManagedRules',
+        name,
+        { restoreOnDelete: args.restoreOnDelete, takeOver: args.takeOver, zoneId: args.zoneId, order: shaped.apply((s) => s.order), rules: shaped.apply((s) => s.rules) },
+        opts,
+      ),
     );
   }
 }

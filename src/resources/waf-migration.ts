@@ -1,6 +1,6 @@
 import * as pulumi from '@pulumi/pulumi';
 import type { ZoneGuardClient } from '../client';
-import { ZoneGuardResource } from './kit';
+import { registration, ZoneGuardResource } from './kit';
 import { clientFromStackConfig } from './stack-client';
 import { dependsOnZoneRules } from './zone-order';
 import { AdjustmentsSchema, NO_ADJUSTMENTS, readMigrationPlan, type MigrationMode, type WafConversion, type WafMigrationPlan } from '../migration';
@@ -70,10 +70,12 @@ export class WafMigration extends ZoneGuardResource {
 
   constructor(name: string, args: WafMigrationArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      'WafMigration',
-      name,
-      args,
-      { ...wafMigrationOptions(opts), dependsOn: dependsOnZoneRules(args.zoneId, opts?.dependsOn) },
+      ...registration(
+        'WafMigration',
+        name,
+        args,
+        { ...wafMigrationOptions(opts), dependsOn: dependsOnZoneRules(args.zoneId, opts?.dependsOn) },
+      ),
     );
   }
 }

@@ -12,7 +12,8 @@
 //   source scripts/env.sh && tsc -p tsconfig.build.json && source scripts/engine.sh && node bench/growth.bench.mts [SIZES]
 //
 // SIZES: comma-separated resource counts (default 100,400,1600, or ZONEGUARD_GROWTH_SIZES); ZONEGUARD_GROWTH_KEEP=1
-// adds earlier runs' rows of the other sizes (see SAVED_ROWS).
+// adds earlier runs' rows of the other sizes (see SAVED_ROWS). ZONEGUARD_GROWTH_PREVIOUS=<commit> measures that
+// commit's build first, in the same run and by this same bench (see previousBuildRows), and sets the two side by side.
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -156,6 +157,7 @@ const SKIP_CHECKPOINTS = { PULUMI_SKIP_CHECKPOINTS: 'true' };
 const PROJECT = 'zoneguard-bench-growth';
 
 interface Row extends ProcessCost {
+  build: string;
   size: number;
   zones: number;
   step: Step;
@@ -171,9 +173,15 @@ interface Row extends ProcessCost {
   loadAfter: string;
 }
 const measuredRows: Row[] = [];
+/** Which build a row measured: this checkout's, or the previous commit's (ZONEGUARD_GROWTH_PREVIOUS). */
+const THIS_BUILD = 'this build';
+/** Set in the run of the previous build: where it writes its rows for the run that started it, instead of a report. */
+const ROWS_OUT = process.env.ZONEGUARD_GROWTH_ROWS_OUT;
+const PREVIOUS = ROWS_OUT ? undefined : process.env.ZONEGUARD_GROWTH_PREVIOUS || undefined;
 
 /** The bytes of a kind's entry in the state file (compact JSON, as the engine writes it), at each size after `up`. */
 interface EntryRow {
+  build: string;
   size: number;
   kind: string;
   count: number;
@@ -192,8 +200,37 @@ function entriesByKind(stateFile: string, size: number): EntryRow[] {
     const kind = /^pulumi-nodejs:dynamic\/zoneguard:(.+)$/.exec(entry.type)?.[1];
     if (kind) byKind.set(kind, [...(byKind.get(kind) ?? []), Buffer.byteLength(JSON.stringify(entry))]);
   }
-  return [...byKind].map(([kind, bytes]) => ({ size, kind, count: bytes.length, meanBytes: bytes.reduce((sum, b) => sum + b, 0) / bytes.length, maxBytes: Math.max(...bytes) }));
+  return [...byKind].map(([kind, bytes]) => ({ build: THIS_BUILD, size, kind, count: bytes.length, meanBytes: bytes.reduce((sum, b) => sum + b, 0) / bytes.length, maxBytes: Math.max(...bytes) }));
 }
+
+/**
+ * The same bench run on the build of `commit`: a git worktree of it in a temporary directory, this checkout's
+ * node_modules copied into it as hard links (its own `pulumi-zoneguard` link then resolves to the worktree, for the
+ * program and for the dynamic provider host the engine starts from the stack's directory), this bench and lib.mts
+ * copied over its own so both builds are measured alike, its package built, then `node bench/growth.bench.mts SIZES`
+ * in it with ZONEGUARD_GROWTH_ROWS_OUT. Its rows come back labelled with the commit; the worktree is removed after.
+ */
+function previousBuildRows(commit: string, sizes: readonly number[]): { rows: Row[]; entries: EntryRow[] } {
+  const temp = fs.mkdtempSync(path.join(os.tmpdir(), 'zoneguard-growth-'));
+  const tree = path.join(temp, 'tree');
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: lib.root, stdio: ['ignore', 'ignore', 'inherit'] });
+  git('worktree', 'add', '--detach', tree, commit);
+  try {
+    execFileSync('cp', ['-al', path.join(lib.root, 'node_modules'), path.join(tree, 'node_modules')]);
+    for (const file of ['growth.bench.mts', 'lib.mts']) fs.copyFileSync(path.join(lib.root, 'bench', file), path.join(tree, 'bench', file));
+    const quiet = { cwd: tree, stdio: ['ignore', 2, 2] as ['ignore', number, number] };
+    execFileSync(process.execPath, [path.join(tree, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], quiet);
+    const out = path.join(temp, 'rows.json');
+    execFileSync(process.execPath, [path.join(tree, 'bench', 'growth.bench.mts'), sizes.join(',')], { ...quiet, env: { ...process.env, ZONEGUARD_GROWTH_ROWS_OUT: out } });
+    const label = `previous build (${execFileSync('git', ['rev-parse', '--short', commit], { cwd: lib.root, encoding: 'utf8' }).trim()})`;
+    const measured = JSON.parse(fs.readFileSync(out, 'utf8')) as { rows: Row[]; entries: EntryRow[] };
+    return { rows: measured.rows.map((row) => ({ ...row, build: label })), entries: measured.entries.map((entry) => ({ ...entry, build: label })) };
+  } finally {
+    git('worktree', 'remove', '--force', tree);
+    fs.rmSync(temp, { recursive: true, force: true });
+  }
+}
+const previous = PREVIOUS ? previousBuildRows(PREVIOUS, measuredSizes) : { rows: [], entries: [] };
 
 const emulator = await startEmulator({ port: 0 });
 try {
@@ -235,6 +272,7 @@ try {
       const { result: measured, cost } = await withProcessCost(() => lib.measureRequests(emulator, operation));
       const cpu = process.cpuUsage(cpuBefore);
       const row: Row = {
+        build: THIS_BUILD,
         size,
         zones: zoneCount,
         step,
@@ -260,10 +298,22 @@ try {
   await emulator.close();
 }
 
+if (ROWS_OUT) {
+  fs.writeFileSync(ROWS_OUT, JSON.stringify({ rows: measuredRows, entries: entryRows }));
+  process.exit(0);
+}
+entryRows.unshift(...previous.entries);
+
 // Without ZONEGUARD_GROWTH_KEEP a run starts the saved rows afresh, so a later piece adds to this run's rows only.
 const saved: Row[] = process.env.ZONEGUARD_GROWTH_KEEP === '1' && fs.existsSync(SAVED_ROWS) ? (JSON.parse(fs.readFileSync(SAVED_ROWS, 'utf8')) as Row[]) : [];
-const rows = [...saved.filter((row) => !measuredSizes.includes(row.size)), ...measuredRows].sort((a, b) => a.size - b.size || STEPS.indexOf(a.step) - STEPS.indexOf(b.step));
-fs.writeFileSync(SAVED_ROWS, JSON.stringify(rows, null, 2));
+// Rows saved before the previous build was measured have no build: they are this checkout's.
+const allRows = [...saved.map((row) => ({ ...row, build: row.build ?? THIS_BUILD })).filter((row) => !measuredSizes.includes(row.size)), ...previous.rows, ...measuredRows].sort(
+  (a, b) => a.size - b.size || STEPS.indexOf(a.step) - STEPS.indexOf(b.step),
+);
+fs.writeFileSync(SAVED_ROWS, JSON.stringify(allRows, null, 2));
+/** This build's rows: the exponents and findings are of this build; the previous build's `up` is set beside it. */
+const rows = allRows.filter((row) => row.build === THIS_BUILD);
+const previousUps = allRows.filter((row) => row.build !== THIS_BUILD && row.step === 'up');
 const sizes = [...new Set(rows.map((row) => row.size))];
 const runs = [...new Set(rows.map((row) => row.run))];
 
@@ -364,10 +414,19 @@ function findings(): string[] {
 
 lib.emitResult({
   bench: 'How cost grows with the size of a stack',
-  command: `${COMMAND} ${measuredSizes.join(',')}`,
+  command: `${PREVIOUS ? `ZONEGUARD_GROWTH_PREVIOUS=${PREVIOUS} ` : ''}${COMMAND} ${measuredSizes.join(',')}`,
   figures: [
+    ...previousUps.map((before) => {
+      const now = rows.find((row) => row.step === 'up' && row.size === before.size)!;
+      return {
+        what: `up of ${before.size} resources, ${THIS_BUILD} against the ${before.build}, in the same run: wall time, engine CPU, state file`,
+        value: `${fmt.ms(now.ms)} against ${fmt.ms(before.ms)}; engine CPU ${fmt.ms(now.engineCpuMs)} against ${fmt.ms(before.engineCpuMs)}; state ${fmt.bytes(now.stateBytes)} against ${fmt.bytes(before.stateBytes)}`,
+        goal: 'faster than the previous build',
+        met: now.ms < before.ms,
+      };
+    }),
     ...entryRows.map((entry) => ({
-      what: `State entry of a ${entry.kind} after up of ${entry.size} resources (compact JSON, as in the state file): mean and largest`,
+      what: `State entry of a ${entry.kind} after up of ${entry.size} resources, ${entry.build} (compact JSON, as in the state file): mean and largest`,
       value: `${fmt.int(entry.meanBytes)} B, largest ${fmt.int(entry.maxBytes)} B (${entry.count} entries)`,
       goal: `at most ${fmt.int(ENTRY_GOAL)} B`,
       met: entry.maxBytes <= ENTRY_GOAL,
@@ -410,10 +469,23 @@ lib.emitResult({
     ...findings(),
     '',
     table(
-      ['resources', 'kind', 'entries', 'state entry after up: mean', 'largest'],
-      entryRows.map((entry) => [entry.size, entry.kind, entry.count, `${fmt.int(entry.meanBytes)} B`, `${fmt.int(entry.maxBytes)} B`]),
+      ['resources', 'build', 'kind', 'entries', 'state entry after up: mean', 'largest'],
+      entryRows.map((entry) => [entry.size, entry.build, entry.kind, entry.count, `${fmt.int(entry.meanBytes)} B`, `${fmt.int(entry.maxBytes)} B`]),
     ),
     '',
+    ...(previousUps.length > 0
+      ? [
+          `\`up\` of the previous build and of this build, in the same run (ZONEGUARD_GROWTH_PREVIOUS, the previous build first; ${previousUps[0]!.run.replace(/ at .*/, '')} onward):`,
+          '',
+          table(
+            ['resources', 'build', 'wall time', 'engine CPU', 'provider host CPU', 'engine wrote', 'state file', 'per resource'],
+            [...previousUps, ...rows.filter((row) => row.step === 'up' && previousUps.some((before) => before.size === row.size))]
+              .sort((a, b) => a.size - b.size)
+              .map((row) => [row.size, row.build === THIS_BUILD ? `${THIS_BUILD} (${row.run.replace(/.* at /, '')})` : row.build, fmt.ms(row.ms), fmt.ms(row.engineCpuMs), fmt.ms(row.providerCpuMs), fmt.bytes(row.engineWrittenBytes), fmt.bytes(row.stateBytes), `${fmt.int(row.stateBytes / row.size)} B`]),
+          ),
+          '',
+        ]
+      : []),
     table(
       ['resources', 'zones', 'step', 'wall time', 'per resource', 'API calls', 'provider host peak RSS', 'provider host CPU', 'engine CPU', 'program + emulator CPU', 'engine wrote', 'state file'],
       rows.map((row) => [

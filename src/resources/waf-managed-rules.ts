@@ -28,7 +28,7 @@ export interface WafManagedRulesArgs {
 
 /**
  * The new WAF of a zone that migrated: its http_request_firewall_managed entry point ruleset, rule by rule. Create
- * takes the entry point over (zero writes when it already holds the declared rules, as right after a WafMigration
+ * takes the entry point over (one write, its owner marker, when it already holds the declared rules, as right after a WafMigration
  * of mode direct) and records what it held; delete puts that back unless restoreOnDelete is false. Give it
  * `dependsOn: [migration]`: on a zone not migrated, or in validation, create is refused.
  */

@@ -162,12 +162,12 @@ describe('examples/waf-migrate-then-manage', () => {
     stack = await projectStack(context.sandbox, path.join(examples, 'waf-migrate-then-manage'), 'dev', { zoneId });
   });
 
-  test('up migrates the zone, and WafManagedRules takes the entry point over without a write; a second preview shows no change', async () => {
+  test('up migrates the zone, and WafManagedRules takes the entry point over with one write, its owner marker; a second preview shows no change', async () => {
     await context.sandbox.emulator.admin.clearRequests();
     const up = await stack.up({ color: 'never' });
     expect(up.summary.resourceChanges).toEqual({ create: 3 });
-    // The migration's submission is the only write.
-    expect(await writes()).toEqual([`PUT ${entrypoint}`]);
+    // The migration's submission, then the take-over's marker in the entry point's description (docs/ownership.md).
+    expect(await writes()).toEqual([`PUT ${entrypoint}`, `PUT ${entrypoint}`]);
     expect(await context.client.wafMigration.status({ zoneId })).toMatchObject({ migration_state: 'complete', new_waf_status: 'enabled' });
     expect(up.outputs.migrationState!.value).toBe('complete');
     expect(up.outputs.ruleOrder!.value).toEqual(['managed-ruleset', 'owasp-core-ruleset']);

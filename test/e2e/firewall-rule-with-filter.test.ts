@@ -93,6 +93,17 @@ test('the state holds no credential, and the serialized provider is at most 2 KB
   expect(Buffer.byteLength(String(rules[0]!.inputs.__provider))).toBeLessThanOrEqual(2048);
 });
 
+// @pulumi/pulumi records the frame below the first constructor under CustomResource as the source position, and the
+// stack below it: with no constructor of ours in between (src/resources/kit.ts, registration), that is the program's
+// `new`, and no frame of our classes takes room in each entry of the state.
+test("the state records the program's line as the rule's source position, and no frame of zoneguard's classes", async () => {
+  const deployment = (await stack.exportStack()).deployment as { resources: Array<{ type: string; sourcePosition?: string; stackTrace?: Array<{ sourcePosition?: string }> }> };
+  const rule = deployment.resources.find((r) => r.type === 'pulumi-nodejs:dynamic/zoneguard:FirewallRuleWithFilter')!;
+  expect(rule.sourcePosition).toMatch(/firewall-rule-with-filter\.test\.ts#\d+/);
+  expect(rule.stackTrace?.[0]?.sourcePosition).toBe(rule.sourcePosition);
+  expect(rule.stackTrace?.filter((frame) => /\/(src|dist)\/resources\//.test(frame.sourcePosition ?? ''))).toEqual([]);
+});
+
 // Each field the rule updates in place: the preview shows that one field as an update, up PUTs the same rule.
 test.each([
   ['action', 'managed_challenge', /~ action\s*:\s*"block" => "managed_challenge"/],

@@ -2,7 +2,9 @@
 // exception in the dashboard, another stack on the same zone): the service has no version check on entry point
 // writes, so the provider compares the live version and rules with its state before any write, in update, in the
 // preview's diff, and before delete puts back what create found. Against the emulator over loopback.
-import { implementation } from '../../src/providers';
+import { OWNER_KEY } from '../../src/kinds/marker';
+import { NAME_KEY, implementation } from '../../src/providers';
+import { splitMarked } from '../../src/schemas/owner-marker';
 import { resetOwnership } from '../../src/providers/kit/ownership';
 import { interveningWriter, type WafManagedRulesOutputs } from '../../src/providers/waf-managed-rules';
 import { rulesFromRuleset, type ManagedRuleWithRef } from '../../src/rulesets';
@@ -99,5 +101,42 @@ describe('interveningWriter', () => {
     ['a new version with a rule removed', saved('4', []), true],
   ])('%s: refused is %p', (_case, _live, refused) => {
     expect(interveningWriter('z', undefined, last as never, _live, 'this update') !== undefined).toBe(refused);
+  });
+});
+
+describe('two stacks on one entry point (the owner marker in its description, docs/ownership.md)', () => {
+  const STACK_A = { [OWNER_KEY]: 'zg:aaaaaaaaaa', [NAME_KEY]: 'managed' };
+  const STACK_B = { [OWNER_KEY]: 'zg:bbbbbbbbbb', [NAME_KEY]: 'managed' };
+  /** The owner marker at the end of the zone's entry point description. */
+  const markerOnZone = async () => splitMarked((await fixture.client.rulesets.getEntrypoint({ zoneId })).description).marker;
+
+  test('the second stack is refused before any write; with takeOver it takes the entry point over, and the first stack then neither writes nor puts back', async () => {
+    zoneId = await fixture.freshZone({ previousWaf: { enabled: true, sensitivity: 'medium', actionMode: 'simulate' } });
+    const plan = await planWafMigration({ zoneId, client: fixture.client });
+    await fixture.client.wafMigration.updateEntrypoint({ zoneId, mode: 'pending', ruleset: plan.ruleset! });
+    migrated = rulesFromRuleset(plan.ruleset!);
+    const first = (await provider.create(await checked(migrated, STACK_A))).outs as WafManagedRulesOutputs;
+    expect(await markerOnZone()).toBe('zg:aaaaaaaaaa');
+
+    resetOwnership();
+    await fixture.requestsSince();
+    await expect(provider.create(await checked([partner, ...migrated], STACK_B))).rejects.toThrow(
+      `WafManagedRules 'managed' of zone ${zoneId}: refused before any change: the entry point is marked as held by another owner (marker zg:aaaaaaaaaa in its description). If that stack no longer manages it, remove its WafManagedRules (with restoreOnDelete: false) or add takeOver: true here`,
+    );
+    expect(writesIn(await fixture.requestsSince())).toEqual([]);
+
+    await provider.create(await checked([partner, ...migrated], { ...STACK_B, takeOver: true }));
+    expect(await markerOnZone()).toBe('zg:bbbbbbbbbb');
+    resetOwnership();
+    await fixture.requestsSince();
+    await expect(provider.update(zoneId, first as never, await checked(migrated, STACK_A))).rejects.toThrow(
+      `WafManagedRules 'managed' of zone ${zoneId}: refused before any change: the entry point is marked as held by another owner (marker zg:bbbbbbbbbb in its description). The marker moved since this stack wrote it`,
+    );
+    const stderr = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    await provider.delete(zoneId, first as never);
+    expect(stderr).toHaveBeenCalledWith(expect.stringContaining(`not putting back the rules create found: the entry point is marked as held by another owner (marker zg:bbbbbbbbbb)`));
+    stderr.mockRestore();
+    expect(writesIn(await fixture.requestsSince())).toEqual([]);
+    expect((await fixture.client.rulesets.getEntrypoint({ zoneId })).rules.map((rule) => rule.ref)).toEqual(['partner', ...migrated.map((rule) => rule.ref)]);
   });
 });

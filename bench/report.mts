@@ -103,12 +103,15 @@ if (wanted.length > 0 && merge) {
   for (const result of results) {
     const command = `\`${result.command.split(' && ').pop()}\``;
     const rows = summary.filter((row) => row[3] === command).map((row) => table(['', '', '', ''], [row]).split('\n')[2]!);
-    const lines = document.split('\n').filter((line) => !(line.startsWith('| ') && line.endsWith(`| ${command} |`)));
-    // The summary table ends at the last table row before the first section after '## Summary'.
+    const isOwnRow = (line: string) => line.startsWith('| ') && line.endsWith(`| ${command} |`);
+    // The bench's rows go where its rows were; a bench new to the file adds them at the end of the summary table,
+    // which ends at the last table row before the first section after '## Summary'.
+    const ownAt = document.split('\n').findIndex(isOwnRow);
+    const lines = document.split('\n').filter((line) => !isOwnRow(line));
     const summaryAt = lines.indexOf('## Summary');
     const nextSection = lines.findIndex((line, i) => i > summaryAt && line.startsWith('## '));
     const lastRow = lines.slice(0, nextSection < 0 ? lines.length : nextSection).findLastIndex((line) => line.startsWith('| '));
-    lines.splice(lastRow + 1, 0, ...rows);
+    lines.splice(ownAt < 0 ? lastRow + 1 : ownAt, 0, ...rows);
     document = lines.join('\n');
     const heading = `## ${result.bench}\n`;
     const section = [heading, `Command: \`${result.command}\` (${fmt.ms(result.ms)}, run ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC at commit ${commit}${dirty > 0 ? ` with ${dirty} tracked files modified` : ''}; load average after it ${result.loadAfter.map((value) => value.toFixed(2)).join(', ')})`, '', result.section, ''].join('\n');

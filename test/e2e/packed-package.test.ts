@@ -169,7 +169,8 @@ test('up creates the policy and the rule; the emulator holds them as declared', 
     action: 'log',
     expression: 'http.request.uri.path contains "/checkout"',
     value: "script-src 'self' https://js.stripe.com",
-    description: 'Checkout: report scripts outside the payment provider',
+    // The service holds the description with the policy's owner marker after it (docs/ownership.md).
+    description: expect.stringMatching(/^Checkout: report scripts outside the payment provider zg:[0-9a-f]{10}$/),
   });
   expect(await client.firewallRules.get({ zoneId, ruleId: ruleId! })).toMatchObject({
     action: 'block',

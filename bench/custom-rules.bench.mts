@@ -5,7 +5,6 @@
 //
 //   source scripts/env.sh && tsc -p tsconfig.build.json && source scripts/engine.sh && node bench/custom-rules.bench.mts
 import { startEmulator } from 'pulumi-zoneguard/emulator';
-import type { RequestLogEntry } from 'pulumi-zoneguard/emulator';
 import { CustomRule, RateLimitRule } from 'pulumi-zoneguard';
 import type * as Lib from './lib.mjs';
 
@@ -50,15 +49,7 @@ try {
     },
   });
 
-  const steps: Array<{ name: string; requests: RequestLogEntry[]; ms: number }> = [];
-  const run = async (name: string, command: () => Promise<unknown>) => {
-    const measured = await lib.measureRequests(emulator, command);
-    if (measured.counters.total !== measured.requests.length) {
-      throw new Error(`${name}: the request log (${measured.requests.length}) and the counters (${measured.counters.total}) disagree`);
-    }
-    steps.push({ name, requests: measured.requests, ms: measured.ms });
-    console.log(`${name}: ${measured.requests.length} requests in ${fmt.ms(measured.ms)}`);
-  };
+  const { steps, run, count, callText } = lib.stepRecorder(emulator);
 
   await run(`up (create ${RULES} custom rules and ${LIMITS} rate limiting rules)`, () => stack.up({ color: 'never' }));
   await run('preview (unchanged)', () => stack.preview({ color: 'never', expectNoChanges: true }));
@@ -70,15 +61,6 @@ try {
   await run('refresh', () => stack.refresh({ color: 'never' }));
   await run('destroy', () => stack.destroy({ color: 'never' }));
 
-  const count = (name: string) => {
-    const step = steps.find((s) => s.name.startsWith(name))!;
-    // A dry run (the diff's check by the service, docs/custom-rules.md#previews) saves nothing: counted apart.
-    const dryRuns = step.requests.filter((entry) => entry.query.dry_run === 'true').length;
-    const writes = step.requests.filter((entry) => entry.method !== 'GET').length - dryRuns;
-    return { calls: step.requests.length, reads: step.requests.length - writes - dryRuns, writes, dryRuns };
-  };
-  const callText = (c: { calls: number; reads: number; writes: number; dryRuns: number }) =>
-    `${c.calls} (${c.reads} read${c.reads === 1 ? '' : 's'}, ${c.writes} write${c.writes === 1 ? '' : 's'}${c.dryRuns > 0 ? `, ${c.dryRuns} dry run${c.dryRuns === 1 ? '' : 's'}` : ''})`;
   const create = count('up (create');
   const unchanged = count('preview (unchanged');
   const changed = count('preview (one rule');

@@ -145,6 +145,40 @@ export async function measureRequests<T>(
   return { result, requests, counters, ms };
 }
 
+/** A step's calls: reads, writes, and dry runs (the diff's check by the service, docs/custom-rules.md#previews), which save nothing. */
+export interface StepCalls {
+  calls: number;
+  reads: number;
+  writes: number;
+  dryRuns: number;
+}
+
+/**
+ * Engine steps measured one after the other by the emulator's request log (each checked against its counters), and
+ * what each cost: `run` measures and prints one, `count` splits a step's calls (the first whose name starts so),
+ * `callText` words them for a table.
+ */
+export function stepRecorder(emulator: Pick<StartedEmulator, 'admin'>) {
+  const steps: Array<{ name: string; requests: RequestLogEntry[]; ms: number }> = [];
+  const run = async (name: string, command: () => Promise<unknown>): Promise<void> => {
+    const measured = await measureRequests(emulator, command);
+    if (measured.counters.total !== measured.requests.length) {
+      throw new Error(`${name}: the request log (${measured.requests.length}) and the counters (${measured.counters.total}) disagree`);
+    }
+    steps.push({ name, requests: measured.requests, ms: measured.ms });
+    console.log(`${name}: ${measured.requests.length} requests in ${fmt.ms(measured.ms)}`);
+  };
+  const count = (name: string): StepCalls => {
+    const step = steps.find((s) => s.name.startsWith(name))!;
+    const dryRuns = step.requests.filter((entry) => entry.query.dry_run === 'true').length;
+    const writes = step.requests.filter((entry) => entry.method !== 'GET').length - dryRuns;
+    return { calls: step.requests.length, reads: step.requests.length - writes - dryRuns, writes, dryRuns };
+  };
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const callText = (c: StepCalls): string => `${c.calls} (${plural(c.reads, 'read')}, ${plural(c.writes, 'write')}${c.dryRuns > 0 ? `, ${plural(c.dryRuns, 'dry run')}` : ''})`;
+  return { steps, run, count, callText };
+}
+
 /** The route template of a logged request, as the counters key it (ids replaced by their parameter names). */
 export function routeOf(entry: Pick<RequestLogEntry, 'method' | 'path'>): string {
   const relative = entry.path.replace(/^\/client\/v4/, '');

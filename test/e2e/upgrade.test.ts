@@ -91,6 +91,15 @@ const ALL_SAME = [...DECLARED.map(([name, kind]) => `same ${typeToken(kind)} ${n
 const SUMMARY = { same: DECLARED.length + 1 };
 const preview = () => steps(async (onEvent) => (await stack.preview({ color: 'never', onEvent })).changeSummary as Record<string, number>);
 
+/** Asserts that a preview shows these steps and this summary, and sends no request. */
+async function previewShows(ops: string[], summary: Record<string, number>): Promise<void> {
+  await sandbox.emulator.admin.clearRequests();
+  const seen = await preview();
+  expect(seen.ops).toEqual(ops);
+  expect(seen.summary).toEqual(summary);
+  expect(await sandbox.emulator.admin.requests()).toEqual([]);
+}
+
 beforeAll(async () => {
   scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'zoneguard-upgrade-'));
   // Fresh credentials in place of the placeholders; the stack's default provider recorded the token and the base URL
@@ -129,11 +138,7 @@ test('the fixture holds one resource of each kind of e8e93dd, and no credential 
 });
 
 test('a preview with this build shows one update per object without an owner marker, the rest the same, and sends no request', async () => {
-  await sandbox.emulator.admin.clearRequests();
-  const { ops, summary } = await preview();
-  expect(ops).toEqual(FIRST_PREVIEW);
-  expect(summary).toEqual(FIRST_SUMMARY);
-  expect(await sandbox.emulator.admin.requests()).toEqual([]);
+  await previewShows(FIRST_PREVIEW, FIRST_SUMMARY);
 });
 
 test('a refresh changes nothing and writes no marker; the preview after it still shows the same updates', async () => {
@@ -141,11 +146,7 @@ test('a refresh changes nothing and writes no marker; the preview after it still
   expect(refresh.ops).toEqual(ALL_SAME.map((step) => step.replace(/^same/, 'refresh')));
   expect(refresh.summary).toEqual(SUMMARY);
   expect((await sandbox.emulator.admin.requests()).filter((request) => request.method !== 'GET')).toEqual([]);
-  await sandbox.emulator.admin.clearRequests();
-  const { ops, summary } = await preview();
-  expect(ops).toEqual(FIRST_PREVIEW);
-  expect(summary).toEqual(FIRST_SUMMARY);
-  expect(await sandbox.emulator.admin.requests()).toEqual([]);
+  await previewShows(FIRST_PREVIEW, FIRST_SUMMARY);
 });
 
 test("the next up writes each marker (one write per unmarked object, the user's text kept), and the preview after it is clean and sends no request", async () => {
@@ -159,9 +160,5 @@ test("the next up writes each marker (one write per unmarked object, the user's 
   expect(inventory.cspPolicies.map((policy) => policy.description)).toEqual([expect.stringMatching(/^upgrade: checkout scripts zg:[0-9a-f]{10}$/)]);
   expect(inventory.filters.map((filter) => filter.ref).sort()).toEqual([expect.stringMatching(/^upgrade-admin zg:[0-9a-f]{10}$/), undefined].sort());
   expect(inventory.firewallRules.map((rule) => rule.ref)).toEqual([expect.stringMatching(marker), expect.stringMatching(marker)]);
-  await sandbox.emulator.admin.clearRequests();
-  const { ops, summary } = await preview();
-  expect(ops).toEqual(ALL_SAME);
-  expect(summary).toEqual(SUMMARY);
-  expect(await sandbox.emulator.admin.requests()).toEqual([]);
+  await previewShows(ALL_SAME, SUMMARY);
 });

@@ -115,6 +115,15 @@ export interface DeclaredRule {
 /** The rule's fields that go on the wire, in their declared names: what a write sends and a read reports. */
 export const RULE_FIELDS = ['action', 'expression', 'description', 'enabled', 'ref', 'response', 'skip', 'ratelimit'] as const;
 
+/**
+ * The declared rule as a diff compares it with the live one: a parameter of its action it leaves out (`response`,
+ * `skip`) as null, not as an input it does not manage, since every write sends `action_parameters` whole and so
+ * removes it; one added by hand is then drift that refresh shows and up puts back. Pure.
+ */
+export function comparedRule<R extends Record<string, unknown>>(news: R): R {
+  return { ...news, response: news.response ?? null, skip: news.skip ?? null };
+}
+
 /** The wire rule of a declared one (no id, no position). `action_parameters` is sent empty to clear a former one. Pure. */
 export function phaseRuleToWire(rule: Pick<DeclaredRule, (typeof RULE_FIELDS)[number]>): Omit<RulesetRule, 'id' | 'version' | 'last_updated'> {
   const { action, expression, description, enabled, ref, response, skip, ratelimit } = rule;

@@ -1,7 +1,8 @@
 // The declared form of custom and rate limiting rules, without the emulator or a provider: the wire mapping both
-// ways, and where a rule runs among the others (placeHolds, observedPlace, positionOf).
-import { declaredRulePath, observedPlace, phaseRuleFromWire, phaseRuleToWire, placeHolds, positionOf, type DeclaredRule, type RulePlace } from '../../src/rulesets';
+// ways, how a diff compares it, and where a rule runs among the others (placeHolds, observedPlace, positionOf).
+import { comparedRule, declaredRulePath, observedPlace, phaseRuleFromWire, phaseRuleToWire, placeHolds, positionOf, type DeclaredRule, type RulePlace } from '../../src/rulesets';
 import type { RulesetRule } from '../../src/schemas';
+import { PREVIEW_UNKNOWN } from '../../src/unknown';
 
 const rules: RulesetRule[] = ['a', 'b', 'c'].map((ref) => ({ id: `${ref}`.repeat(32), ref, action: 'log', expression: 'true' }));
 const id = (ref: string) => ref.repeat(32);
@@ -83,5 +84,17 @@ describe('the wire mapping', () => {
     [['expression'], ['expression']],
   ])('%j is named %j', (wire, declaredPath) => {
     expect(declaredRulePath(wire)).toEqual(declaredPath);
+  });
+});
+
+describe('comparedRule', () => {
+  const response = { statusCode: 403, content: 'no' };
+  test.each([
+    ['a block without a response: none, so one added by hand is drift', { action: 'block' }, { action: 'block', response: null, skip: null }],
+    ['a block with its response, kept', { action: 'block', response }, { action: 'block', response, skip: null }],
+    ['a skip with what it skips, kept', { action: 'skip', skip: { products: ['waf'] } }, { action: 'skip', response: null, skip: { products: ['waf'] } }],
+    ['a value unknown in a preview, kept', { action: 'block', response: PREVIEW_UNKNOWN }, { action: 'block', response: PREVIEW_UNKNOWN, skip: null }],
+  ])('%s', (_why, news, compared) => {
+    expect(comparedRule(news)).toEqual(compared);
   });
 });

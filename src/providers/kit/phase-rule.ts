@@ -8,6 +8,7 @@ import type { ZoneGuardClient } from '../../client';
 import { declarationOf, diffPlan, label, type ResourceKind } from '../../kinds';
 import {
   RULE_FIELDS,
+  comparedRule,
   declaredRuleProblems,
   observedPlace,
   placeHolds,
@@ -348,7 +349,7 @@ export function phaseRule(spec: PhaseRuleSpec): Implementation & LiveObject {
     },
 
     async diff(id, olds, news) {
-      const result = diffFields(olds, news, plan, normalizeRuleField);
+      const result = diffFields(olds, comparedRule(news), plan, normalizeRuleField);
       // A preview of a change sends the exact write with dry_run=true, so the service's refusal (its quota, an
       // expression it refuses) shows on this resource's line; an unchanged resource costs no call.
       if (result.changes && (result.replaces ?? []).length === 0 && allKnown(news)) {

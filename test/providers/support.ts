@@ -17,6 +17,11 @@ export interface ProviderFixture {
   requestsSince(): Promise<Array<{ method: string; path: string }>>;
   /** The same, as `METHOD path` with the path below the zone: `POST /firewall/rules`. */
   apiCalls(): Promise<string[]>;
+  /**
+   * Starts the provider's next run, as the engine's next command starts a new provider process: a new client, so
+   * nothing the last run saw (a zone's entry point, a refresh's walk) is remembered.
+   */
+  newRun(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -26,16 +31,20 @@ export async function providerFixture(): Promise<ProviderFixture> {
     'zoneguard:baseUrl': emulator.baseUrl,
     'zoneguard:apiToken': emulator.credentials.apiToken,
   };
-  await configure({
-    config: {
-      get: (key) => settings[key],
-      require: (key) => {
-        const value = settings[key];
-        if (value === undefined) throw new Error(`missing ${key}`);
-        return value;
+  const newRun = async () => {
+    resetContext();
+    await configure({
+      config: {
+        get: (key) => settings[key],
+        require: (key) => {
+          const value = settings[key];
+          if (value === undefined) throw new Error(`missing ${key}`);
+          return value;
+        },
       },
-    },
-  });
+    });
+  };
+  await newRun();
   const client = new ZoneGuardClient({ baseUrl: emulator.baseUrl, credentials: { apiToken: emulator.credentials.apiToken } });
   let seen = (await emulator.admin.requests()).length;
   let zones = 0;
@@ -57,6 +66,7 @@ export async function providerFixture(): Promise<ProviderFixture> {
     async apiCalls() {
       return (await requestsSince()).map((r) => `${r.method} ${r.path.replace(/^\/client\/v4\/zones\/[0-9a-f]+/, '')}`);
     },
+    newRun,
     async close() {
       resetContext();
       await emulator.close();
@@ -89,6 +99,7 @@ export function useProviderFixture(): ProviderFixture {
     freshZone: (seed) => fx().freshZone(seed),
     requestsSince: () => fx().requestsSince(),
     apiCalls: () => fx().apiCalls(),
+    newRun: () => fx().newRun(),
     close: () => fx().close(),
   };
 }

@@ -6,6 +6,7 @@ import { RESOURCE_KINDS, declarationOf, type KindDeclaration } from '../kinds';
 import { ownershipSpec, withOwnership } from './kit/ownership';
 import { withOwnerMarker } from './kit/marker';
 import { withInputsPresent } from './kit/check';
+import { withPreviewKnown } from './kit/context';
 import { isDynamicProviderHost, quietHostEchoes, withQuietFailures } from './kit/quiet';
 
 /**
@@ -20,7 +21,8 @@ function handlersModule(kind: ResourceKind): { file: string; name: string } {
 
 /**
  * A kind's handlers with its owner marker (kit/marker.ts), behind the ownership guard (kit/ownership.ts), each taking
- * what it needs from the kind's declaration, and with a check that refuses missing inputs in one failure before any kind reads them (kit/check.ts).
+ * what it needs from the kind's declaration, and with a check that refuses missing inputs in one failure before any kind reads them (kit/check.ts),
+ * after taking out the preview's key (kit/context.ts).
  */
 function load(kind: ResourceKind): Implementation {
   const { file, name } = handlersModule(kind);
@@ -28,7 +30,7 @@ function load(kind: ResourceKind): Implementation {
   const handlers = (require(file) as Record<string, Implementation | undefined>)[name];
   if (!handlers) throw new Error(`zoneguard: src/providers/${file.slice(2)}.ts exports no ${name}: the handlers of ${kind}`);
   const declaration = declarationOf(kind);
-  return withInputsPresent(kind, withOwnership(kind, marked(declaration, handlers), ownershipSpec(declaration)));
+  return withPreviewKnown(withInputsPresent(kind, withOwnership(kind, marked(declaration, handlers), ownershipSpec(declaration))));
 }
 
 /** A kind's handlers with its owner marker on every object, where its declaration gives the marked field (kit/marker.ts). */
@@ -52,5 +54,5 @@ export function implementation(kind: ResourceKind): Implementation {
   return wrapped;
 }
 
-export { NAME_KEY, providerText, RESOURCE_KINDS, TYPE_MODULE, type ResourceKind } from './kit/closure';
+export { NAME_KEY, PREVIEW_KEY, providerText, RESOURCE_KINDS, TYPE_MODULE, type ResourceKind } from './kit/closure';
 // Pure: `zoneguard export` declares a migrated zone's entry point with them; the resource class shapes its rules.

@@ -13,7 +13,7 @@ import {
   type ManagedRule,
 } from '../rulesets';
 import { checkWithSchema, containsUnknown, PREVIEW_UNKNOWN } from './kit/check';
-import { assertConfigured, configure, getClient } from './kit/context';
+import { assertConfigured, configure, getClient, inPreview } from './kit/context';
 import { ProviderError, step, unlessNotFound, type Implementation } from './kit/implementation';
 import { nameOf, ownerOf } from './kit/ownership';
 import { MARKER_KEY, ownerMarker, standing } from '../kinds/marker';
@@ -263,9 +263,10 @@ export const wafManagedRules: Implementation = {
       const live = await currentEntrypoint(String(olds.zoneId), 'reading the entry point ruleset');
       const refusal = live && interveningWriter(String(olds.zoneId), nameOf(news) ?? nameOf(olds), olds as WafManagedRulesOutputs, live, 'this update');
       if (refusal) throw new ProviderError(refusal);
-      // The write the up would make, sent with dry_run=true: the service's refusal fails this resource's preview.
+      // The write the up would make, sent with dry_run=true in a preview (not in the up, whose write is the check):
+      // the service's refusal fails this resource's preview.
       const declared = news as WafManagedRulesInputs;
-      if (!containsUnknown(declared.order) && !containsUnknown(declared.rules) && !(live && holdsDeclared(live, declared))) {
+      if (inPreview() && !containsUnknown(declared.order) && !containsUnknown(declared.rules) && !(live && holdsDeclared(live, declared))) {
         await dryRunStep(kindLabel(RESOURCE, { zoneId: olds.zoneId }, nameOf(news) ?? nameOf(olds)), () =>
           getClient().rulesets.updateEntrypoint({ zoneId: String(olds.zoneId), ruleset: entrypointUpdate(live, declared, markerFor({ ...news, ...olds })), dryRun: true }),
         );

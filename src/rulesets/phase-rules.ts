@@ -260,6 +260,20 @@ export function responseFieldProblem(text: string, fields: readonly string[]): s
   return `line ${before.length}, column ${(before.at(-1) ?? '').length + 1}: ${field} is a response field; a request phase's expression uses request fields (a rate limiting rule may count responses in its counting_expression)`;
 }
 
+/** Fields only a zone with Bot Management may use in a rule: an add-on of the enterprise plan (docs/service.md#ruleset-entitlements). */
+const BOT_MANAGEMENT_FIELD = /^cf\.bot_management\./;
+
+/**
+ * The first field of `fields` (those a rule's expressions read) that a zone on `plan` is not entitled to, as the
+ * service's refusal words it, or undefined. The providers' check does not know the zone's plan: a preview's dry run
+ * finds it (kit/phase-rule.ts). Pure.
+ */
+export function entitlementProblem(fields: readonly string[], plan: string): string | undefined {
+  if (plan === 'enterprise') return undefined;
+  const field = fields.find((name) => BOT_MANAGEMENT_FIELD.test(name));
+  return field === undefined ? undefined : `${field} needs Bot Management, an add-on of the enterprise plan; this zone is on the ${plan} plan`;
+}
+
 /**
  * The providers' expression check for these phases: the rules-language checker, host names compared with http.host
  * in ASCII (src/expression/hosts.ts), and request fields only where the phase runs before the answer. Pure.
@@ -335,6 +349,33 @@ export function observedPlace(rules: readonly RulesetRule[], id: string, declare
   const previous = rules[index - 1]!;
   // By the ref its program declared, without an owner marker (docs/ownership.md), as a place names it.
   return { after: splitMarked(previous.ref).own || previous.id || '' };
+}
+
+/**
+ * Where a rule placed at `place` lands among `others` (the zone's rules but itself, in the order they run): the index
+ * it takes (0-based), or the name a place gives that no rule has. No place, or `last`: after every other. Pure.
+ */
+export function landingIndex(others: readonly RulesetRule[], place: RulePlace | undefined): number | { missing: string } {
+  if (place === undefined || 'last' in place) return others.length;
+  if ('first' in place) return 0;
+  const name = 'before' in place ? place.before : place.after;
+  const named = namedRule(others, name);
+  if (named === undefined) return { missing: name };
+  const at = others.indexOf(named);
+  return 'before' in place ? at : at + 1;
+}
+
+/**
+ * The rules whose order against a rule a write changes (docs/custom-rules.md#previews): for a create (`id`
+ * undefined) the rules it lands ahead of; for a move of rule `id`, the rules it passes over. None when `place` names
+ * no rule (the write fails on that). Pure.
+ */
+export function passedOver(rules: readonly RulesetRule[], id: string | undefined, place: RulePlace | undefined): RulesetRule[] {
+  const others = id === undefined ? rules : rules.filter((rule) => rule.id !== id);
+  const from = id === undefined ? others.length : rules.findIndex((rule) => rule.id === id);
+  const to = landingIndex(others, place);
+  if (typeof to !== 'number' || from < 0) return [];
+  return to < from ? others.slice(to, from) : others.slice(from, to);
 }
 
 /**

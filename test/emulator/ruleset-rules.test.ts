@@ -125,6 +125,26 @@ describe('plan quotas of rules per phase', () => {
   });
 });
 
+describe('entitlements (docs/service.md#ruleset-entitlements)', () => {
+  test('a Bot Management field is refused off the enterprise plan, in an expression or a counting expression, dry run or not; saved on it', async () => {
+    const pro = h.zoneOf('pro');
+    const ruleset = await created(pro, CUSTOM, [block('ip.src eq 192.0.2.1', 'a')]);
+    for (const query of ['', '?dry_run=true']) {
+      const refused = await h.call('POST', `/zones/${pro}/rulesets/${ruleset.id}/rules${query}`, { body: block('cf.bot_management.score lt 30') });
+      expect(refused.body).toEqual(
+        failure([1004, 'rules.1.expression: cf.bot_management.score needs Bot Management, an add-on of the enterprise plan; this zone is on the pro plan; nothing was saved']),
+      );
+    }
+    const counting = await h.call('PUT', entrypoint(pro, RATELIMIT), {
+      body: { rules: [{ action: 'block', expression: 'true', ratelimit: { ...limit, counting_expression: 'cf.bot_management.verified_bot' } }] },
+    });
+    expect(counting.body.errors[0].message).toBe('rules.0.expression: cf.bot_management.verified_bot needs Bot Management, an add-on of the enterprise plan; this zone is on the pro plan; nothing was saved');
+    expect((await h.call('GET', entrypoint(pro, CUSTOM))).body.result.rules).toHaveLength(1);
+    const enterprise = h.zoneOf('enterprise');
+    expect((await created(enterprise, CUSTOM, [block('cf.bot_management.score lt 30', 'bots')])).rules).toHaveLength(1);
+  });
+});
+
 describe('versions, last writer wins, dry runs', () => {
   test('every write raises the version; each version is listed (without rules) and read back', async () => {
     const zone = h.zoneOf('pro');

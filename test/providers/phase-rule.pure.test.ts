@@ -1,8 +1,8 @@
 // The pure decisions of CustomRule and RateLimitRule's shared provider (src/providers/kit/phase-rule.ts), as tables:
 // which rule a create made, whether an update moves the rule, the rule as the update writes it, the outputs of a
 // found rule. No emulator, no network.
-import { MARKER_KEY } from '../../src/kinds/marker';
-import { asWritten, createdRule, moves, normalizeRuleField, outputsOfRule } from '../../src/providers/kit/phase-rule';
+import { asWritten, createdRule, landingLine, moves, normalizeRuleField, outputsOfRule } from '../../src/providers/kit/phase-rule';
+import { entitlementProblem, landingIndex, passedOver, type RulePlace } from '../../src/rulesets';
 import type { RulesetRule, SavedRuleset } from '../../src/schemas';
 
 const ZONE = 'a9b67e024b090640650f12971210b69b';
@@ -35,12 +35,60 @@ describe('moves', () => {
 });
 
 describe('asWritten', () => {
-  test.each<[string, Record<string, unknown>, Record<string, unknown>, string]>([
-    ['the ref with the marker the state records', { ref: 'admin' }, { [MARKER_KEY]: 'zg:0123456789' }, 'admin zg:0123456789'],
-    ['an empty ref: the marker alone', { ref: '' }, { [MARKER_KEY]: 'zg:0123456789' }, 'zg:0123456789'],
-    ['no marker recorded (no owner): the ref as declared', { ref: 'admin' }, {}, 'admin'],
-  ])('%s', (_why, news, olds, ref) => {
-    expect(asWritten({ zoneId: ZONE, action: 'log', expression: 'true', ...news }, olds).ref).toBe(ref);
+  test.each<[string, Record<string, unknown>, unknown, string]>([
+    ['the ref with the marker', { ref: 'admin' }, 'zg:0123456789', 'admin zg:0123456789'],
+    ['an empty ref: the marker alone', { ref: '' }, 'zg:0123456789', 'zg:0123456789'],
+    ['no marker (no owner): the ref as declared', { ref: 'admin' }, undefined, 'admin'],
+    ['an empty marker: the ref as declared', { ref: 'admin' }, '', 'admin'],
+  ])('%s', (_why, news, marker, ref) => {
+    expect(asWritten({ zoneId: ZONE, action: 'log', expression: 'true', ...news }, marker).ref).toBe(ref);
+  });
+});
+
+describe('where a rule lands (landingIndex, passedOver, landingLine)', () => {
+  const rules = [rule('a', 'alpha zg:0123456789'), rule('b', 'by-hand'), rule('c', 'gamma')];
+  test.each<[string, RulePlace | undefined, number | { missing: string }, string[]]>([
+    ['no place: last, ahead of none', undefined, 3, []],
+    ['last', { last: true }, 3, []],
+    ['first: ahead of all', { first: true }, 0, ['a', 'b', 'c']],
+    ['before a rule by its own ref (its marker left out)', { before: 'alpha' }, 0, ['a', 'b', 'c']],
+    ['after a rule by id', { after: 'b'.repeat(32) }, 2, ['c']],
+    ['a name no rule has', { after: 'nobody' }, { missing: 'nobody' }, []],
+  ])('a create, %s', (_why, place, index, passed) => {
+    expect(landingIndex(rules, place)).toEqual(index);
+    expect(passedOver(rules, undefined, place).map((r) => r.id![0])).toEqual(passed);
+  });
+
+  test.each<[string, string, RulePlace, string[]]>([
+    ['the last rule moved first passes over the others', 'c', { first: true }, ['a', 'b']],
+    ['the first moved after the last passes over the others', 'a', { after: 'gamma' }, ['b', 'c']],
+    ['a rule already in its place passes over none', 'b', { after: 'alpha' }, []],
+    ['a rule the phase does not hold: none', 'z', { first: true }, []],
+  ])('a move: %s', (_why, id, place, passed) => {
+    expect(passedOver(rules, id.repeat(32), place).map((r) => r.id![0])).toEqual(passed);
+  });
+
+  test('the line names each rule by its own ref and what its marker says, ten at most', () => {
+    const many = Array.from({ length: 12 }, (_, i) => rule(String.fromCharCode(97 + i), i % 2 ? `r${i}` : `r${i} zg:0123456789`));
+    const line = landingLine("CustomRule 'office' in zone z", { change: 'create', phase: 'http_request_firewall_custom', at: 0, total: 13, place: { first: true } }, many);
+    expect(line).toBe(
+      `zoneguard: CustomRule 'office' in zone z: the up creates it at 1 of 13 in the zone's http_request_firewall_custom phase (position {"first":true}), ahead of 12 rules of other owners, which then run after it: ` +
+        '"r0" (marker zg:0123456789), "r1" (unmarked), "r2" (marker zg:0123456789), "r3" (unmarked), "r4" (marker zg:0123456789), "r5" (unmarked), ' +
+        '"r6" (marker zg:0123456789), "r7" (unmarked), "r8" (marker zg:0123456789), "r9" (unmarked) and 2 more',
+    );
+    expect(landingLine('x', { change: 'move', phase: 'p', at: 2, total: 3, place: undefined }, [rule('a', '')])).toBe(
+      `zoneguard: x: the up moves it to 3 of 3 in the zone's p phase (position last), past 1 rule of other owners, whose order against it changes: "${'a'.repeat(32)}" (unmarked)`,
+    );
+  });
+});
+
+describe('entitlementProblem', () => {
+  test.each<[string, string[], string, string | undefined]>([
+    ['a bot management field off the enterprise plan', ['ip.src', 'cf.bot_management.score'], 'pro', 'cf.bot_management.score needs Bot Management, an add-on of the enterprise plan; this zone is on the pro plan'],
+    ['the same on the enterprise plan', ['cf.bot_management.score'], 'enterprise', undefined],
+    ['no such field', ['ip.src', 'cf.client.bot'], 'free', undefined],
+  ])('%s', (_why, fields, plan, problem) => {
+    expect(entitlementProblem(fields, plan)).toBe(problem);
   });
 });
 

@@ -19,7 +19,7 @@ export interface ProviderFixture {
   apiCalls(): Promise<string[]>;
   /**
    * Starts the provider's next run, as the engine's next command starts a new provider process: a new client, so
-   * nothing the last run saw (a zone's entry point, a refresh's walk) is remembered.
+   * nothing the last run saw (a zone's entry point, a refresh's walk, that it was a preview) is remembered.
    */
   newRun(): Promise<void>;
   close(): Promise<void>;
@@ -63,6 +63,10 @@ export async function providerFixture(): Promise<ProviderFixture> {
       return (await emulator.admin.seedZone({ name: `fresh-${zones}.example`, plan: 'business', ...seed })).id;
     },
     requestsSince,
+    async newRun() {
+      resetContext();
+      await configured();
+    },
     async apiCalls() {
       return (await requestsSince()).map((r) => `${r.method} ${r.path.replace(/^\/client\/v4\/zones\/[0-9a-f]+/, '')}`);
     },

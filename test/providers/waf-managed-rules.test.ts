@@ -3,7 +3,7 @@
 // delete putting back what create found, and the refusals before a migration.
 import { exportZoneProgram } from '../../src/insights';
 import { readMigrationPlan } from '../../src/migration';
-import { NAME_KEY, implementation } from '../../src/providers';
+import { NAME_KEY, PREVIEW_KEY, implementation } from '../../src/providers';
 import { resetOwnership } from '../../src/providers/kit/ownership';
 import type { WafManagedRulesOutputs } from '../../src/providers/waf-managed-rules';
 import { declaredOf, rulesByRef, rulesFromRuleset, type ManagedRuleWithRef } from '../../src/rulesets';
@@ -102,16 +102,22 @@ describe('after a direct migration', () => {
     expect(read.inputs).toMatchObject({ zoneId, order: outs.order, rules: outs.rules, restoreOnDelete: true });
   });
 
-  test("a changed resource's diff sends the exact PUT with dry_run=true and changes nothing; an unchanged one sends nothing", async () => {
+  test("a preview's diff of a changed resource sends the exact PUT with dry_run=true and changes nothing; an unchanged one, and an up's diff, send none", async () => {
     const version = (await fixture.client.rulesets.getEntrypoint({ zoneId })).version;
+    const partner = [{ ref: 'partner', expression: 'ip.src eq 198.51.100.7', skip: { ruleset: 'current' as const } }, ...migrated];
+    const sent = async () => ((await fixture.requestsSince()) as Array<{ method: string; query?: Record<string, unknown> }>).map((c) => `${c.method}${c.query?.dry_run === 'true' ? ' dry_run' : ''}`);
     await fixture.requestsSince();
-    expect((await provider.diff(zoneId, outs as never, await checked(migrated))).changes).toBe(false);
-    expect(await fixture.requestsSince()).toEqual([]);
-    const news = await checked([{ ref: 'partner', expression: 'ip.src eq 198.51.100.7', skip: { ruleset: 'current' as const } }, ...migrated]);
-    expect((await provider.diff(zoneId, outs as never, news)).changes).toBe(true);
-    const calls = (await fixture.requestsSince()) as Array<{ method: string; query?: Record<string, unknown> }>;
-    expect(calls.map((c) => `${c.method}${c.query?.dry_run === 'true' ? ' dry_run' : ''}`)).toEqual(['GET', 'PUT dry_run']);
+    // An up's diff: the read of the entry point (another writer's change is refused before the write), no dry run.
+    expect((await provider.diff(zoneId, outs as never, await checked(partner))).changes).toBe(true);
+    expect(await sent()).toEqual(['GET']);
+    // A preview (its own run, told by the key the resource class adds: src/providers/kit/context.ts).
+    await fixture.newRun();
+    expect((await provider.diff(zoneId, outs as never, await checked(migrated, { [PREVIEW_KEY]: true }))).changes).toBe(false);
+    expect(await sent()).toEqual([]);
+    expect((await provider.diff(zoneId, outs as never, await checked(partner, { [PREVIEW_KEY]: true }))).changes).toBe(true);
+    expect(await sent()).toEqual(['GET', 'PUT dry_run']);
     expect((await fixture.client.rulesets.getEntrypoint({ zoneId })).version).toBe(version);
+    await fixture.newRun();
   });
 
   test('adding an exception first: one write, unchanged rules keep their ids', async () => {

@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { RulesetPhaseSchema, WafMigrationModeSchema, type RulesetRule, type SavedRuleset } from '../../schemas';
 import { EntrypointUpdateSchema, RuleCreateSchema, RulePatchSchema } from '../../schemas/rulesets';
-import { phaseQuota, ruleProblems } from '../../rulesets';
+import { entitlementProblem, phaseQuota, ruleProblems } from '../../rulesets';
+import { checkExpression } from '../../expression';
 import { params, parseBody, parseQuery, query, single, zoneOf, type EmulatorContext } from '../context';
 import { validateExpression } from '../expression';
 import { ErrorCode, Messages, ServiceError, okEnvelope } from '../errors';
@@ -44,7 +45,8 @@ const refuse = (messages: string[]) => new ServiceError(400, messages.map((messa
 
 /**
  * Saves the next version of a zone's entry point of `phase` holding `rules`, after the plan's quota of rules (a write
- * that does not add rules passes, so a zone over its quota can still shrink). A dry run stops before the save and
+ * that does not add rules passes, so a zone over its quota can still shrink) and its entitlements (fields of Bot
+ * Management on the enterprise plan only). A dry run stops before the save and
  * answers null, as the public API does. Last writer wins: no version is compared.
  */
 function save(context: EmulatorContext, zone: ZoneRecord, phase: string, next: { name?: string; description?: string; rules: RulesetRule[] }, dryRun: boolean, now = context.now()) {
@@ -54,6 +56,15 @@ function save(context: EmulatorContext, zone: ZoneRecord, phase: string, next: {
   if (quota !== undefined && next.rules.length > quota && next.rules.length > (latest?.rules.length ?? 0)) {
     throw ServiceError.of(400, ErrorCode.validation, Messages.phaseQuota(zone.id, phase, zone.plan, quota, next.rules.length));
   }
+  const entitlements = next.rules.flatMap((rule, index) => {
+    const fields = [rule.expression, rule.ratelimit?.counting_expression].flatMap((text) => {
+      const checked = text ? checkExpression(text) : undefined;
+      return checked?.ok ? checked.fields : [];
+    });
+    const problem = entitlementProblem(fields, zone.plan);
+    return problem === undefined ? [] : [`rules.${index}.expression: ${problem}; nothing was saved`];
+  });
+  if (entitlements.length > 0) throw refuse(entitlements);
   if (dryRun) return okEnvelope(null);
   const saved = nextEntrypointVersion(next, latest, stableId(zone.id, 'entrypoint', phase), now, phase);
   versions.push(saved);

@@ -2,6 +2,7 @@ import type * as pulumi from '@pulumi/pulumi';
 import { isDeepStrictEqual } from 'node:util';
 import { ZoneGuardClient } from '../../client';
 import { resolveSettings, type ClientSettings } from '../../client/settings';
+import { PREVIEW_KEY } from './closure';
 
 // State of the provider process: the stack config handed to `configure`, and one client built from it. The
 // implementation modules live once per process, so every resource of every type shares the client and thus the
@@ -12,6 +13,8 @@ let settings: ClientSettings | undefined;
 let client: ZoneGuardClient | undefined;
 /** The settings `client` was built from: a `configure` with equal ones keeps it. */
 let clientSettings: ClientSettings | undefined;
+/** Whether this process serves a preview: a check was given {@link PREVIEW_KEY}. A preview and an up are two runs, each with its own provider process. */
+let previewing = false;
 
 /**
  * Keeps the stack's config for the credentials; called by the engine before any other method, once per resource
@@ -42,8 +45,34 @@ export function getClient(): ZoneGuardClient {
   return client;
 }
 
-/** For tests: forget the configured client so the next call reads the config or environment again. */
+/**
+ * Whether this run is a preview (`pulumi preview`, or the preview `pulumi up` shows before it asks): then, and only
+ * then, a ruleset write a resource would make is sent with dry_run=true first (kit/dry-run.ts), so an up pays no call
+ * for it.
+ */
+export function inPreview(): boolean {
+  return previewing;
+}
+
+/**
+ * `impl` with a check that takes {@link PREVIEW_KEY} out of the inputs, and remembers that the run is a preview when
+ * it was there. Every kind's check goes through it (providers/index.ts), so the engine stores the inputs without it.
+ */
+export function withPreviewKnown<I extends Pick<pulumi.dynamic.ResourceProvider, 'check'>>(impl: I): I {
+  return {
+    ...impl,
+    async check(olds, news) {
+      if (news === null || typeof news !== 'object' || !(PREVIEW_KEY in news)) return impl.check!(olds, news);
+      const { [PREVIEW_KEY]: flag, ...rest } = news as Record<string, unknown>;
+      if (flag === true) previewing = true;
+      return impl.check!(olds, rest);
+    },
+  };
+}
+
+/** For tests: forget the configured client so the next call reads the config or environment again, and that a preview was seen. */
 export function resetContext(): void {
+  previewing = false;
   lookup = () => undefined;
   settings = undefined;
   client = undefined;

@@ -10,25 +10,28 @@ import {
   RULE_FIELDS,
   comparedRule,
   declaredRuleProblems,
+  landingIndex,
   observedPlace,
+  passedOver,
   placeHolds,
   positionOf,
   phaseRuleFromWire,
   phaseRuleToWire,
   type DeclaredRule,
   type RulePhase,
+  type RulePlace,
 } from '../../rulesets';
 import type { RulePosition, RulesetRule, SavedRuleset } from '../../schemas';
 import { checkWithSchema, containsUnknown, PREVIEW_UNKNOWN } from './check';
 import { ReadCoalescer, STREAM_GAP_MS } from './coalesce';
-import { assertConfigured, configure, getClient } from './context';
+import { assertConfigured, configure, getClient, inPreview } from './context';
 import { diffFields } from './diff';
 import { dryRunStep } from './dry-run';
 import { ProviderError, step, unlessNotFound, type Implementation } from './implementation';
-import { nameOf } from './ownership';
+import { nameOf, ownerOf } from './ownership';
 import type { LiveObject } from './marker';
 import { MARKER_KEY } from '../../kinds/marker';
-import { withMarker } from '../../schemas/owner-marker';
+import { splitMarked, withMarker } from '../../schemas/owner-marker';
 
 /** Outputs of a rule: its declared fields as the service holds them, where it runs, and the service's ids. */
 export type PhaseRuleOutputs = DeclaredRule & { ruleId: string; rulesetId: string };
@@ -71,6 +74,12 @@ export function createdRule(before: SavedRuleset | undefined, after: SavedRulese
   return (ref === '' ? undefined : fresh.find((rule) => rule.ref === ref)) ?? fresh.at(-1);
 }
 
+/** A zone's rules of a phase as a preview's creates would leave them (a dry run saves nothing), and how many creates that is. */
+interface Previewed {
+  rules: readonly RulesetRule[];
+  added: number;
+}
+
 /**
  * The zones' entry points of one phase as this run last saw them, per client: read once, then kept from the answer
  * of every write (which answers the whole ruleset), so a run's creates cost one call each. Writes of one zone run one
@@ -80,6 +89,7 @@ export function createdRule(before: SavedRuleset | undefined, after: SavedRulese
 class Entrypoints {
   readonly #phase: RulePhase;
   readonly #known = new WeakMap<ZoneGuardClient, Map<string, { ruleset: Promise<SavedRuleset | undefined>; at: number }>>();
+  readonly #previewed = new WeakMap<ZoneGuardClient, Map<string, Previewed>>();
   readonly #queues = new Map<string, Promise<unknown>>();
 
   constructor(phase: RulePhase) {
@@ -91,6 +101,15 @@ class Entrypoints {
     let zones = this.#known.get(client);
     if (!zones) this.#known.set(client, (zones = new Map()));
     return zones;
+  }
+
+  /** The zone's rules as this preview's creates would leave them, and `next` as what they now are, when given. */
+  previewed(zoneId: string, next?: Previewed): Previewed | undefined {
+    const client = getClient();
+    let zones = this.#previewed.get(client);
+    if (!zones) this.#previewed.set(client, (zones = new Map()));
+    if (next) zones.set(zoneId, next);
+    return zones.get(zoneId);
   }
 
   /** The zone's entry point as last seen, read once per run (undefined while the zone has none). */
@@ -151,6 +170,8 @@ class PhaseRules {
   readonly noun: string;
   readonly #entrypoints: Entrypoints;
   readonly #reads: ReadCoalescer<FoundRule>;
+  /** The owner markers of this run's resources seen so far (PhaseRules.noteOurs). */
+  readonly #ours = new Set<string>();
 
   constructor({ kind, phase }: PhaseRuleSpec) {
     this.kind = kind;
@@ -198,13 +219,65 @@ class PhaseRules {
     const others = (ruleset: SavedRuleset | undefined) => (ruleset?.rules ?? []).filter((rule) => rule.id !== moving);
     let position = positionOf(others(current), inputs.position, moving !== undefined);
     if (position !== undefined && 'missing' in position) position = positionOf(others(await this.#entrypoints.reread(inputs.zoneId)), inputs.position, moving !== undefined);
-    if (position !== undefined && 'missing' in position) {
-      throw new ProviderError(
-        `${this.labelOf(inputs)}: position names ${JSON.stringify(position.missing)}, which is neither the id nor the ref of a rule of the zone's ${this.phase} phase; ` +
-          `name an existing rule (another resource's ruleId, or a ref) or remove position`,
-      );
-    }
+    if (position !== undefined && 'missing' in position) throw this.#missingPlace(inputs, position.missing);
     return position;
+  }
+
+  #missingPlace(inputs: DeclaredRule, name: string): ProviderError {
+    return new ProviderError(
+      `${this.labelOf(inputs)}: position names ${JSON.stringify(name)}, which is neither the id nor the ref of a rule of the zone's ${this.phase} phase; ` +
+        `name an existing rule (another resource's ruleId, or a ref) or remove position`,
+    );
+  }
+
+  /** Notes a marker of one of this run's resources: a preview's line names other owners' rules only. */
+  noteOurs(...markers: unknown[]): void {
+    for (const marker of markers) if (typeof marker === 'string' && marker !== '') this.#ours.add(marker);
+  }
+
+  /**
+   * A preview of a create: the write the up would make, sent with dry_run=true (docs/service.md#ruleset-dry-run), so
+   * the service's refusal (its quota, an entitlement, a ref another rule holds) fails this resource's preview. The
+   * zone's first create of the preview sends its exact write (the POST, or the PUT that makes the entry point); a
+   * later one sends the PUT of the entry point as the preview's creates would leave it, because a dry run saves
+   * nothing, and a POST alone would count the zone's quota without the creates before it.
+   */
+  async previewCreate(inputs: DeclaredRule): Promise<void> {
+    const { zoneId } = inputs;
+    const current = await this.#entrypoints.current(zoneId);
+    const previewed = this.#entrypoints.previewed(zoneId) ?? { rules: current?.rules ?? [], added: 0 };
+    const at = landingIndex(previewed.rules, inputs.position);
+    if (typeof at !== 'number') throw this.#missingPlace(inputs, at.missing);
+    const rule = phaseRuleToWire(inputs);
+    const after = [...previewed.rules.slice(0, at), rule, ...previewed.rules.slice(at)];
+    const rulesets = getClient().rulesets;
+    if (current !== undefined && previewed.added === 0) {
+      const position = positionOf(current.rules, inputs.position, false);
+      await rulesets.createRule({ zoneId, rulesetId: current.id, rule, ...(position && !('missing' in position) ? { position } : {}), dryRun: true });
+    } else {
+      await rulesets.updateEntrypoint({ zoneId, phase: this.phase, ruleset: { name: current?.name ?? 'default', rules: after }, dryRun: true });
+    }
+    this.#entrypoints.previewed(zoneId, { rules: after, added: previewed.added + 1 });
+    this.#sayLanding(inputs, 'create', at, after.length, passedOver(previewed.rules, undefined, inputs.position));
+  }
+
+  /** A preview of a move of rule `id`: names the other owners' rules it passes over (after the diff's dry run read the zone's rules). */
+  async previewMove(inputs: DeclaredRule, id: string): Promise<void> {
+    const rules = (await this.#entrypoints.current(inputs.zoneId))?.rules ?? [];
+    const at = landingIndex(
+      rules.filter((rule) => rule.id !== id),
+      inputs.position,
+    );
+    if (typeof at === 'number') this.#sayLanding(inputs, 'move', at, rules.length, passedOver(rules, id, inputs.position), id);
+  }
+
+  /** Says on standard error where the rule lands and which rules of other owners change order against it, when any does. */
+  #sayLanding(inputs: DeclaredRule, change: Landing['change'], at: number, total: number, passed: readonly RulesetRule[], id?: string): void {
+    const others = passed.filter((rule) => {
+      const { marker } = splitMarked(rule.ref ?? '');
+      return marker === undefined || !this.#ours.has(marker);
+    });
+    if (others.length > 0) console.error(landingLine(this.labelOf(inputs, id), { change, phase: this.phase, at, total, place: inputs.position }, others));
   }
 
   /** POSTs the rule to the zone's entry point, or PUTs the entry point with it when the zone has none yet. */
@@ -306,6 +379,39 @@ export function replacedEntrypointWarning(what: string, phase: string, replaced:
   );
 }
 
+/** What a preview says of where a rule lands (PhaseRules.previewCreate, previewMove). */
+export interface Landing {
+  change: 'create' | 'move';
+  phase: string;
+  /** The index the rule takes, 0-based. */
+  at: number;
+  /** How many rules the phase then holds. */
+  total: number;
+  place: RulePlace | undefined;
+}
+
+/** How many of the rules a preview's line names one by one. */
+const NAMED_AT_MOST = 10;
+
+/**
+ * The line a preview says when a create or a move changes the order of other owners' rules against this one
+ * (docs/custom-rules.md#previews): where it lands, and each such rule by its own ref (or id) and what its marker
+ * says. Pure.
+ */
+export function landingLine(what: string, landing: Landing, others: readonly RulesetRule[]): string {
+  const { change, phase, at, total, place } = landing;
+  const named = others.slice(0, NAMED_AT_MOST).map((rule) => {
+    const { own, marker } = splitMarked(rule.ref ?? '');
+    return `${JSON.stringify(own || rule.id || '')} (${marker === undefined ? 'unmarked' : `marker ${marker}`})`;
+  });
+  const more = others.length > NAMED_AT_MOST ? ` and ${others.length - NAMED_AT_MOST} more` : '';
+  const where = place === undefined ? 'last' : JSON.stringify(place);
+  const count = `${others.length} rule${others.length === 1 ? '' : 's'} of other owners`;
+  const relation = change === 'create' ? `ahead of ${count}, which then run after it` : `past ${count}, whose order against it changes`;
+  const verb = change === 'create' ? 'creates it at' : 'moves it to';
+  return `zoneguard: ${what}: the up ${verb} ${at + 1} of ${total} in the zone's ${phase} phase (position ${where}), ${relation}: ${named.join(', ')}${more}`;
+}
+
 /** Whether an update moves the rule: its place is declared, and differs from the one the state holds. Pure. */
 export function moves(olds: Record<string, unknown>, news: Record<string, unknown>): boolean {
   return news.position !== undefined && !isDeepStrictEqual(normalizeRuleField('position', olds.position), normalizeRuleField('position', news.position));
@@ -315,11 +421,11 @@ export function moves(olds: Record<string, unknown>, news: Record<string, unknow
 const allKnown = (news: Record<string, unknown>) => Object.values(news).every((value) => value !== PREVIEW_UNKNOWN && !containsUnknown(value));
 
 /**
- * The declared rule as an update writes it: its ref with the owner marker the state records (kit/marker.ts marks the
- * update's inputs, not the diff's), so the diff's dry run is the exact PATCH. Pure.
+ * The declared rule as a write sends it: its ref with the owner marker (kit/marker.ts marks the inputs of create and
+ * update, not those of check and diff), so a preview's dry run is the exact write. `marker`: for an update the one
+ * the state records, else the program's. Pure.
  */
-export function asWritten(news: Record<string, unknown>, olds: Record<string, unknown>): DeclaredRule {
-  const marker = olds[MARKER_KEY];
+export function asWritten(news: Record<string, unknown>, marker: unknown): DeclaredRule {
   const ref = typeof marker === 'string' && marker !== '' ? { ref: withMarker(typeof news.ref === 'string' ? news.ref : '', marker) } : {};
   return { ...news, ...ref } as unknown as DeclaredRule;
 }
@@ -339,23 +445,38 @@ export function phaseRule(spec: PhaseRuleSpec): Implementation & LiveObject {
       return found && { ...outputsOfRule(recorded.zoneId, found, recorded) };
     },
 
-    async check(_olds, news) {
+    async check(olds, news) {
       assertConfigured();
       const result = checkWithSchema(declarationOf(kind).args, news, kind, { multiline: ['expression', 'ratelimit'] });
       if (result.failures.length > 0 || GRAMMAR_INPUTS.some((key) => news[key] === PREVIEW_UNKNOWN || containsUnknown(news[key]))) return result;
       const problems = declaredRuleProblems(result.inputs as unknown as DeclaredRule, phase);
-      if (problems.length === 0) return result;
-      return { inputs: news, failures: problems.map(({ path, message }) => ({ property: path.join('.'), reason: `${kind}.${path.join('.')}: ${message}` })) };
+      if (problems.length > 0) {
+        return { inputs: news, failures: problems.map(({ path, message }) => ({ property: path.join('.'), reason: `${kind}.${path.join('.')}: ${message}` })) };
+      }
+      if (!inPreview()) return result;
+      rules.noteOurs(ownerOf(news));
+      // A preview of a create (no old inputs) sends the write the up would make, with dry_run=true (PhaseRules.previewCreate).
+      const inputs = result.inputs as Record<string, unknown>;
+      if (Object.keys(olds).length === 0 && inputs.adoptRuleId === undefined && allKnown(inputs)) {
+        await dryRunStep(rules.labelOf(news), () => rules.previewCreate(asWritten(inputs, ownerOf(news))));
+      }
+      return result;
     },
 
     async diff(id, olds, news) {
       const result = diffFields(olds, comparedRule(news), plan, normalizeRuleField);
       // A preview of a change sends the exact write with dry_run=true, so the service's refusal (its quota, an
-      // expression it refuses) shows on this resource's line; an unchanged resource costs no call.
-      if (result.changes && (result.replaces ?? []).length === 0 && allKnown(news)) {
-        const previous = { ...(olds as unknown as PhaseRuleOutputs), ruleId: id };
-        await dryRunStep(rules.labelOf(news, id), () => rules.patch(asWritten(news, olds), previous, moves(olds, news), true));
+      // expression it refuses) shows on this resource's line; an unchanged resource, and an up, cost no call.
+      if (!inPreview() || !result.changes || !allKnown(news)) return result;
+      rules.noteOurs(olds[MARKER_KEY]);
+      if ((result.replaces ?? []).length > 0) {
+        await dryRunStep(rules.labelOf(news), () => rules.previewCreate(asWritten(news, ownerOf(news))));
+        return result;
       }
+      const previous = { ...(olds as unknown as PhaseRuleOutputs), ruleId: id };
+      const move = moves(olds, news);
+      await dryRunStep(rules.labelOf(news, id), () => rules.patch(asWritten(news, olds[MARKER_KEY] ?? ownerOf(news)), previous, move, true));
+      if (move) await rules.previewMove(news as unknown as DeclaredRule, id);
       return result;
     },
 

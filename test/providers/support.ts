@@ -63,10 +63,6 @@ export async function providerFixture(): Promise<ProviderFixture> {
       return (await emulator.admin.seedZone({ name: `fresh-${zones}.example`, plan: 'business', ...seed })).id;
     },
     requestsSince,
-    async newRun() {
-      resetContext();
-      await configured();
-    },
     async apiCalls() {
       return (await requestsSince()).map((r) => `${r.method} ${r.path.replace(/^\/client\/v4\/zones\/[0-9a-f]+/, '')}`);
     },

@@ -5,7 +5,7 @@ import { RateLimitRule, type RateLimitRuleArgs } from '../../src/resources/rate-
 import { CUSTOM_PHASE, RATELIMIT_PHASE, type RulesetRule } from '../../src/schemas';
 import { splitMarked } from '../../src/schemas/owner-marker';
 import { testClient, zoneOfPlan } from '../support/emulator';
-import { openSandbox, previewDiff, type EngineSandbox } from './harness';
+import { engineFailure, openSandbox, previewDiff, type EngineSandbox } from './harness';
 
 // The real engine against the emulator: two stacks each own custom rules and rate limiting rules in one zone, with a
 // rule added by hand between theirs. Each stack creates, updates, reorders and deletes its own rules with the
@@ -142,9 +142,17 @@ test('an update is a PATCH of that rule alone; the preview of a change the servi
 test('a declared place moves the rule; a rule moved and changed by hand is found by refresh and put back by up', async () => {
   alphaRules['alpha-admin'] = { ...alphaRules['alpha-admin']!, position: { after: 'by-hand' } };
   await sandbox.emulator.admin.clearRequests();
+  // The preview's check by the service (the diff's dry run), naming the rule of another owner the move passes over
+  // among the stack's diagnostics (with --diff, on the CLI's standard error).
+  let moving = '';
+  await alpha.preview({ color: 'never', onOutput: (out) => (moving += out) });
+  expect(await writes()).toEqual(['PATCH (dry run) /zones/:id/rulesets/:id/rules/:id']);
+  expect(moving).toMatch(
+    /CustomRule 'alpha-admin' [0-9a-f]{32} in zone [0-9a-f]{32}: the up moves it to 3 of 5 in the zone's http_request_firewall_custom phase \(position \{"after":"by-hand"\}\), past 1 rule of other owners, whose order against it changes: "by-hand" \(unmarked\)/,
+  );
+  // The up's write is the service's check: the move alone.
   await alpha.up({ color: 'never' });
-  // The preview's check by the service (the diff's dry run), then the move.
-  expect(await writes()).toEqual(['PATCH (dry run) /zones/:id/rulesets/:id/rules/:id', 'PATCH /zones/:id/rulesets/:id/rules/:id']);
+  expect(await writes()).toEqual(['PATCH /zones/:id/rulesets/:id/rules/:id']);
   expect(refsOf(await live())).toEqual(['alpha-office', 'by-hand', 'alpha-admin', ...betaOrder]);
 
   // By hand: the skip moved to the end and disabled.
@@ -161,6 +169,66 @@ test('a declared place moves the rule; a rule moved and changed by hand is found
   expect(refsOf(await live())).toEqual(['alpha-office', 'by-hand', 'alpha-admin', ...betaOrder]);
   expect((await live()).find((rule) => ownRef(rule) === 'alpha-office')).toMatchObject({ enabled: true });
   expect((await live()).find((rule) => ownRef(rule) === 'by-hand')).toEqual(byHand);
+  await clean(alpha, beta);
+});
+
+test("a preview checks each create with the service: the one over the zone's quota, and one the zone is not entitled to, fail on their resource's line; a create is one call", async () => {
+  // A free zone (5 custom rules) already holding 4 rules made by hand, and a third stack.
+  const freeZone = zoneOfPlan(sandbox.emulator, 'free');
+  await client.rulesets.updateEntrypoint({
+    zoneId: freeZone,
+    phase: CUSTOM_PHASE,
+    ruleset: { name: 'default', rules: [1, 2, 3, 4].map((n) => ({ action: 'log', expression: `ip.src eq 192.0.2.${n}`, ref: `hand-${n}` })) },
+  });
+  const declared: Record<string, Rule & { zoneId: string }> = {
+    one: { zoneId: freeZone, action: 'block', expression: '(http.request.uri.path eq "/one")', ref: 'one' },
+    two: { zoneId: freeZone, action: 'block', expression: '(http.request.uri.path eq "/two")', ref: 'two' },
+  };
+  const gamma = await sandbox.stack('gamma', async () => {
+    for (const [name, args] of Object.entries(declared)) new CustomRule(name, args);
+    return {};
+  });
+  const calls = async () => {
+    const requests = await sandbox.emulator.admin.requests();
+    await sandbox.emulator.admin.clearRequests();
+    return requests.map((r) => `${r.method}${r.query.dry_run === 'true' ? ' (dry run)' : ''} ${r.path.replace(/^\/client\/v4\/zones\/[0-9a-f]{32}/, '').replace(/[0-9a-f]{32}/g, ':id')}`);
+  };
+  const entrypoint = `/rulesets/phases/${CUSTOM_PHASE}/entrypoint`;
+  await sandbox.emulator.admin.clearRequests();
+
+  // The second create would leave 6 rules: the preview fails on its line, with the service's words; nothing is saved.
+  const over = await engineFailure((onOutput) => gamma.preview({ color: 'never', onOutput }));
+  expect(over).toMatch(
+    new RegExp(
+      `CustomRule 'two' in zone ${freeZone}: the service refuses this change \\(checked with dry_run, nothing was changed\\): PUT /zones/${freeZone}${entrypoint} failed: HTTP 400 Bad Request: 1004 rules: the ${CUSTOM_PHASE} phase of zone ${freeZone} \\(free plan\\) allows 5 rules; this write would leave 6`,
+    ),
+  );
+  expect(over).not.toMatch(/CustomRule 'one' in zone/);
+  // One read of the zone's entry point, then one call per create: the first its POST, the second the PUT of the
+  // entry point as the first would leave it (a dry run saves nothing).
+  expect(await calls()).toEqual([`GET ${entrypoint}`, 'POST (dry run) /rulesets/:id/rules', `PUT (dry run) ${entrypoint}`]);
+  expect(refsOf((await client.rulesets.getEntrypoint({ zoneId: freeZone, phase: CUSTOM_PHASE })).rules)).toEqual(['hand-1', 'hand-2', 'hand-3', 'hand-4']);
+  await sandbox.emulator.admin.clearRequests();
+
+  delete declared.two;
+  await gamma.preview({ color: 'never' });
+  expect(await calls()).toEqual([`GET ${entrypoint}`, 'POST (dry run) /rulesets/:id/rules']);
+  // The up: one call for the create, after one read of the zone's entry point; no dry run.
+  await gamma.up({ color: 'never' });
+  expect(await calls()).toEqual([`GET ${entrypoint}`, 'POST /rulesets/:id/rules']);
+  // An unchanged resource costs the preview no call.
+  await gamma.preview({ expectNoChanges: true, color: 'never' });
+  expect(await calls()).toEqual([]);
+
+  // The bot score, which the local checker accepts: the business zone is not entitled to it.
+  declared.bots = { zoneId, action: 'block', expression: 'cf.bot_management.score lt 30', ref: 'bots' };
+  const unentitled = await engineFailure((onOutput) => gamma.preview({ color: 'never', onOutput }));
+  expect(unentitled).toMatch(
+    new RegExp(`CustomRule 'bots' in zone ${zoneId}: the service refuses this change \\(checked with dry_run, nothing was changed\\): POST .* cf\\.bot_management\\.score needs Bot Management, an add-on of the enterprise plan; this zone is on the business plan`),
+  );
+  delete declared.bots;
+  await gamma.destroy({ color: 'never' });
+  expect(refsOf((await client.rulesets.getEntrypoint({ zoneId: freeZone, phase: CUSTOM_PHASE })).rules)).toEqual(['hand-1', 'hand-2', 'hand-3', 'hand-4']);
   await clean(alpha, beta);
 });
 

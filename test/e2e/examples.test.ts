@@ -151,7 +151,7 @@ describe('examples/waf-migrate-then-manage', () => {
   let stack: Stack;
   let zoneId: string;
   const entrypoint = '/rulesets/phases/http_request_firewall_managed/entrypoint';
-  // A dry run saves nothing: the diff of a change sends one (docs/custom-rules.md#previews), no write.
+  // A dry run saves nothing: a preview's diff of a change sends one (docs/custom-rules.md#previews), no write.
   const writes = async () =>
     (await context.sandbox.emulator.admin.requests())
       .filter((r) => r.method !== 'GET' && r.query.dry_run !== 'true')

@@ -139,12 +139,15 @@ test('up migrates the zone, then WafManagedRules takes the migrated entry point 
 
 test('an exception added first: the preview shows that rule and the order; up makes one write', async () => {
   rules = [OFFICE, ...MIGRATED];
+  await sandbox.emulator.admin.clearRequests();
   const { op, paths, text } = await previewStep();
   expect([op, paths]).toEqual(['update', ['order', 'rules.office']]);
   expect(text).toMatch(/\+ office\s*: \{\s*\+ description: "Office network"/);
+  // The preview's check by the service: the up's PUT with dry_run=true.
+  expect(await dryRuns()).toEqual([`PUT ${ENTRYPOINT}`]);
   expect(await upThenClean()).toEqual([`PUT ${ENTRYPOINT}`]);
-  // The up's diff sent the same PUT with dry_run=true first (the preview's check by the service).
-  expect(lastDryRuns).toEqual([`PUT ${ENTRYPOINT}`]);
+  // The up's write is the service's check: no dry run.
+  expect(lastDryRuns).toEqual([]);
   const after = await entrypoint();
   expect(after.order).toEqual(['office', 'managed-ruleset', 'owasp-core-ruleset']);
   // Unchanged rules keep the ids the migration gave them.

@@ -1,5 +1,5 @@
 // API calls of CustomRule and RateLimitRule through a stack's lifecycle, counted by the emulator: 100 custom rules and
-// 2 rate limiting rules created in one zone that has no entry point of either phase, a preview of the unchanged
+// 2 rate limiting rules previewed, then created, in one zone that has no entry point of either phase, a preview of the unchanged
 // stack, an update of one rule, a preview and an up of one rule moved, a refresh, and a destroy. The real Pulumi CLI
 // and engine; the program served inline (Automation API).
 //
@@ -51,6 +51,7 @@ try {
 
   const { steps, run, count, callText } = lib.stepRecorder(emulator);
 
+  await run(`preview (create ${RULES} custom rules and ${LIMITS} rate limiting rules)`, () => stack.preview({ color: 'never' }));
   await run(`up (create ${RULES} custom rules and ${LIMITS} rate limiting rules)`, () => stack.up({ color: 'never' }));
   await run('preview (unchanged)', () => stack.preview({ color: 'never', expectNoChanges: true }));
   firstAction = 'managed_challenge';
@@ -61,6 +62,7 @@ try {
   await run('refresh', () => stack.refresh({ color: 'never' }));
   await run('destroy', () => stack.destroy({ color: 'never' }));
 
+  const previewCreate = count('preview (create');
   const create = count('up (create');
   const unchanged = count('preview (unchanged');
   const changed = count('preview (one rule');
@@ -75,6 +77,12 @@ try {
       value: callText(create),
       goal: `1 write a rule, at most 1 read a phase (${rules} writes, ≤ 2 reads)`,
       met: create.writes === rules && create.reads <= 2,
+    },
+    {
+      what: `CustomRule and RateLimitRule, preview of the create of ${RULES} + ${LIMITS} rules: API calls`,
+      value: callText(previewCreate),
+      goal: `1 dry run a rule, at most 1 read a phase, no write (${rules} dry runs, ≤ 2 reads)`,
+      met: previewCreate.dryRuns === rules && previewCreate.reads <= 2 && previewCreate.writes === 0,
     },
     { what: 'CustomRule and RateLimitRule, preview of the unchanged stack: API calls', value: String(unchanged.calls), goal: '0', met: unchanged.calls === 0 },
     { what: 'CustomRule, preview of one rule changed: API calls', value: callText(changed), goal: '1 dry run, no write', met: changed.dryRuns === 1 && changed.writes === 0 },
@@ -101,9 +109,11 @@ try {
     ),
     '',
     "A create is one write: the zone's first rule of a phase PUTs the entry point with it, every other one POSTs itself, after " +
-      "one read of the zone's entry point a phase for the run. A preview of a change sends the PATCH with dry_run=true; the up " +
-      "diffs as the preview does, so it sends the dry run too, and the marker's live read (kit/marker.ts) reads the entry " +
-      'point before the write. A refresh reads each entry point once for all its rules (coalesced reads). A delete reads ' +
+      "one read of the zone's entry point a phase for the run. A preview sends each write the up would make with dry_run=true " +
+      "(a create's POST; once a zone's phase has a create in the preview, or none yet, the PUT of the entry point as the " +
+      "preview's creates would leave it, so the quota counts them together; a change's PATCH); the up sends none, and " +
+      "the marker's live read (kit/marker.ts) reads the entry point before the write. " +
+      'A refresh reads each entry point once for all its rules (coalesced reads). A delete reads ' +
       "the rule's owner marker (coalesced, but every delete ends the walk it would share) and deletes the rule.",
   ].join('\n');
 

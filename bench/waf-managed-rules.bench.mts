@@ -41,17 +41,20 @@ try {
   await run('up (create, adopting the migrated entry point)', () => stack.up({ color: 'never' }));
   await run('preview (unchanged)', () => stack.preview({ color: 'never', expectNoChanges: true }));
   rules = [OFFICE, ...migrated];
+  await run('preview (one exception added)', () => stack.preview({ color: 'never' }));
   await run('up (update: one exception added)', () => stack.up({ color: 'never' }));
   await run('refresh', () => stack.refresh({ color: 'never' }));
   await run('destroy (puts back what create found)', () => stack.destroy({ color: 'never' }));
 
   const create = count('up (create');
-  const preview = count('preview');
+  const preview = count('preview (unchanged');
+  const previewChange = count('preview (one');
   const update = count('up (update');
   const refresh = count('refresh');
   const figures: Lib.Figure[] = [
     { what: 'WafManagedRules, create adopting the migrated entry point: API calls', value: callText(create), goal: '1 write, its owner marker (docs/ownership.md)', met: create.writes === 1 },
     { what: 'WafManagedRules, preview of the unchanged stack: API calls', value: String(preview.calls), goal: '0', met: preview.calls === 0 },
+    { what: 'WafManagedRules, preview of one rule added: API calls', value: callText(previewChange), goal: '1 dry run, no write', met: previewChange.dryRuns === 1 && previewChange.writes === 0 },
     { what: 'WafManagedRules, update of one rule: API calls', value: callText(update), goal: '1 write', met: update.writes === 1 },
     { what: 'WafManagedRules, refresh: API calls', value: callText(refresh), goal: '1 read', met: refresh.calls === 1 && refresh.writes === 0 },
   ];
@@ -65,14 +68,18 @@ try {
       ['step', 'wall time', 'API calls', 'calls by route'],
       steps.map((step) => {
         const routes = new Map<string, number>();
-        for (const entry of step.requests) routes.set(lib.routeOf(entry), (routes.get(lib.routeOf(entry)) ?? 0) + 1);
+        for (const entry of step.requests) {
+          const route = `${lib.routeOf(entry)}${entry.query.dry_run === 'true' ? '?dry_run=true' : ''}`;
+          routes.set(route, (routes.get(route) ?? 0) + 1);
+        }
         return [step.name, fmt.ms(step.ms), step.requests.length, [...routes.entries()].map(([route, n]) => `${n}× \`${route}\``).join('<br>') || '-'];
       }),
     ),
     '',
-    'Create reads the migration status (it refuses a zone not migrated, or in validation) and the entry point, and writes nothing ' +
-      'when the entry point already holds the declared rules. An update reads the entry point for the ids of the rules it keeps, ' +
-      'and its diff sends the write with dry_run=true (the preview of a change is checked by the service), then writes it once. Destroy reads it and puts back what create recorded: one write, since the exception added since differs.',
+    'Create reads the migration status (it refuses a zone not migrated, or in validation) and the entry point, and writes once ' +
+      'when the entry point already holds the declared rules: its owner marker in the description (docs/ownership.md). The preview ' +
+      'of a change reads the entry point and sends the write with dry_run=true (checked by the service); the up reads it for the ids ' +
+      'of the rules it keeps (and another writer in between), then writes it once, with no dry run. Destroy reads it and puts back what create recorded: one write, since the exception added since differs.',
   ].join('\n');
 
   lib.emitResult({ bench: 'WafManagedRules: API calls per lifecycle', command: COMMAND, figures, section });

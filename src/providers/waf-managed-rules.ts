@@ -16,7 +16,8 @@ import { checkWithSchema, containsUnknown, PREVIEW_UNKNOWN } from './kit/check';
 import { assertConfigured, configure, getClient, inPreview } from './kit/context';
 import { ProviderError, step, unlessNotFound, type Implementation } from './kit/implementation';
 import { nameOf, ownerOf } from './kit/ownership';
-import { MARKER_KEY, ownerMarker, standing } from '../kinds/marker';
+import { MARKER_KEY, standing } from '../kinds/marker';
+import { markerFor, recordedMarker } from './kit/marker';
 import { splitMarked, withMarker } from '../schemas/owner-marker';
 import { dryRunStep } from './kit/dry-run';
 import { WafManagedRulesKind, label as kindLabel } from '../kinds';
@@ -215,11 +216,7 @@ async function save(inputs: WafManagedRulesInputs, current: SavedRuleset | undef
 const markerOn = (ruleset: SavedRuleset | undefined) => splitMarked(ruleset?.description).marker;
 
 /** The marker this resource writes: the one its state recorded, else the program's (src/resources/kit.ts). */
-function markerFor(props: Record<string, unknown>): string {
-  const recorded = props[MARKER_KEY];
-  if (typeof recorded === 'string' && recorded !== '') return recorded;
-  return ownerOf(props) ?? ownerMarker({ project: '', stack: '', parent: '', kind: RESOURCE, name: nameOf(props) ?? '' });
-}
+const markerOf = (props: Record<string, unknown>): string => recordedMarker(props) ?? markerFor(RESOURCE, props);
 
 /**
  * Why this resource must not take the zone's entry point over, update it or put back what create found, or undefined
@@ -268,7 +265,7 @@ export const wafManagedRules: Implementation = {
       const declared = news as WafManagedRulesInputs;
       if (inPreview() && !containsUnknown(declared.order) && !containsUnknown(declared.rules) && !(live && holdsDeclared(live, declared))) {
         await dryRunStep(kindLabel(RESOURCE, { zoneId: olds.zoneId }, nameOf(news) ?? nameOf(olds)), () =>
-          getClient().rulesets.updateEntrypoint({ zoneId: String(olds.zoneId), ruleset: entrypointUpdate(live, declared, markerFor({ ...news, ...olds })), dryRun: true }),
+          getClient().rulesets.updateEntrypoint({ zoneId: String(olds.zoneId), ruleset: entrypointUpdate(live, declared, markerOf({ ...news, ...olds })), dryRun: true }),
         );
       }
     }
@@ -287,7 +284,7 @@ export const wafManagedRules: Implementation = {
     // Take-over, not duplication: record what the zone holds, and write only when it differs from the declared rules
     // or does not carry this resource's marker yet.
     const current = await currentEntrypoint(zoneId, 'reading the entry point ruleset');
-    const mine = markerFor(raw);
+    const mine = markerOf(raw);
     const owned = raw.takeOver === true ? undefined : ownerRefusal(zoneId, nameOf(raw), markerOn(current), mine, 'create');
     if (owned) throw new ProviderError(owned);
     const recorded = current ? recordOf(current) : null;
@@ -311,7 +308,7 @@ export const wafManagedRules: Implementation = {
     const previous = olds as WafManagedRulesOutputs;
     // The ids come from the service, not the state: a rule changed elsewhere since keeps its id all the same.
     const current = await currentEntrypoint(desired.zoneId, 'reading the entry point ruleset');
-    const marker = markerFor({ ...news, ...(olds[MARKER_KEY] ? { [MARKER_KEY]: olds[MARKER_KEY] } : {}) });
+    const marker = markerOf({ ...news, ...(olds[MARKER_KEY] ? { [MARKER_KEY]: olds[MARKER_KEY] } : {}) });
     const refusal =
       ownerRefusal(desired.zoneId, nameOf(news), markerOn(current), marker, 'update') ?? (current && interveningWriter(desired.zoneId, nameOf(news), previous, current, 'this update'));
     if (refusal) throw new ProviderError(refusal);
@@ -326,7 +323,7 @@ export const wafManagedRules: Implementation = {
     const current = await currentEntrypoint(zoneId, 'reading the entry point ruleset before putting back what create found');
     if (!current) return;
     // Another stack took the entry point over: its rules are its own now, and stay.
-    const taken = ownerRefusal(zoneId, nameOf(props), markerOn(current), markerFor(props), 'delete');
+    const taken = ownerRefusal(zoneId, nameOf(props), markerOn(current), markerOf(props), 'delete');
     if (taken) {
       console.error(`zoneguard: ${kindLabel(RESOURCE, { zoneId }, nameOf(props))}: not putting back the rules create found: the entry point is marked as held by another owner (marker ${markerOn(current)}); the resource leaves the state and the rules stay`);
       return;

@@ -15,12 +15,12 @@ export interface LiveObject {
 export const TAKE_OVER = 'takeOver';
 
 /** The marker this resource writes on an object it has not marked yet: the program's (src/resources/kit.ts). */
-function markerFor(kind: ResourceKind, props: Record<string, unknown>): string {
+export function markerFor(kind: ResourceKind, props: Record<string, unknown>): string {
   return ownerOf(props) ?? ownerMarker({ project: '', stack: '', parent: '', kind, name: nameOf(props) ?? '' });
 }
 
 /** The marker the state recorded as written on the object, if any (state from before markers has none). */
-function recordedMarker(props: Record<string, unknown> | undefined): string | undefined {
+export function recordedMarker(props: Record<string, unknown> | undefined): string | undefined {
   const marker = props?.[MARKER_KEY];
   return typeof marker === 'string' && marker !== '' ? marker : undefined;
 }

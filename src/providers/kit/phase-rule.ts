@@ -29,7 +29,7 @@ import { diffFields } from './diff';
 import { dryRunStep } from './dry-run';
 import { ProviderError, step, unlessNotFound, type Implementation } from './implementation';
 import { nameOf, ownerOf } from './ownership';
-import type { LiveObject } from './marker';
+import { markerFor, recordedMarker, type LiveObject } from './marker';
 import { MARKER_KEY } from '../../kinds/marker';
 import { splitMarked, withMarker } from '../../schemas/owner-marker';
 
@@ -458,7 +458,7 @@ export function phaseRule(spec: PhaseRuleSpec): Implementation & LiveObject {
       // A preview of a create (no old inputs) sends the write the up would make, with dry_run=true (PhaseRules.previewCreate).
       const inputs = result.inputs as Record<string, unknown>;
       if (Object.keys(olds).length === 0 && inputs.adoptRuleId === undefined && allKnown(inputs)) {
-        await dryRunStep(rules.labelOf(news), () => rules.previewCreate(asWritten(inputs, ownerOf(news))));
+        await dryRunStep(rules.labelOf(news), () => rules.previewCreate(asWritten(inputs, markerFor(kind, news))));
       }
       return result;
     },
@@ -470,12 +470,12 @@ export function phaseRule(spec: PhaseRuleSpec): Implementation & LiveObject {
       if (!inPreview() || !result.changes || !allKnown(news)) return result;
       rules.noteOurs(olds[MARKER_KEY]);
       if ((result.replaces ?? []).length > 0) {
-        await dryRunStep(rules.labelOf(news), () => rules.previewCreate(asWritten(news, ownerOf(news))));
+        await dryRunStep(rules.labelOf(news), () => rules.previewCreate(asWritten(news, markerFor(kind, news))));
         return result;
       }
       const previous = { ...(olds as unknown as PhaseRuleOutputs), ruleId: id };
       const move = moves(olds, news);
-      await dryRunStep(rules.labelOf(news, id), () => rules.patch(asWritten(news, olds[MARKER_KEY] ?? ownerOf(news)), previous, move, true));
+      await dryRunStep(rules.labelOf(news, id), () => rules.patch(asWritten(news, recordedMarker(olds) ?? markerFor(kind, news)), previous, move, true));
       if (move) await rules.previewMove(news as unknown as DeclaredRule, id);
       return result;
     },

@@ -9,7 +9,6 @@ import { CustomRule, RateLimitRule } from 'pulumi-zoneguard';
 import type * as Lib from './lib.mjs';
 
 const lib: typeof Lib = await import(new URL('./lib.mts', import.meta.url).href);
-const { fmt, table } = lib;
 
 const COMMAND = 'node bench/custom-rules.bench.mts';
 const RULES = 100;
@@ -49,7 +48,7 @@ try {
     },
   });
 
-  const { steps, run, count, callText } = lib.stepRecorder(emulator);
+  const { run, count, callText, stepsTable } = lib.stepRecorder(emulator);
 
   await run(`preview (create ${RULES} custom rules and ${LIMITS} rate limiting rules)`, () => stack.preview({ color: 'never' }));
   await run(`up (create ${RULES} custom rules and ${LIMITS} rate limiting rules)`, () => stack.up({ color: 'never' }));
@@ -96,17 +95,7 @@ try {
     `${RULES} CustomRules and ${LIMITS} RateLimitRules in the emulator's demo Enterprise zone, which has no entry point of either phase at ` +
       'the start, driven through the real Pulumi CLI and engine (Automation API, inline program). Each step empties the request log first.',
     '',
-    table(
-      ['step', 'wall time', 'API calls', 'calls by route'],
-      steps.map((step) => {
-        const routes = new Map<string, number>();
-        for (const entry of step.requests) {
-          const route = `${lib.routeOf(entry)}${entry.query.dry_run === 'true' ? '?dry_run=true' : ''}`;
-          routes.set(route, (routes.get(route) ?? 0) + 1);
-        }
-        return [step.name, fmt.ms(step.ms), step.requests.length, [...routes.entries()].map(([route, n]) => `${n}× \`${route}\``).join('<br>') || '-'];
-      }),
-    ),
+    stepsTable(),
     '',
     "A create is one write: the zone's first rule of a phase PUTs the entry point with it, every other one POSTs itself, after " +
       "one read of the zone's entry point a phase for the run. A preview sends each write the up would make with dry_run=true " +

@@ -156,7 +156,7 @@ export interface StepCalls {
 /**
  * Engine steps measured one after the other by the emulator's request log (each checked against its counters), and
  * what each cost: `run` measures and prints one, `count` splits a step's calls (the first whose name starts so),
- * `callText` words them for a table.
+ * `callText` words them for a table, `stepsTable` shows every step by route.
  */
 export function stepRecorder(emulator: Pick<StartedEmulator, 'admin'>) {
   const steps: Array<{ name: string; requests: RequestLogEntry[]; ms: number }> = [];
@@ -176,7 +176,20 @@ export function stepRecorder(emulator: Pick<StartedEmulator, 'admin'>) {
   };
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   const callText = (c: StepCalls): string => `${c.calls} (${plural(c.reads, 'read')}, ${plural(c.writes, 'write')}${c.dryRuns > 0 ? `, ${plural(c.dryRuns, 'dry run')}` : ''})`;
-  return { steps, run, count, callText };
+  /** The steps as a table: wall time, calls, and calls by route (a dry run's marked). */
+  const stepsTable = (): string =>
+    table(
+      ['step', 'wall time', 'API calls', 'calls by route'],
+      steps.map((step) => {
+        const routes = new Map<string, number>();
+        for (const entry of step.requests) {
+          const route = `${routeOf(entry)}${entry.query.dry_run === 'true' ? '?dry_run=true' : ''}`;
+          routes.set(route, (routes.get(route) ?? 0) + 1);
+        }
+        return [step.name, fmt.ms(step.ms), step.requests.length, [...routes.entries()].map(([route, n]) => `${n}× \`${route}\``).join('<br>') || '-'];
+      }),
+    );
+  return { steps, run, count, callText, stepsTable };
 }
 
 /** The route template of a logged request, as the counters key it (ids replaced by their parameter names). */

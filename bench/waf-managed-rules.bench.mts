@@ -10,7 +10,6 @@ import type { WafManagedRuleArgs } from 'pulumi-zoneguard';
 import type * as Lib from './lib.mjs';
 
 const lib: typeof Lib = await import(new URL('./lib.mts', import.meta.url).href);
-const { fmt, table } = lib;
 
 const COMMAND = 'node bench/waf-managed-rules.bench.mts';
 const OFFICE: WafManagedRuleArgs = { ref: 'office', expression: 'ip.src in {192.0.2.0/24}', skip: { ruleset: 'current' } };
@@ -36,7 +35,7 @@ try {
     },
   });
 
-  const { steps, run, count, callText } = lib.stepRecorder(emulator);
+  const { run, count, callText, stepsTable } = lib.stepRecorder(emulator);
 
   await run('up (create, adopting the migrated entry point)', () => stack.up({ color: 'never' }));
   await run('preview (unchanged)', () => stack.preview({ color: 'never', expectNoChanges: true }));
@@ -64,17 +63,7 @@ try {
       'WafMigration submits it), declaring the rules the migration submitted (`rulesFromRuleset(plan.ruleset)`), driven through ' +
       'the real Pulumi CLI and engine (Automation API, inline program). Each step empties the request log first.',
     '',
-    table(
-      ['step', 'wall time', 'API calls', 'calls by route'],
-      steps.map((step) => {
-        const routes = new Map<string, number>();
-        for (const entry of step.requests) {
-          const route = `${lib.routeOf(entry)}${entry.query.dry_run === 'true' ? '?dry_run=true' : ''}`;
-          routes.set(route, (routes.get(route) ?? 0) + 1);
-        }
-        return [step.name, fmt.ms(step.ms), step.requests.length, [...routes.entries()].map(([route, n]) => `${n}× \`${route}\``).join('<br>') || '-'];
-      }),
-    ),
+    stepsTable(),
     '',
     'Create reads the migration status (it refuses a zone not migrated, or in validation) and the entry point, and writes once ' +
       'when the entry point already holds the declared rules: its owner marker in the description (docs/ownership.md). The preview ' +

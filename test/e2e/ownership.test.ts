@@ -244,7 +244,7 @@ test('refresh through a wrong base URL (a route 404) fails naming zoneguard:base
   await stack.up({ color: 'never' });
   // What the state holds, byte for byte: every resource (id, inputs, outputs, timestamps...) and the pending
   // operations. Left out: the manifest (when the file was written), and propertyDependencies, the engine's own
-  // bookkeeping, which Pulumi v3.259's refresh drops from the snapshot it writes back even when every read failed.
+  // bookkeeping, which the Pulumi CLI's refresh (v3.274, as v3.259) drops from the snapshot it writes back even when every read failed.
   const stateContent = async () => {
     const { deployment } = await stack.exportStack();
     const resources = (deployment.resources as Array<Record<string, unknown>>).map(({ propertyDependencies: _deps, ...rest }) => rest);

@@ -6,7 +6,7 @@ import { openSandbox, type EngineSandbox } from './harness';
 import { engine, unique, upOrThrow } from '../resilience/support';
 
 // What each way of destroying a stack that holds a WafMigration really does (docs/firewall-and-migration.md,
-// "Destroying a stack with a migration"): a policy, a rule and the migration of one zone, with the Pulumi CLI v3.259.
+// "Destroying a stack with a migration"): a policy, a rule and the migration of one zone, with the Pulumi CLI v3.274 (as v3.259).
 jest.setTimeout(240_000);
 
 let sandbox: EngineSandbox;
@@ -69,7 +69,7 @@ test("following the engine's advice (protect: false, up, destroy): the up create
   expect(second.resourceErrors.map((e) => e.message)).toEqual([
     expect.stringContaining(`WafMigration of zone ${zoneId} cannot be deleted: the migration to the new WAF managed rules cannot be undone`),
   ]);
-  // The migration's delete came first in both runs of this test (CLI v3.259), and its refusal ended the destroy: the policy the up created
+  // The migration's delete came first in both runs of this test (CLI v3.259, and v3.274 since), and its refusal ended the destroy: the policy the up created
   // again stays, on the zone and in the stack.
   expect(await zoneHolds(zoneId)).toEqual({ policies: 1, firewallRules: 1, migration: 'complete' });
   expect(await inState(stack)).toEqual(['policy', 'rule', 'waf']);

@@ -26,7 +26,7 @@ import {
 // by a latency fault, so the kill lands while it is on the wire; where the service must have acted first, the host
 // is stopped (SIGSTOP) until the emulator has answered, then killed, so the answer is lost.
 //
-// What a user does afterwards (Pulumi v3.259; README "Who owns what", test/resilience/README.md):
+// What a user does afterwards (the Pulumi CLI v3.274, as v3.259; README "Who owns what", test/resilience/README.md):
 // - provider host killed: the run fails with "error reading from server: EOF" and Pulumi records the create as
 //   failed (no pending operation). An object the service made anyway is held by no resource: `zoneguard orphans`
 //   lists it, `--delete <id>` removes it (or adopt it: a firewall rule's next create names it), then `pulumi up`.

@@ -325,6 +325,19 @@ export function namedRule(rules: readonly RulesetRule[], name: string): RulesetR
   return rules.find((rule) => rule.id === name) ?? rules.find((rule) => rule.ref === name) ?? rules.find((rule) => rule.ref !== undefined && splitMarked(rule.ref).own === name);
 }
 
+/**
+ * The rules a place names by an owner's own ref that more than one rule carries (two stacks' rules declared with the
+ * same ref, each with its own marker), when it names no rule by id or whole ref: the place cannot say which. Empty
+ * otherwise. Pure.
+ */
+export function rulesSharingName(rules: readonly RulesetRule[], place: RulePlace | undefined): RulesetRule[] {
+  if (place === undefined || 'first' in place || 'last' in place) return [];
+  const name = 'before' in place ? place.before : place.after;
+  if (rules.some((rule) => rule.id === name || rule.ref === name)) return [];
+  const sharing = rules.filter((rule) => rule.ref !== undefined && splitMarked(rule.ref).own === name);
+  return sharing.length > 1 ? sharing : [];
+}
+
 /** Whether rule `id` runs where `place` says among `rules` (a rule it names that is gone: it does not). Pure. */
 export function placeHolds(rules: readonly RulesetRule[], id: string, place: RulePlace): boolean {
   const index = rules.findIndex((rule) => rule.id === id);

@@ -115,6 +115,21 @@ describe('lifecycle against the emulator', () => {
     expect(live.rules.map((r) => r.ref)).toEqual(['skip-office', 'after-admin', 'before-hand', 'by-hand']);
   });
 
+  test('a place naming by ref two rules of different owners is refused, naming both; by id it is taken', async () => {
+    const zoneId = await fx.freshZone();
+    const first = await createCustom(rule(zoneId, { ref: 'admin zg:0123456789' }));
+    const rulesetId = String(first.outs.rulesetId);
+    const saved = await fx.client.rulesets.createRule({ zoneId, rulesetId, rule: { action: 'log', expression: 'true', ref: 'admin zg:abcdefabcd' } });
+    const second = saved.rules.at(-1)!.id!;
+    await fx.newRun();
+    const inputs = await checkedBy(customRule, rule(zoneId, { ref: 'api', position: { after: 'admin' } }));
+    await expect(customRule.create(inputs)).rejects.toThrow(
+      `position names "admin", the ref of 2 rules of the zone's ${CUSTOM_PHASE} phase (${first.id} (ref "admin zg:0123456789"), ${second} (ref "admin zg:abcdefabcd")), declared alike by different owners; name the one meant by its id`,
+    );
+    await createCustom(rule(zoneId, { ref: 'api', position: { after: second } }));
+    expect(await refs(zoneId)).toEqual(['admin zg:0123456789', 'admin zg:abcdefabcd', 'api']);
+  });
+
   test('a place naming no rule fails on the resource, naming the value', async () => {
     const zoneId = await fx.freshZone();
     await createCustom(rule(zoneId));

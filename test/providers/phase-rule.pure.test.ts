@@ -2,7 +2,7 @@
 // which rule a create made, whether an update moves the rule, the rule as the update writes it, the outputs of a
 // found rule. No emulator, no network.
 import { asWritten, createdRule, landingLine, moves, normalizeRuleField, outputsOfRule } from '../../src/providers/kit/phase-rule';
-import { entitlementProblem, landingIndex, passedOver, type RulePlace } from '../../src/rulesets';
+import { entitlementProblem, landingIndex, passedOver, rulesSharingName, type RulePlace } from '../../src/rulesets';
 import type { RulesetRule, SavedRuleset } from '../../src/schemas';
 
 const ZONE = 'a9b67e024b090640650f12971210b69b';
@@ -79,6 +79,20 @@ describe('where a rule lands (landingIndex, passedOver, landingLine)', () => {
     expect(landingLine('x', { change: 'move', phase: 'p', at: 2, total: 3, place: undefined }, [rule('a', '')])).toBe(
       `zoneguard: x: the up moves it to 3 of 3 in the zone's p phase (position last), past 1 rule of other owners, whose order against it changes: "${'a'.repeat(32)}" (unmarked)`,
     );
+  });
+});
+
+describe('rulesSharingName', () => {
+  const rules = [rule('a', 'admin zg:0123456789'), rule('b', 'admin zg:abcdefabcd'), rule('c', 'api zg:0123456789'), rule('d', 'solo')];
+  test.each<[string, RulePlace | undefined, string[]]>([
+    ['an own ref two owners declared', { after: 'admin' }, ['a', 'b']],
+    ['the same, before', { before: 'admin' }, ['a', 'b']],
+    ['a whole ref, marker and all: one rule', { after: 'admin zg:abcdefabcd' }, []],
+    ['an id', { after: 'a'.repeat(32) }, []],
+    ['an own ref one rule carries', { after: 'api' }, []],
+    ['first, last, none', { first: true }, []],
+  ])('%s', (_why, place, ids) => {
+    expect(rulesSharingName(rules, place).map((r) => r.id![0])).toEqual(ids);
   });
 });
 

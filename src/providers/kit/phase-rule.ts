@@ -13,6 +13,7 @@ import {
   landingIndex,
   observedPlace,
   passedOver,
+  rulesSharingName,
   placeHolds,
   positionOf,
   phaseRuleFromWire,
@@ -217,10 +218,26 @@ class PhaseRules {
   /** The wire position for the declared place, against the zone's rules as last seen, read again once when it names a rule not among them. */
   async wirePosition(inputs: DeclaredRule, current: SavedRuleset | undefined, moving: string | undefined): Promise<RulePosition | undefined> {
     const others = (ruleset: SavedRuleset | undefined) => (ruleset?.rules ?? []).filter((rule) => rule.id !== moving);
-    let position = positionOf(others(current), inputs.position, moving !== undefined);
-    if (position !== undefined && 'missing' in position) position = positionOf(others(await this.#entrypoints.reread(inputs.zoneId)), inputs.position, moving !== undefined);
+    let rules = others(current);
+    let position = positionOf(rules, inputs.position, moving !== undefined);
+    if (position !== undefined && 'missing' in position) {
+      rules = others(await this.#entrypoints.reread(inputs.zoneId));
+      position = positionOf(rules, inputs.position, moving !== undefined);
+    }
     if (position !== undefined && 'missing' in position) throw this.#missingPlace(inputs, position.missing);
+    this.#assertOneNamed(inputs, rules);
     return position;
+  }
+
+  /** Refuses a place that names, by an owner's own ref, several rules (two stacks' rules declared with one ref). */
+  #assertOneNamed(inputs: DeclaredRule, rules: readonly RulesetRule[]): void {
+    const sharing = rulesSharingName(rules, inputs.position);
+    if (sharing.length === 0) return;
+    const which = sharing.map((rule) => `${rule.id} (ref ${JSON.stringify(rule.ref)})`).join(', ');
+    throw new ProviderError(
+      `${this.labelOf(inputs)}: position names ${JSON.stringify(Object.values(inputs.position ?? {})[0])}, the ref of ${sharing.length} rules of the zone's ${this.phase} phase ` +
+        `(${which}), declared alike by different owners; name the one meant by its id (its resource's ruleId output)`,
+    );
   }
 
   #missingPlace(inputs: DeclaredRule, name: string): ProviderError {
@@ -248,6 +265,7 @@ class PhaseRules {
     const previewed = this.#entrypoints.previewed(zoneId) ?? { rules: current?.rules ?? [], added: 0 };
     const at = landingIndex(previewed.rules, inputs.position);
     if (typeof at !== 'number') throw this.#missingPlace(inputs, at.missing);
+    this.#assertOneNamed(inputs, previewed.rules);
     const rule = phaseRuleToWire(inputs);
     const after = [...previewed.rules.slice(0, at), rule, ...previewed.rules.slice(at)];
     const rulesets = getClient().rulesets;

@@ -30,12 +30,13 @@ let zoneId: string;
 let seeded: { cspPolicies: number; filters: number; firewallRules: number };
 /** The ids the stack's outputs reported at create. */
 let created: Record<string, string> = {};
-/** The requests the emulator received during the up. */
+/** The requests the emulator received during the first preview, and during the up. */
+let previewCalls = 0;
 let upCalls = 0;
 
 const PROGRAM = `// A consumer's program, as it would be written with a full Pulumi CLI.
 const pulumi = require('@pulumi/pulumi');
-const { CspPolicy, FirewallRuleWithFilter } = require('pulumi-zoneguard');
+const { CspPolicy, CustomRule, FirewallRuleWithFilter } = require('pulumi-zoneguard');
 
 const config = new pulumi.Config();
 const zoneId = config.require('zoneId');
@@ -55,7 +56,15 @@ const scanners = new FirewallRuleWithFilter('block-scanners', {
   description: 'Vulnerability scanners',
 });
 
+const admin = new CustomRule('admin-block', {
+  zoneId,
+  action: 'block',
+  expression: 'starts_with(http.request.uri.path, "/admin")',
+  ref: 'admin',
+});
+
 exports.policyId = checkout.policyId;
+exports.customRuleId = admin.ruleId;
 exports.ruleId = scanners.ruleId;
 exports.filterId = scanners.filterId;
 `;
@@ -93,6 +102,8 @@ const program = async () => {
     result = { changes: up.summary.resourceChanges, outputs: Object.fromEntries(Object.entries(up.outputs).map(([k, o]) => [k, o.value])) };
   } else if (command === 'preview') {
     result = { changes: (await stack.preview({ expectNoChanges: true, color: 'never', onOutput })).changeSummary };
+  } else if (command === 'first-preview') {
+    result = { changes: (await stack.preview({ color: 'never', onOutput })).changeSummary };
   } else if (command === 'destroy') {
     result = { changes: (await stack.destroy({ color: 'never', onOutput })).summary.resourceChanges };
   } else if (command === 'export') {
@@ -108,7 +119,7 @@ const program = async () => {
 `;
 
 /** Runs the driver in the consumer's project (asynchronously: the emulator answers from this process). */
-async function driver(command: 'up' | 'preview' | 'destroy' | 'export'): Promise<Record<string, unknown>> {
+async function driver(command: 'first-preview' | 'up' | 'preview' | 'destroy' | 'export'): Promise<Record<string, unknown>> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     ZONEGUARD_TEST_BASE_URL: emulator.baseUrl,
@@ -159,10 +170,23 @@ test('the project resolves a real copy of the package and the engine from its ow
   expect(fs.existsSync(path.join(installed, 'src'))).toBe(false);
 });
 
-test('up creates the policy and the rule; the emulator holds them as declared', async () => {
+test("the first preview checks the custom rule's create with the service (a dry run) and changes nothing", async () => {
+  const preview = (await driver('first-preview')) as { changes: Record<string, number> };
+  expect(preview.changes).toEqual({ create: 4 });
+  const requests = await emulator.admin.requests();
+  previewCalls = requests.length;
+  // The zone has no custom rules yet: the dry run is the PUT that would make the entry point with the rule.
+  expect(requests.filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path.replace(/^.*\/zones\/[0-9a-f]+/, '')} ${JSON.stringify(r.query)}`)).toEqual([
+    'PUT /rulesets/phases/http_request_firewall_custom/entrypoint {"dry_run":"true"}',
+  ]);
+  await expect(client.rulesets.getEntrypoint({ zoneId, phase: 'http_request_firewall_custom' })).rejects.toThrow(/404/);
+  await emulator.admin.clearRequests();
+});
+
+test('up creates the policy and the rules; the emulator holds them as declared', async () => {
   const up = (await driver('up')) as { changes: Record<string, number>; outputs: Record<string, string> };
   upCalls = (await emulator.admin.requests()).length;
-  expect(up.changes).toEqual({ create: 3 });
+  expect(up.changes).toEqual({ create: 4 });
   created = up.outputs;
   const { policyId, ruleId, filterId } = created;
   expect(await client.cspPolicies.get({ zoneId, policyId: policyId! })).toMatchObject({
@@ -177,6 +201,10 @@ test('up creates the policy and the rule; the emulator holds them as declared', 
     description: 'Vulnerability scanners',
     filter: { id: filterId, expression: '(http.user_agent contains "sqlmap" or http.user_agent contains "nikto")' },
   });
+  const custom = (await client.rulesets.getEntrypoint({ zoneId, phase: 'http_request_firewall_custom' })).rules;
+  expect(custom).toEqual([expect.objectContaining({ id: created.customRuleId, action: 'block', ref: expect.stringMatching(/^admin zg:[0-9a-f]{10}$/) })]);
+  // The up sent no dry run: its write is the service's check.
+  expect((await emulator.admin.requests()).filter((r) => r.query.dry_run !== undefined)).toEqual([]);
   expect((await emulator.admin.inventory(zoneId)).counts).toMatchObject({
     cspPolicies: seeded.cspPolicies + 1,
     firewallRules: seeded.firewallRules + 1,
@@ -184,13 +212,13 @@ test('up creates the policy and the rule; the emulator holds them as declared', 
   });
 });
 
-test("the up's requests were counted in the store: one key, one entry a request, no credential", async () => {
+test("the preview's and the up's requests were counted in the store: one key, one entry a request, no credential", async () => {
   expect(upCalls).toBeGreaterThan(0);
   const probe = new Redis(redis().url);
   try {
     const keys = await probe.keys('*');
     expect(keys).toHaveLength(1);
-    expect(await probe.zcard(keys[0]!)).toBe(upCalls);
+    expect(await probe.zcard(keys[0]!)).toBe(previewCalls + upCalls);
     for (const secret of [emulator.credentials.apiToken, emulator.credentials.apiKey]) expect(keys[0]).not.toContain(secret);
   } finally {
     probe.disconnect();
@@ -199,13 +227,17 @@ test("the up's requests were counted in the store: one key, one entry a request,
 
 test('a second preview shows no change', async () => {
   const preview = (await driver('preview')) as { changes: Record<string, number> };
-  expect(preview.changes).toEqual({ same: 3 });
+  expect(preview.changes).toEqual({ same: 4 });
 });
 
 test("the consumer's state holds small providers that load the installed package, and no credential", async () => {
   const deployment = (await driver('export')) as { resources: Array<{ type: string; inputs: Record<string, unknown> }> };
   const dynamic = deployment.resources.filter((r) => r.type.startsWith('pulumi-nodejs:dynamic/zoneguard:'));
-  expect(dynamic.map((r) => r.type).sort()).toEqual(['pulumi-nodejs:dynamic/zoneguard:CspPolicy', 'pulumi-nodejs:dynamic/zoneguard:FirewallRuleWithFilter']);
+  expect(dynamic.map((r) => r.type).sort()).toEqual([
+    'pulumi-nodejs:dynamic/zoneguard:CspPolicy',
+    'pulumi-nodejs:dynamic/zoneguard:CustomRule',
+    'pulumi-nodejs:dynamic/zoneguard:FirewallRuleWithFilter',
+  ]);
   for (const resource of dynamic) {
     const text = String(resource.inputs.__provider);
     expect(Buffer.byteLength(text)).toBeLessThanOrEqual(2048);
@@ -219,12 +251,15 @@ test("the consumer's state holds small providers that load the installed package
     .map((file) => fs.readFileSync(file, 'utf8'))
     .join('\n');
   expect(state).toContain('pulumi-nodejs:dynamic/zoneguard:CspPolicy');
+  // The key that tells the provider a preview from an up never reaches the state (check takes it out).
+  expect(state).not.toContain('__zoneguardPreview');
   for (const secret of [emulator.credentials.apiToken, emulator.credentials.apiKey]) expect(state).not.toContain(secret);
 });
 
-test('destroy deletes the policy, the rule and its filter', async () => {
+test('destroy deletes the policy, the rules and the filter', async () => {
   const destroy = (await driver('destroy')) as { changes: Record<string, number> };
-  expect(destroy.changes).toEqual({ delete: 3 });
+  expect(destroy.changes).toEqual({ delete: 4 });
+  expect((await client.rulesets.getEntrypoint({ zoneId, phase: 'http_request_firewall_custom' })).rules).toEqual([]);
   await expect(client.cspPolicies.get({ zoneId, policyId: created.policyId! })).rejects.toThrow(/404/);
   await expect(client.firewallRules.get({ zoneId, ruleId: created.ruleId! })).rejects.toThrow(/404/);
   await expect(client.filters.get({ zoneId, filterId: created.filterId! })).rejects.toThrow(/404/);

@@ -54,5 +54,5 @@ export function implementation(kind: ResourceKind): Implementation {
   return wrapped;
 }
 
-export { NAME_KEY, PREVIEW_KEY, providerText, RESOURCE_KINDS, TYPE_MODULE, type ResourceKind } from './kit/closure';
+export { NAME_KEY, providerText, RESOURCE_KINDS, TYPE_MODULE, type ResourceKind } from './kit/closure';
 // Pure: `zoneguard export` declares a migrated zone's entry point with them; the resource class shapes its rules.

@@ -1,14 +1,15 @@
 import * as pulumi from '@pulumi/pulumi';
 import { propertiesOf, declarationOf, typeToken } from '../kinds';
 import { OWNER_KEY, ownerMarker } from '../kinds/marker';
-import { NAME_KEY, PREVIEW_KEY, providerText, type ResourceKind } from '../providers';
+import { NAME_KEY, providerText, type ResourceKind } from '../providers';
+import { PREVIEW_KEY } from '../unknown';
 
 /**
  * What every zoneguard resource registers, so each class keeps only its own fields: the type token
  * `pulumi-nodejs:dynamic/zoneguard:<Kind>` with its kind's provider text (`__provider`, providers/kit/closure.ts), as
  * pulumi.dynamic.Resource does with a closure it serializes, the provider's view of its logical name (`NAME_KEY`) and
  * its owner marker (`OWNER_KEY`: a digest of project, stack, parent URN, kind and name, src/kinds/marker.ts), in a
- * preview the key that says so (`PREVIEW_KEY`, providers/kit/closure.ts), and
+ * preview the key that says so (`PREVIEW_KEY`, src/unknown.ts), and
  * every property of its kind's declaration (src/kinds). The engine makes an `Output` property only for a key among the
  * registered properties, so every property is registered, as undefined where the program gives no input (an undefined
  * input is not sent, so this changes nothing the engine stores).

@@ -3,7 +3,8 @@ import { PREVIEW_UNKNOWN } from '../../src/providers/kit/check';
 import { customRule } from '../../src/providers/custom-rule';
 import { rateLimitRule } from '../../src/providers/rate-limit-rule';
 import { MARKER_KEY, OWNER_KEY, ownerMarker } from '../../src/kinds/marker';
-import { NAME_KEY, PREVIEW_KEY, implementation } from '../../src/providers';
+import { NAME_KEY, implementation } from '../../src/providers';
+import { PREVIEW_KEY } from '../../src/unknown';
 import { resetOwnership } from '../../src/providers/kit/ownership';
 import { checkedBy, useProviderFixture } from './support';
 

@@ -1,5 +1,6 @@
 import { OWNER_KEY, ownerMarker } from '../../src/kinds/marker';
-import { NAME_KEY, PREVIEW_KEY, implementation } from '../../src/providers';
+import { NAME_KEY, implementation } from '../../src/providers';
+import { PREVIEW_KEY } from '../../src/unknown';
 import { resetOwnership } from '../../src/providers/kit/ownership';
 import { CUSTOM_PHASE, RATELIMIT_PHASE } from '../../src/schemas';
 import { checkedBy, useProviderFixture } from './support';

@@ -3,7 +3,8 @@
 // delete putting back what create found, and the refusals before a migration.
 import { exportZoneProgram } from '../../src/insights';
 import { readMigrationPlan } from '../../src/migration';
-import { NAME_KEY, PREVIEW_KEY, implementation } from '../../src/providers';
+import { NAME_KEY, implementation } from '../../src/providers';
+import { PREVIEW_KEY } from '../../src/unknown';
 import { resetOwnership } from '../../src/providers/kit/ownership';
 import type { WafManagedRulesOutputs } from '../../src/providers/waf-managed-rules';
 import { declaredOf, rulesByRef, rulesFromRuleset, type ManagedRuleWithRef } from '../../src/rulesets';

@@ -15,14 +15,6 @@ export const NAME_KEY = '__zoneguardName';
 export { MARKER_KEY, OWNER_KEY } from '../../kinds/marker';
 
 /**
- * The input the resource classes add while the program runs for a preview (`pulumi.runtime.isDryRun()`), so the
- * provider, which the engine never tells, knows its run is a preview: the host of @pulumi/pulumi 3.259 answers no
- * `supportsPreview`, so a preview calls check and diff and never create. The provider's check takes it out of the
- * checked inputs (kit/context.ts), so it is never in the state nor in a displayed diff.
- */
-export const PREVIEW_KEY = '__zoneguardPreview';
-
-/**
  * The provider the engine stores, as source text, in the state of every resource of one kind, twice (its inputs and
  * its outputs, `__provider`): a CommonJS module whose `handler` returns the kind's implementation, loaded by package
  * specifier in the provider process. The dynamic provider host runs `require-from-string` on it, calls `handler()`,

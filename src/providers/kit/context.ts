@@ -2,7 +2,7 @@ import type * as pulumi from '@pulumi/pulumi';
 import { isDeepStrictEqual } from 'node:util';
 import { ZoneGuardClient } from '../../client';
 import { resolveSettings, type ClientSettings } from '../../client/settings';
-import { PREVIEW_KEY } from './closure';
+import { PREVIEW_KEY } from '../../unknown';
 
 // State of the provider process: the stack config handed to `configure`, and one client built from it. The
 // implementation modules live once per process, so every resource of every type shares the client and thus the

@@ -294,6 +294,21 @@ describe('the owner marker in the ref (src/providers/kit/marker.ts)', () => {
     expect((await fx.requestsSince()).filter((r) => r.method !== 'GET')).toEqual([]);
   });
 
+  test('an update of a rule deleted by hand, and its preview, say it is gone and to refresh, writing nothing', async () => {
+    resetOwnership();
+    const zoneId = await fx.freshZone();
+    const admin = await createMarked('admin', rule(zoneId));
+    await fx.client.rulesets.deleteRule({ zoneId, rulesetId: String(admin.outs!.rulesetId), ruleId: admin.id });
+    await fx.newRun();
+    const gone = `CustomRule 'admin' ${admin.id} in zone ${zoneId}: it is gone (deleted outside of Pulumi since the last refresh), so there is nothing to update; run pulumi refresh, which takes it out of the state, then pulumi up, which creates it again`;
+    const changed = await checkedBy(marked, { ...rule(zoneId, { description: 'changed' }), ...owner('admin'), [PREVIEW_KEY]: true }, admin.outs!);
+    await expect(marked.diff(admin.id, admin.outs!, changed)).rejects.toThrow(gone);
+    await fx.newRun();
+    await fx.requestsSince();
+    await expect(marked.update(admin.id, admin.outs!, changed)).rejects.toThrow(gone);
+    expect((await fx.requestsSince()).filter((r) => r.method !== 'GET')).toEqual([]);
+  });
+
   test("a destroy of a zone's rules reads its entry point once for the owner markers: each delete's answer is the next one's read", async () => {
     resetOwnership();
     const zoneId = await fx.freshZone();

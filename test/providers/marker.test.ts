@@ -141,6 +141,16 @@ describe('the marked providers against the emulator', () => {
     expect(await fx.client.filters.get({ zoneId, filterId: made.id })).toMatchObject({ id: made.id });
   });
 
+  test('deleted by hand: the update says it is gone and to refresh, and writes nothing', async () => {
+    const made = await filter.create(await checkedBy(filter, filterInputs('/gone', MINE)));
+    await fx.client.filters.delete({ zoneId, filterId: made.id });
+    await fx.requestsSince();
+    await expect(filter.update(made.id, made.outs as Record<string, unknown>, await checkedBy(filter, filterInputs('/gone', MINE, { description: 'changed' })))).rejects.toThrow(
+      `FirewallFilter 'filter' ${made.id} in zone ${zoneId}: it is gone (deleted outside of Pulumi since the last refresh), so there is nothing to update; run pulumi refresh, which takes it out of the state, then pulumi up, which creates it again`,
+    );
+    expect(writesIn(await fx.requestsSince())).toEqual([]);
+  });
+
   test('state from before markers: the diff against the program counts one update, the update writes the marker, a refresh’s diff counts none', async () => {
     const [old] = await fx.client.filters.create({ zoneId, filters: [{ expression: '(http.request.uri.path eq "/before")', ref: 'team-a' }] });
     const state = { zoneId, expression: old!.expression, description: '', paused: false, ref: 'team-a', filterId: old!.id, [NAME_KEY]: 'filter' };

@@ -29,6 +29,14 @@ export class ProviderError extends Error {
   }
 }
 
+/**
+ * Why an update cannot proceed when the object is gone (deleted outside of Pulumi since the state last saw it), and
+ * what to do: a refresh takes the resource out of the state, and the next up creates it again.
+ */
+export function goneMessage(what: string): string {
+  return `${what}: it is gone (deleted outside of Pulumi since the last refresh), so there is nothing to update; run pulumi refresh, which takes it out of the state, then pulumi up, which creates it again`;
+}
+
 /** The setting to check when a call failed because of where or as whom it was sent, not because of the resource. */
 export function settingHint(error: ZoneGuardError): string {
   const { baseUrl, apiToken, apiEmail, apiKey } = SETTING_SOURCES;

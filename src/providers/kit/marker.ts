@@ -2,7 +2,7 @@ import { label, type KindDeclaration } from '../../kinds';
 import { ownerMarker, standing } from '../../kinds/marker';
 import { MARKER_ROOM, looksMarked, splitMarked, withMarker } from '../../schemas/owner-marker';
 import { MARKER_KEY, type ResourceKind } from './closure';
-import { ProviderError, type Implementation } from './implementation';
+import { ProviderError, goneMessage, type Implementation } from './implementation';
 import { nameOf, ownerOf } from './ownership';
 
 /** What a kind whose objects carry a marker adds to its implementation: the object as the service holds it now. */
@@ -141,9 +141,10 @@ export function withOwnerMarker(declaration: KindDeclaration, impl: Implementati
     async update(id, olds, news) {
       const marker = recordedMarker(olds) ?? markerFor(kind as ResourceKind, news);
       const object = await live(id, olds);
-      const block = object && writeBlock(what(news, id), 'update', liveMarker(object), marker);
+      if (!object) throw new ProviderError(goneMessage(what(news, id)));
+      const block = writeBlock(what(news, id), 'update', liveMarker(object), marker);
       if (block) throw new ProviderError(block);
-      const result = await impl.update(id, object ?? marked(olds, marker), marked(news, marker));
+      const result = await impl.update(id, object, marked(news, marker));
       return { ...result, outs: shown(result.outs, onObject(result.outs, marker)) };
     },
 

@@ -476,7 +476,7 @@ export function phaseRule(spec: PhaseRuleSpec): Implementation & LiveObject {
       // A preview of a create (no old inputs) sends the write the up would make, with dry_run=true (PhaseRules.previewCreate).
       const inputs = result.inputs as Record<string, unknown>;
       if (Object.keys(olds).length === 0 && inputs.adoptRuleId === undefined && allKnown(inputs)) {
-        await dryRunStep(rules.labelOf(news), () => rules.previewCreate(asWritten(inputs, markerFor(kind, news))));
+        await dryRunStep(rules.labelOf(news), () => rules.previewCreate(asWritten(inputs, markerFor(kind, news))), 'create');
       }
       return result;
     },
@@ -488,7 +488,7 @@ export function phaseRule(spec: PhaseRuleSpec): Implementation & LiveObject {
       if (!inPreview() || !result.changes || !allKnown(news)) return result;
       rules.noteOurs(olds[MARKER_KEY]);
       if ((result.replaces ?? []).length > 0) {
-        await dryRunStep(rules.labelOf(news), () => rules.previewCreate(asWritten(news, markerFor(kind, news))));
+        await dryRunStep(rules.labelOf(news), () => rules.previewCreate(asWritten(news, markerFor(kind, news))), 'create');
         return result;
       }
       const previous = { ...(olds as unknown as PhaseRuleOutputs), ruleId: id };

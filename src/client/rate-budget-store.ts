@@ -1,8 +1,8 @@
-import { scryptSync } from 'node:crypto';
+import { randomUUID, scryptSync } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { redactStoreUrl } from './settings';
 import { RedisSlidingWindowRateLimiter, type RedisSlidingWindowRateLimiterOptions } from 'sliding-window-rate-limiter';
-import { budgetKey, sharedRateBudget, systemClock, type Budget, type BudgetKeyParts, type Clock, type RateBudget, type RateBudgetLimits, type Release, type ServiceWord } from './rate-budget';
+import { budgetKey, sharedRateBudget, systemClock, type Budget, type BudgetKeyParts, type Clock, type OwnCount, type RateBudget, type RateBudgetLimits, type Release, type ServiceWord } from './rate-budget';
 
 /**
  * A budget shared by every process that uses the same credentials, through a Redis server (`zoneguard:rateBudgetStore`).
@@ -115,6 +115,32 @@ local now = t[1] * 1000000 + t[2]
 return redis.call('ZREMRANGEBYSCORE', KEYS[1], '(' .. (now + tonumber(ARGV[1]) * 1000), '+inf')
 `;
 
+const FLEET_COMMAND = 'zoneguardRateBudgetFleet';
+/**
+ * KEYS[1]: the budget's sorted set; KEYS[2]: the processes that heard the service lately, by id; ARGV[1]: the
+ * service's window in ms; ARGV[2]: this process's id. Notes this process as present now, forgets those not heard from
+ * within the window, and answers how many of the fleet's requests fall in the window ending at the server's time now
+ * (those that ended within it and those still in flight: a member is a request's end once it ended, its reservation
+ * until then) and how many processes are present, this one included.
+ */
+const FLEET_SCRIPT = `
+local t = redis.call('TIME')
+local now = t[1] * 1000000 + t[2]
+local since = now - tonumber(ARGV[1]) * 1000
+redis.call('ZADD', KEYS[2], now, ARGV[2])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', '(' .. since)
+redis.call('PEXPIRE', KEYS[2], ARGV[1])
+return { redis.call('ZCOUNT', KEYS[1], since, '+inf'), redis.call('ZCARD', KEYS[2]) }
+`;
+
+/** What the store says of the fleet as an answer is heard (FLEET_SCRIPT). */
+export interface FleetCount {
+  /** The fleet's requests in the service's window, this process's included. */
+  requests: number;
+  /** The processes of the fleet heard from within the window, this one included. */
+  processes: number;
+}
+
 /** One Redis connection per store URL in the process, opened on first use, never holding the process open. */
 export class StoreConnection {
   readonly url: string;
@@ -124,6 +150,7 @@ export class StoreConnection {
   readonly #limiters = new Map<number, RedisSlidingWindowRateLimiter>();
   #endDefined = false;
   #cleanDefined = false;
+  #fleetDefined = false;
   /** No store call before this time: the last one failed (`unusable`). */
   #downUntil = Number.NEGATIVE_INFINITY;
 
@@ -181,6 +208,17 @@ export class StoreConnection {
       String(intervalMs),
     );
     return Number(removed) || 0;
+  }
+
+  /** The fleet's requests in the last `windowMs` and its processes, this one (`id`) noted present (FLEET_SCRIPT). */
+  async fleet(redis: Redis, key: string, windowMs: number, id: string): Promise<FleetCount> {
+    if (!this.#fleetDefined) {
+      redis.defineCommand(FLEET_COMMAND, { numberOfKeys: 2, lua: FLEET_SCRIPT });
+      this.#fleetDefined = true;
+    }
+    const scripted = redis as unknown as Record<typeof FLEET_COMMAND, (key: string, processes: string, windowMs: string, id: string) => Promise<unknown[]>>;
+    const answer = await scripted[FLEET_COMMAND](key, `${key}:processes`, String(windowMs), id);
+    return { requests: Number(answer[0]) || 0, processes: Number(answer[1]) || 0 };
   }
 
   /** Whether the store is to be asked now: not within STORE_RETRY_AFTER_MS of a failed call. */
@@ -257,6 +295,12 @@ export class StoreRateBudget implements Budget {
   readonly #clock: Clock;
   /** The previous caller's reservation: each reservation queues behind it (FIFO). */
   #tail: Promise<unknown> = Promise.resolve();
+  /** This process among the fleet's (FLEET_SCRIPT). */
+  readonly #id = randomUUID();
+  /** This process's requests counted in the store: those in flight, and when the others ended. */
+  #mine = { inFlight: 0, ended: [] as number[] };
+  /** The last count of the fleet showed another process (`observe`). */
+  #shared = false;
 
   constructor(connection: StoreConnection, local: RateBudget, key: string, clock: Clock = systemClock) {
     this.#connection = connection;
@@ -284,8 +328,14 @@ export class StoreRateBudget implements Budget {
     }
     if (!reservation) return release;
     const { redis, token } = reservation;
+    this.#mine.inFlight += 1;
+    let ended = false;
     return () => {
       release();
+      if (ended) return;
+      ended = true;
+      this.#mine.inFlight -= 1;
+      this.#mine.ended.push(this.#clock.now());
       void this.#connection.end(redis, this.#key, token);
     };
   }
@@ -301,9 +351,57 @@ export class StoreRateBudget implements Budget {
   /**
    * The process's own budget follows the service's word; the store then counts at the service's limit (its quota
    * and window) under the same key, so every process of the fleet that heard it counts alike.
+   *
+   * The other processes of the fleet are no unknown spenders: the store keeps them and this one together under the
+   * limit. So their requests in the window, as the store counts them, are the fleet's, not another spender's
+   * (`OwnCount.fleet`, allowanceAfter). Counted as another spender's, they made every answer show one, and the
+   * allowance then added nothing before the service's reset: each process of a fleet of four went at about one request
+   * a second, the fleet at 2.6 times the least time the limit allows (BENCHMARKS.md, the fleet bench). A spender the
+   * store cannot see (the dashboard, another tool, a second token of the user) still shows in the service's count
+   * beyond the fleet's and holds the allowance as it does without a store. The fleet's count is asked after each
+   * answer (one store call, FLEET_SCRIPT), which also notes this process present. Until another process of the fleet has
+   * heard the service within the window (`FleetCount.processes`), the process follows the word at once as without a
+   * store; then, when the count is in; when the store cannot be asked, with its own count alone.
    */
   observe(word: ServiceWord): void {
-    this.#local.observe(word);
+    const shared = this.#shared;
+    // Alone so far: as without a store, at once. In a fleet: when the fleet's count is in (the requests this process
+    // sent meanwhile are in flight then).
+    if (shared) this.#local.adopt(word);
+    else this.#local.observe(word);
+    void this.#fleet().then((count) => {
+      this.#shared = count !== undefined;
+      if (count) this.#local.follow(word, { ...this.#local.spent(), ...count });
+      else if (shared) this.#local.follow(word, this.#local.spent());
+    });
+  }
+
+  /**
+   * What is ours of the service's count: this process's requests in the store within the service's window (`used`;
+   * its replies come in order on its one connection, so every reservation and end the count saw is known here; its
+   * requests still waiting for a reservation are not sent, so not counted), and the other processes' (`fleet`).
+   * Undefined when no other process was heard from, or when the store cannot be asked.
+   */
+  async #fleet(): Promise<Pick<OwnCount, 'used' | 'fleet'> | undefined> {
+    if (!this.#connection.usable()) return undefined;
+    const redis = await this.#connection.ready();
+    if (!redis) return undefined;
+    // The service counted its window as it received the request answered; the store counts now, a little later, when
+    // some of the fleet's requests it counted may have left the window: counted as another spender's, they would hold
+    // the fleet back for nothing. So the count goes back a little further than the window: the store's margin
+    // (storeIntervalMs), at most a second, in which an answer reaches the process and the count the store.
+    const windowMs = Math.min(storeIntervalMs(this.#limits), this.#limits.windowMs + 1000);
+    let fleet: FleetCount;
+    try {
+      fleet = await this.#connection.fleet(redis, this.#key, windowMs, this.#id);
+    } catch (error) {
+      this.#connection.unusable(describe(error));
+      return undefined;
+    }
+    const since = this.#clock.now() - windowMs;
+    this.#mine.ended = this.#mine.ended.filter((at) => at > since);
+    const used = this.#mine.inFlight + this.#mine.ended.length;
+    return fleet.processes > 1 ? { used, fleet: { requests: Math.max(0, fleet.requests - used), processes: fleet.processes } } : undefined;
   }
 
   /** Reserves one request in the store, sleeping as long as it says a slot takes to free; never throws. */

@@ -124,6 +124,11 @@ export interface OwnCount {
   used: number;
   /** The limit in force (the service's, once it said it). */
   quota: number;
+  /**
+   * With the shared store, once another process of the fleet heard the service within the window: the others'
+   * requests the window holds and how many processes the fleet has, this one included, as the store counts them.
+   */
+  fleet?: { requests: number; processes: number };
 }
 
 /**
@@ -131,13 +136,22 @@ export interface OwnCount {
  * flight. The service counts per user, so another spender of the same user (a second token, the dashboard, another
  * tool) spends the same count, and a process cannot tell one is there until both have spent: two that each take half
  * of what they hear never pass it together. Once the word shows another spender (the service counted more than this
- * process used), an answer no longer adds to what the last one granted until that one's reset: the other's requests
- * in flight are not in the count yet, and each re-grant would spend them twice. A process alone gets a fresh grant
- * from every answer, so it still spends all but the last request of a window. Pure.
+ * process and its fleet used), an answer no longer adds to what the last one granted until that one's reset: the
+ * other's requests in flight are not in the count yet, and each re-grant would spend them twice. A process alone gets
+ * a fresh grant from every answer, so it still spends all but the last request of a window.
+ *
+ * A process of a fleet (`own.fleet`: the shared store counts the other processes' requests, which are then ours, not
+ * another spender's) whose word shows no spender beyond the fleet takes all that is left, less its requests in flight:
+ * every process of the fleet hears the same count, so the half one of them kept would be taken by the others and kept
+ * for no one; the store, which counts every request of the fleet, keeps them together under the limit. Halved, a fleet
+ * of four went at 1.2 times the least time of the limit (BENCHMARKS.md, the fleet bench). Once a spender beyond the
+ * fleet shows, the half is kept for it, and each of the fleet's processes takes its part of the other half. Pure.
  */
 export function allowanceAfter(previous: Allowance, word: ServiceWord, now: number, own: OwnCount): Allowance {
-  const fresh = { left: Math.max(0, Math.floor(word.remaining / 2) - own.inFlight), resetAt: now + word.resetMs };
-  const others = own.quota - word.remaining - own.used;
+  const others = own.quota - word.remaining - own.used - (own.fleet?.requests ?? 0);
+  const processes = Math.max(1, own.fleet?.processes ?? 1);
+  const share = processes > 1 && others <= 0 ? word.remaining : Math.floor(word.remaining / 2 / processes);
+  const fresh = { left: Math.max(0, share - own.inFlight), resetAt: now + word.resetMs };
   if (others > 0 && now < previous.resetAt) {
     return { left: Math.min(previous.left, fresh.left), resetAt: Math.max(previous.resetAt, fresh.resetAt) };
   }
@@ -230,12 +244,30 @@ export class RateBudget implements Budget {
   }
 
   observe(word: ServiceWord): void {
-    if (word.limits) this.#resize(word.limits);
+    this.adopt(word);
     // The answer's own request is still in flight (its slot is given back after this).
+    this.follow(word, this.spent(1));
+  }
+
+  /** The service's limits, when it said them, replace the ones assumed (`Ratelimit-Policy`). */
+  adopt(word: ServiceWord): void {
+    if (word.limits) this.#resize(word.limits);
+  }
+
+  /** What the process has spent as the budget counts it now, `answered` of its requests in flight answered already. */
+  spent(answered = 0): OwnCount {
     const now = this.#clock.now();
-    const inFlight = Math.max(0, this.#slots.filter((freeAt) => freeAt === IN_FLIGHT).length - 1);
+    const inFlight = Math.max(0, this.#slots.filter((freeAt) => freeAt === IN_FLIGHT).length - answered);
     const used = this.#slots.filter((freeAt) => freeAt > now).length;
-    this.#allowance = allowanceAfter(this.#allowance, word, now, { inFlight, used, quota: this.limits.requests });
+    return { inFlight, used, quota: this.limits.requests };
+  }
+
+  /**
+   * The allowance after the service's word, with `own` what is ours of the service's count: the process's (`spent`),
+   * or with the shared store, the fleet's (StoreRateBudget.observe).
+   */
+  follow(word: ServiceWord, own: OwnCount): void {
+    this.#allowance = allowanceAfter(this.#allowance, word, this.#clock.now(), own);
     this.#wake();
   }
 

@@ -48,11 +48,11 @@ interface ChildResult {
   ms: number;
 }
 
-/** One process of the fleet: READS reads at once, no retries, the budget and store from the environment. */
-function runChild(env: Record<string, string>): Promise<ChildResult> {
+/** One process of the fleet: READS (or `reads`) reads at once, no retries, the budget and store from the environment. */
+function runChild(env: Record<string, string>, reads = READS): Promise<ChildResult> {
   const started = Date.now();
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [child, ZONE, String(READS)], {
+    const proc = spawn(process.execPath, [child, ZONE, String(reads)], {
       cwd: root,
       env: {
         PATH: process.env.PATH ?? '',
@@ -343,6 +343,24 @@ describe('two processes with the same credentials', () => {
     const [a, b] = await Promise.all([runChild({}), runChild({})]);
     expect(a.ok + b.ok).toBeLessThan(2 * READS);
     expect((await statuses()).filter((s) => s === 429).length).toBeGreaterThan(0);
+  });
+});
+
+describe('a fleet, with the service\'s word on every answer (docs/client.md#calibration)', () => {
+  it('goes at the pace of the limit: four processes, 15 reads each, take about the floor and get no 429', async () => {
+    // Counted as each process's alone, the others' requests made every answer show "another spender": the allowance
+    // then added nothing before the service's reset, and each process went at one request a second (more than 10 s).
+    const results = await Promise.all(Array.from({ length: 4 }, () => runChild({ ZONEGUARD_RATE_BUDGET_STORE: redis().url }, 15)));
+    expect(results.map((result) => result.failed)).toEqual([[], [], [], []]);
+    const log = await emulator().admin.requests();
+    expect(log.filter((entry) => entry.status === 429)).toEqual([]);
+    expect(log).toHaveLength(60);
+    const arrivals = log.map((entry) => Date.parse(entry.at)).sort((a, b) => a - b);
+    // 60 requests at 20 per 2 s: the last ones can arrive 4 s after the first (the floor), at the store's 20 per 2.1 s
+    // 4.2 s, and the children start apart on a loaded machine.
+    expect(arrivals.at(-1)! - arrivals[0]!).toBeGreaterThanOrEqual(2 * LIMIT.windowMs);
+    expect(arrivals.at(-1)! - arrivals[0]!).toBeLessThan(7_000);
+    expect(mostInAnyWindow(arrivals, LIMIT.windowMs)).toBeLessThanOrEqual(LIMIT.requests);
   });
 });
 

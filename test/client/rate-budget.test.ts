@@ -12,6 +12,7 @@ import {
   withPerSecondCap,
   type Budget,
   type Clock,
+  type OwnCount,
 } from '../../src/client/rate-budget';
 
 /** A clock that only moves when the test says so; sleepers wake in time order. */
@@ -300,7 +301,7 @@ describe('the service word (docs/service.md#rate-limit)', () => {
   });
 
   const word = (remaining: number, resetMs: number) => ({ remaining, resetMs });
-  it.each<[string, { left: number; resetAt: number }, { remaining: number; resetMs: number }, number, { inFlight: number; used: number; quota: number }, { left: number; resetAt: number }]>([
+  it.each<[string, { left: number; resetAt: number }, { remaining: number; resetMs: number }, number, OwnCount, { left: number; resetAt: number }]>([
     ['alone: half of what is left', NO_ALLOWANCE, word(99, 5000), 1000, { inFlight: 0, used: 1, quota: 100 }, { left: 49, resetAt: 6000 }],
     ['alone: half of what is left, less what is in flight', NO_ALLOWANCE, word(41, 5000), 1000, { inFlight: 3, used: 59, quota: 100 }, { left: 17, resetAt: 6000 }],
     ['alone, after a grant: a fresh grant', { left: 0, resetAt: 3000 }, word(40, 5000), 1000, { inFlight: 0, used: 60, quota: 100 }, { left: 20, resetAt: 6000 }],
@@ -309,6 +310,12 @@ describe('the service word (docs/service.md#rate-limit)', () => {
     ['another spender, past the last reset: a fresh grant', { left: 0, resetAt: 900 }, word(40, 5000), 1000, { inFlight: 0, used: 10, quota: 100 }, { left: 20, resetAt: 6000 }],
     ['one left: none', NO_ALLOWANCE, word(1, 2000), 0, { inFlight: 0, used: 1, quota: 2 }, { left: 0, resetAt: 2000 }],
     ['more in flight than left', NO_ALLOWANCE, word(4, 2000), 0, { inFlight: 5, used: 6, quota: 10 }, { left: 0, resetAt: 2000 }],
+    // The other processes of a fleet, as the shared store counts them: ours, not another spender's.
+    ['a fleet, no spender beyond it: all that is left, less what is in flight', NO_ALLOWANCE, word(10, 2000), 0, { inFlight: 1, used: 4, quota: 20, fleet: { requests: 6, processes: 4 } }, { left: 9, resetAt: 2000 }],
+    ['a fleet, after a grant: a fresh grant', { left: 0, resetAt: 1500 }, word(3, 2000), 1000, { inFlight: 0, used: 5, quota: 20, fleet: { requests: 12, processes: 4 } }, { left: 3, resetAt: 3000 }],
+    ['a fleet, a spender beyond it: half of what is left, split among its processes', NO_ALLOWANCE, word(8, 2000), 0, { inFlight: 0, used: 4, quota: 20, fleet: { requests: 4, processes: 2 } }, { left: 2, resetAt: 2000 }],
+    ['a fleet, a spender beyond it, after a grant: no more than it left', { left: 1, resetAt: 1500 }, word(12, 2000), 1000, { inFlight: 0, used: 2, quota: 20, fleet: { requests: 2, processes: 2 } }, { left: 1, resetAt: 3000 }],
+    ['the same counts seen as the process\'s alone: another spender, no more than it left', { left: 0, resetAt: 1500 }, word(3, 2000), 1000, { inFlight: 0, used: 5, quota: 20 }, { left: 0, resetAt: 3000 }],
   ])('allowanceAfter: %s', (_name, previous, said, now, own, expected) => {
     expect(allowanceAfter(previous, said, now, own)).toEqual(expected);
   });

@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { LocalWorkspace } from '@pulumi/pulumi/automation/index.js';
+import { ZoneGuardClient } from 'pulumi-zoneguard/client';
 import { startEmulator } from 'pulumi-zoneguard/emulator';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -49,11 +50,16 @@ try {
   }
 
   console.log('\nWhat the emulator now holds:');
+  const client = new ZoneGuardClient({ baseUrl: emulator.baseUrl, credentials: { apiToken: emulator.credentials.apiToken } });
+  /** The rules of the zone's entry point of `phase` (none while it has none). */
+  const rulesOf = async (zoneId: string, phase: 'http_request_firewall_custom' | 'http_ratelimit') =>
+    (await client.rulesets.getEntrypoint({ zoneId, phase }).catch(() => undefined))?.rules.length ?? 0;
   for (const zone of emulator.zones) {
     const { pageGuard, counts, waf } = await emulator.admin.inventory(zone.id);
     console.log(
       `  ${zone.plan.padEnd(10)} ${zone.id}  page security ${pageGuard?.enabled ? 'on ' : 'off'}  ` +
         `CSP policies ${counts.cspPolicies}  firewall rules ${counts.firewallRules}  filters ${counts.filters}  ` +
+        `custom rules ${await rulesOf(zone.id, 'http_request_firewall_custom')}  rate limiting rules ${await rulesOf(zone.id, 'http_ratelimit')}  ` +
         `WAF ${waf ? `${waf.migration_state} (previous ${waf.old_waf_status}, new ${waf.new_waf_status})` : 'none'}`,
     );
   }

@@ -1,7 +1,8 @@
 // The demo stack (`npm run demo`): a zone's page security, two CSP policies (one built from the scripts the
-// service observed), firewall rules, and the migration of another zone to the new WAF managed rules.
+// service observed), firewall rules, custom rules and a rate limiting rule (their successors), and the migration of
+// another zone to the new WAF managed rules.
 import * as pulumi from '@pulumi/pulumi';
-import { CspPolicy, FirewallRuleWithFilter, PageGuardSettings, WafMigration, clientFromStackConfig } from 'pulumi-zoneguard';
+import { CspPolicy, CustomRule, FirewallRuleWithFilter, PageGuardSettings, RateLimitRule, WafMigration, clientFromStackConfig } from 'pulumi-zoneguard';
 import { cspFromObservedScripts } from 'pulumi-zoneguard/insights';
 
 const config = new pulumi.Config();
@@ -54,6 +55,37 @@ const challengeLogin = new FirewallRuleWithFilter('bank-challenge-risky-logins',
   description: described('Challenge logins from poor-reputation addresses'),
 });
 
+// Custom rules and a rate limiting rule, one rule per resource (docs/custom-rules.md): each is written alone, so rules
+// another stack or the dashboard adds to the zone stay as they are. The office's skip runs first: placed after the
+// rules it is an exception to, it would skip nothing.
+const officeSkip = new CustomRule('bank-office-skips-custom-rules', {
+  zoneId: bankZoneId,
+  action: 'skip',
+  expression: 'ip.src in {192.0.2.0/24}',
+  skip: { ruleset: 'current' },
+  ref: 'office',
+  position: { first: true },
+  description: described('The office network skips the custom rules'),
+});
+
+const adminBlock = new CustomRule('bank-admin-pages', {
+  zoneId: bankZoneId,
+  action: 'block',
+  expression: 'starts_with(http.request.uri.path, "/admin")',
+  response: { statusCode: 403, contentType: 'application/json', content: '{"error":"forbidden"}' },
+  ref: 'admin',
+  description: described('Admin pages from the office only'),
+});
+
+const loginLimit = new RateLimitRule('bank-login-attempts', {
+  zoneId: bankZoneId,
+  action: 'managed_challenge',
+  expression: '(http.host eq "login.acme-bank.example")',
+  ratelimit: { characteristics: ['cf.colo.id', 'ip.src'], period: 60, requestsPerPeriod: 20, mitigationTimeout: 0, countingExpression: 'http.response.code eq 401' },
+  ref: 'login-attempts',
+  description: described('Twenty failed logins a minute per address'),
+});
+
 // The store moves to the new WAF managed rules at once (a Pro zone has no validation mode). Protected by default:
 // the migration cannot be undone.
 const migration = new WafMigration('store-waf-migration', {
@@ -68,6 +100,8 @@ export const loginPolicyId = loginPolicy.policyId;
 export const shopPolicyValue = shopPolicy.value;
 export const maliciousScriptsLeftOut = observed.then((csp) => csp.excluded.map((script) => script.url));
 export const firewallRuleIds = [blockScanners.ruleId, challengeLogin.ruleId];
+export const customRuleIds = [officeSkip.ruleId, adminBlock.ruleId];
+export const loginRateLimitId = loginLimit.ruleId;
 export const storeMigrationState = migration.migrationState;
 export const storeNewWaf = migration.newWafStatus;
 export const storeConversion = migration.conversion;

@@ -20,6 +20,10 @@ const TYPE_PREFIX = 'pulumi-nodejs:dynamic/zoneguard:';
 const UPDATE_STEP = 'up (one field changed on every resource)';
 const DESCRIPTION_NOTE = 'reviewed';
 const PROGRAM_ROUTE = /^GET \/zones\/:zone_id\/page_guard\/(scripts|connections|cookies)$/;
+/** The calls of CustomRule and RateLimitRule, told apart from the others by route. */
+const RULES = 'CustomRule, RateLimitRule';
+/** A read of a zone's entry point of a phase: a rules create reads it once a zone and phase for the run. */
+const ENTRYPOINT_READ = /^GET \/zones\/:zone_id\/rulesets\/phases\/[a-z_]+\/entrypoint$/;
 
 const emulator = await startEmulator({ port: 0 });
 const dir = lib.workDir('lifecycle');
@@ -43,6 +47,8 @@ try {
     if (/\/page_guard\/policies/.test(route)) return 'CspPolicy';
     if (/\/page_guard$/.test(route)) return 'PageGuardSettings';
     if (/\/(firewall\/rules|filters)/.test(route)) return 'FirewallRuleWithFilter';
+    // A rule's POST, PATCH and DELETE name the ruleset by id, not its phase: both kinds of rule as one.
+    if (/\/rulesets\//.test(route)) return RULES;
     return `other (${route})`;
   };
 
@@ -121,10 +127,18 @@ try {
       const owner = ownerOf(entry);
       byOwner.set(owner, [...(byOwner.get(owner) ?? []), entry]);
     }
-    const kinds = new Set([...step.ops.keys(), ...byOwner.keys()]);
+    // The two kinds of rule are served as one (RULES): their operations are counted together too.
+    const grouped = new Map<string, Map<string, number>>();
+    for (const [kind, byOp] of step.ops) {
+      const key = kind === 'CustomRule' || kind === 'RateLimitRule' ? RULES : kind;
+      const sum = grouped.get(key) ?? new Map<string, number>();
+      for (const [op, n] of byOp) sum.set(op, (sum.get(op) ?? 0) + n);
+      grouped.set(key, sum);
+    }
+    const kinds = new Set([...grouped.keys(), ...byOwner.keys()]);
     for (const kind of [...kinds].sort()) {
       const entries = byOwner.get(kind) ?? [];
-      const ops = step.ops.get(kind);
+      const ops = grouped.get(kind);
       const opText = ops ? [...ops.entries()].map(([op, n]) => `${n} ${op}`).join(', ') : '-';
       const opCount = ops ? [...ops.values()].reduce((a, b) => a + b, 0) : 0;
       const routes = new Map<string, number>();
@@ -158,10 +172,14 @@ try {
   const perOperation = (counts: ReturnType<typeof nonMigration>, operations: string) =>
     `${(counts.calls / counts.ops).toFixed(2)} (${counts.calls} calls: ${reads(counts.reads)}, ${writes(counts.writes)}; ${counts.ops} ${operations})`;
   const createOthers = nonMigration(create);
+  // The rules' one read of a zone's entry point a phase (docs/custom-rules.md): apart from the per-operation count.
+  const entrypointReads = create.step.requests.filter((entry) => ENTRYPOINT_READ.test(lib.routeOf(entry)));
+  /** The zones and phases whose entry point the rules read (the path names both). */
+  const entrypointsRead = new Set(entrypointReads.map((entry) => entry.path)).size;
   const updateOthers = nonMigration(update);
   // The kinds whose update reads the object for its owner marker first (the demo's others: PageGuardSettings).
-  const markedKinds = ['CspPolicy', 'FirewallRuleWithFilter'];
-  const markedCalls = update.step.requests.filter((entry) => markedKinds.includes(ownerOf(entry)));
+  const markedKinds = ['CspPolicy', 'FirewallRuleWithFilter', 'CustomRule', 'RateLimitRule'];
+  const markedCalls = update.step.requests.filter((entry) => [...markedKinds, RULES].includes(ownerOf(entry)));
   const markedUpdates = markedKinds.reduce((sum, kind) => sum + (update.step.ops.get(kind)?.get('update') ?? 0), 0);
   const markedReads = markedCalls.filter((entry) => entry.method === 'GET');
   const singleReads = markedReads.filter((entry) => lib.routeOf(entry).endsWith('/:id')).length;
@@ -185,9 +203,9 @@ try {
     },
     {
       what: 'Demo stack, up (create): API calls per resource operation, migration apart',
-      value: `${perOperation(createOthers, 'creates')}; migration ${migrationCalls.length} calls`,
-      goal: '1 per operation',
-      met: createOthers.calls <= createOthers.ops,
+      value: `${perOperation(createOthers, 'creates')}, of which ${reads(entrypointReads.length)} of an entry point by the rules; migration ${migrationCalls.length} calls`,
+      goal: "1 per operation, plus the rules' one read of a zone's entry point a phase",
+      met: createOthers.calls - entrypointReads.length <= createOthers.ops && entrypointReads.length <= entrypointsRead,
     },
     {
       what: 'Demo stack, up with one field changed on every resource: API calls per update, migration apart (none of its fields can change)',

@@ -157,7 +157,7 @@ export function ownershipOf(exports: readonly StackExport[], zoneId: string): Ow
 
 /**
  * How a pending create of `kind` is recognised in what the service holds, from its declaration: the object type it
- * makes, and whether an object holds the inputs its create sent (`createdWith`, under their wire names). Null for the
+ * makes (in its phase, for a ruleset rule), and whether an object holds the inputs its create sent (`createdWith`, under their wire names). Null for the
  * per-zone kinds, whose create makes nothing. Pure.
  */
 function pendingMatch(kind: ResourceKind): { object: ListedObject; matches(object: Listed, inputs: Record<string, unknown>): boolean } | null {
@@ -166,7 +166,9 @@ function pendingMatch(kind: ResourceKind): { object: ListedObject; matches(objec
   const compared = createdWith.map((input) => ({ input, wire: fields.find((field) => field.input === input)?.wire ?? input }));
   return {
     object: identity.object as ListedObject,
-    matches: (object, inputs) => compared.every(({ input, wire }) => wireValue(object, wire) === inputs[input]),
+    // Two kinds make ruleset rules: a rule of the other kind's phase is never what this create made.
+    matches: (object, inputs) =>
+      (identity.phase === undefined || (object as { phase?: string }).phase === identity.phase) && compared.every(({ input, wire }) => wireValue(object, wire) === inputs[input]),
   };
 }
 

@@ -1,5 +1,6 @@
 import { CustomRuleShape } from '../rulesets/phase-rules';
-import { PHASE_RULE_LIMITS } from '../rulesets/phase-rules';
+import { PHASE_RULE_LIMITS, type RulePhase } from '../rulesets/phase-rules';
+import { CUSTOM_PHASE } from '../schemas/rulesets';
 import { adoption, declareKind, inPlace, zoneField, type Field, type Identity } from './declaration';
 import { TakeOverSchema } from './marker';
 
@@ -7,7 +8,8 @@ import { TakeOverSchema } from './marker';
 export const PHASE_RULE_FIELDS = ['action', 'expression', 'description', 'enabled', 'ref'] as const;
 
 /** What a rule of a phase's entry point is to the service; its owner marker lives in its ref. */
-export const phaseRuleIdentity = (noun: string) => ({ object: 'rulesetRule', scope: 'object', idOutput: 'ruleId', adoptInput: 'adoptRuleId', noun, marker: 'ref', markerMax: PHASE_RULE_LIMITS.refMax }) as const satisfies Identity;
+export const phaseRuleIdentity = (noun: string, phase: RulePhase) =>
+  ({ object: 'rulesetRule', scope: 'object', idOutput: 'ruleId', adoptInput: 'adoptRuleId', noun, marker: 'ref', markerMax: PHASE_RULE_LIMITS.refMax, phase }) as const satisfies Identity;
 
 /** The field table of a phase's rule, with the one field of its phase's own (`skip`, `ratelimit`). */
 export function phaseRuleFields<const I extends string>(own: Field<I>): Field<(typeof PHASE_RULE_FIELDS)[number] | I | 'zoneId' | 'response' | 'position' | 'adoptRuleId' | 'takeOver'>[] {
@@ -30,7 +32,7 @@ export const CustomRuleKind = declareKind('CustomRule', {
   args: CustomRuleShape.extend({ takeOver: TakeOverSchema }),
   fields: phaseRuleFields({ input: 'skip', wire: 'action_parameters', change: 'update' }),
   outputs: ['ruleId', 'rulesetId'],
-  identity: phaseRuleIdentity('custom rule'),
+  identity: phaseRuleIdentity('custom rule', CUSTOM_PHASE),
   // What orphans recognises a pending create by: the rule's ref carries the owner marker, its action and expression are as sent.
   createdWith: ['action', 'expression'],
   example: { action: 'block', expression: '(http.request.uri.path eq "/admin")', ref: 'admin-block' },

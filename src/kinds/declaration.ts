@@ -57,6 +57,8 @@ export interface Identity {
   markerMax?: number;
   /** An object the resource owns besides its own, by the output that holds its id: a single-call rule's filter. */
   owns?: { object: ObjectType; output: string };
+  /** The phase whose entry point holds the object (a ruleset rule's: two kinds make the same object type). */
+  phase?: string;
 }
 
 /** A resource kind's declaration. `K` is its name, the last part of its type token `zoneguard:<K>`. */

@@ -1,4 +1,3 @@
-import { CUSTOM_PHASE } from '../schemas';
 import { CustomRuleKind } from '../kinds';
 import { phaseRule } from './kit/phase-rule';
 import type { z } from 'zod';
@@ -8,4 +7,4 @@ export const CustomRuleArgsSchema = CustomRuleKind.args;
 export type CustomRuleInputs = z.output<typeof CustomRuleArgsSchema>;
 
 /** A custom rule (phase http_request_firewall_custom), one per resource, written with the per-rule endpoints. */
-export const customRule = phaseRule({ kind: 'CustomRule', phase: CUSTOM_PHASE });
+export const customRule = phaseRule({ kind: 'CustomRule' });

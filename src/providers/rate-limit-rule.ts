@@ -1,4 +1,3 @@
-import { RATELIMIT_PHASE } from '../schemas';
 import { RateLimitRuleKind } from '../kinds';
 import { phaseRule } from './kit/phase-rule';
 import type { z } from 'zod';
@@ -8,4 +7,4 @@ export const RateLimitRuleArgsSchema = RateLimitRuleKind.args;
 export type RateLimitRuleInputs = z.output<typeof RateLimitRuleArgsSchema>;
 
 /** A rate limiting rule (phase http_ratelimit), one per resource, written with the per-rule endpoints. */
-export const rateLimitRule = phaseRule({ kind: 'RateLimitRule', phase: RATELIMIT_PHASE });
+export const rateLimitRule = phaseRule({ kind: 'RateLimitRule' });

@@ -368,7 +368,11 @@ describe('owner markers', () => {
 describe('matchesPending', () => {
   const policy = { id: 'a'.repeat(32), ...declared };
   const rule = { id: 'b'.repeat(32), action: 'block', paused: false, filter: { id: 'c'.repeat(32), expression: 'ip.src eq 192.0.2.9', paused: false } };
-  test.each<[string, 'CspPolicy' | 'FirewallRuleWithFilter', object, Record<string, unknown>, boolean]>([
+  const custom = { id: 'd'.repeat(32), phase: CUSTOM_PHASE, rulesetId: 'e'.repeat(32), action: 'block', expression: 'ip.src eq 192.0.2.9' };
+  test.each<[string, 'CspPolicy' | 'FirewallRuleWithFilter' | 'CustomRule' | 'RateLimitRule', object, Record<string, unknown>, boolean]>([
+    ['a custom rule as a CustomRule declared it', 'CustomRule', custom, { action: 'block', expression: 'ip.src eq 192.0.2.9' }, true],
+    ['the same custom rule for a RateLimitRule of the same action and expression: another phase', 'RateLimitRule', custom, { action: 'block', expression: 'ip.src eq 192.0.2.9' }, false],
+    ['a rate limiting rule for a RateLimitRule', 'RateLimitRule', { ...custom, phase: RATELIMIT_PHASE }, { action: 'block', expression: 'ip.src eq 192.0.2.9' }, true],
     ['a policy with every field as declared', 'CspPolicy', policy, { ...declared }, true],
     ['a policy differing in one field', 'CspPolicy', policy, { ...declared, enabled: false }, false],
     ['a rule on the declared expression', 'FirewallRuleWithFilter', rule, { expression: 'ip.src eq 192.0.2.9', action: 'log' }, true],

@@ -22,7 +22,7 @@ import {
   type RulePhase,
   type RulePlace,
 } from '../../rulesets';
-import type { RulePosition, RulesetRule, SavedRuleset } from '../../schemas';
+import { CUSTOM_PHASE, RATELIMIT_PHASE, type RulePosition, type RulesetRule, type SavedRuleset } from '../../schemas';
 import { checkWithSchema, containsUnknown, PREVIEW_UNKNOWN } from './check';
 import { ReadCoalescer, STREAM_GAP_MS } from './coalesce';
 import { assertConfigured, configure, getClient, inPreview } from './context';
@@ -155,10 +155,9 @@ class Entrypoints {
   }
 }
 
-/** What a kind of phase rule tells the shared implementation. */
+/** What a kind of phase rule tells the shared implementation: which kind; its phase is its declaration's (src/kinds). */
 export interface PhaseRuleSpec {
   kind: ResourceKind & ('CustomRule' | 'RateLimitRule');
-  phase: RulePhase;
 }
 
 /** The fields a check of the rule's grammar needs known; while one is unknown (preview), the grammar waits for up. */
@@ -174,10 +173,13 @@ class PhaseRules {
   /** The owner markers of this run's resources seen so far (PhaseRules.noteOurs). */
   readonly #ours = new Set<string>();
 
-  constructor({ kind, phase }: PhaseRuleSpec) {
+  constructor({ kind }: PhaseRuleSpec) {
+    const { identity } = declarationOf(kind);
+    if (identity.phase !== CUSTOM_PHASE && identity.phase !== RATELIMIT_PHASE) throw new Error(`zoneguard: ${kind} declares no phase of a ruleset rule`);
+    const phase: RulePhase = identity.phase;
     this.kind = kind;
     this.phase = phase;
-    this.noun = declarationOf(kind).identity.noun;
+    this.noun = identity.noun;
     this.#entrypoints = new Entrypoints(phase);
     this.#reads = new ReadCoalescer<FoundRule>({
       read: async (zoneId, id) => {

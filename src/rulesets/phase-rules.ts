@@ -317,6 +317,9 @@ export function declaredRuleProblems(rule: DeclaredRule, phase: RulePhase): Decl
   return problems;
 }
 
+/** The rule a `before` or `after` place names (its id or ref). Pure. */
+const placeName = (place: { before: string } | { after: string }): string => ('before' in place ? place.before : place.after);
+
 /**
  * The rule a place names, by id first, then by ref: the whole ref, or its owner's own part before the owner marker
  * (docs/ownership.md), as the other resource declared it. Undefined when none. Pure.
@@ -332,7 +335,7 @@ export function namedRule(rules: readonly RulesetRule[], name: string): RulesetR
  */
 export function rulesSharingName(rules: readonly RulesetRule[], place: RulePlace | undefined): RulesetRule[] {
   if (place === undefined || 'first' in place || 'last' in place) return [];
-  const name = 'before' in place ? place.before : place.after;
+  const name = placeName(place);
   if (rules.some((rule) => rule.id === name || rule.ref === name)) return [];
   const sharing = rules.filter((rule) => rule.ref !== undefined && splitMarked(rule.ref).own === name);
   return sharing.length > 1 ? sharing : [];
@@ -344,7 +347,7 @@ export function placeHolds(rules: readonly RulesetRule[], id: string, place: Rul
   if (index < 0) return false;
   if ('first' in place) return index === 0;
   if ('last' in place) return index === rules.length - 1;
-  const other = namedRule(rules, 'before' in place ? place.before : place.after);
+  const other = namedRule(rules, placeName(place));
   if (other === undefined || other.id === id) return false;
   const at = rules.indexOf(other);
   return 'before' in place ? index < at : index > at;
@@ -371,7 +374,7 @@ export function observedPlace(rules: readonly RulesetRule[], id: string, declare
 export function landingIndex(others: readonly RulesetRule[], place: RulePlace | undefined): number | { missing: string } {
   if (place === undefined || 'last' in place) return others.length;
   if ('first' in place) return 0;
-  const name = 'before' in place ? place.before : place.after;
+  const name = placeName(place);
   const named = namedRule(others, name);
   if (named === undefined) return { missing: name };
   const at = others.indexOf(named);
@@ -399,7 +402,7 @@ export function positionOf(others: readonly RulesetRule[], place: RulePlace | un
   if (place === undefined) return undefined;
   if ('first' in place) return { index: 1 };
   if ('last' in place) return moving ? { index: others.length + 1 } : undefined;
-  const name = 'before' in place ? place.before : place.after;
+  const name = placeName(place);
   const other = namedRule(others, name);
   if (other?.id === undefined) return { missing: name };
   return 'before' in place ? { before: other.id } : { after: other.id };

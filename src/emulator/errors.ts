@@ -134,8 +134,11 @@ export const Messages = {
   ruleNotFound: (rulesetId: string, ruleId: string) => `ruleset ${rulesetId} has no rule ${ruleId}`,
   positionRule: (field: string, ruleId: string) => `${field}: the ruleset has no rule ${ruleId}; name a rule of this ruleset, or use { index: n }`,
   positionIndex: (field: string, max: number) => `${field}: must be between 1 and ${max} (the places of this ruleset)`,
-  phaseNotEmulated: (phase: string, phases: readonly string[]) =>
-    `ruleset_phase: ${phase} is a phase the emulator does not hold (docs/emulator.md, "What it does not do"); it holds ${phases.join(', ')}`,
+  entrypointExists: (phase: string) => `'zone' is not a valid value for kind because exceeded maximum number of zone rulesets for phase ${phase}`,
+  kindNotEmulated: (kind: string) =>
+    `kind: ${kind} is a kind of ruleset the emulator does not hold (docs/emulator.md, "What it does not do"); it holds the zone's entry points (kind zone)`,
+  phaseNotEmulated: (phase: string, phases: readonly string[], field = 'ruleset_phase') =>
+    `${field}: ${phase} is a phase the emulator does not hold (docs/emulator.md, "What it does not do"); it holds ${phases.join(', ')}`,
   phaseQuota: (zoneId: string, phase: string, plan: string, quota: number, count: number) =>
     `rules: the ${phase} phase of zone ${zoneId} (${plan} plan) allows ${quota} rules; this write would leave ${count}; nothing was saved`,
   dryRunValue: 'dry_run: must be true or false',

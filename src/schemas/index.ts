@@ -96,6 +96,7 @@ export {
   type ActionParameters,
   type BlockResponse,
   type CategoryOverride,
+  type EntrypointCreate,
   type EntrypointRuleset,
   type EntrypointUpdate,
   type OverrideAction,

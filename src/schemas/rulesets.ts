@@ -159,6 +159,16 @@ export type EntrypointRuleset = z.infer<typeof EntrypointRulesetSchema>;
 export const EntrypointUpdateSchema = EntrypointRulesetSchema.partial({ name: true });
 export type EntrypointUpdate = z.infer<typeof EntrypointUpdateSchema>;
 
+/**
+ * Body of POST /zones/{zone_id}/rulesets: a new ruleset of the zone. With kind `zone` it is the zone's entry point of
+ * `phase`, created only while the zone has none (docs/service.md#ruleset-create).
+ */
+export const EntrypointCreateSchema = EntrypointRulesetSchema.extend({
+  kind: z.string().min(1, 'must be a ruleset kind, for example zone'),
+  phase: z.string().min(1, 'must be a phase, for example http_request_firewall_custom'),
+});
+export type EntrypointCreate = z.infer<typeof EntrypointCreateSchema>;
+
 /** The saved entry point ruleset the update answers. */
 export const SavedRulesetSchema = EntrypointRulesetSchema.extend({
   id: z.string(),

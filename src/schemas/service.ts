@@ -89,6 +89,11 @@ export const ErrorCode = {
   migrationPlan: 10033,
   /** 410: the previous WAF managed rules API is withdrawn for a zone that migrated. */
   previousWafWithdrawn: 10034,
+  /**
+   * 400: a create of a zone's entry point of a phase that already has one (docs/service.md#ruleset-create), its
+   * `source.pointer` `/kind`. The public API's code.
+   */
+  entrypointExists: 20217,
   /** 429: the service's rate limit (or an injected 429). */
   rateLimited: 971,
   /** 501: a route of the public API that the emulator does not emulate (docs/emulator.md); this project's code. */

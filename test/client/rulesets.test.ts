@@ -1,7 +1,8 @@
 // The rulesets group against the emulator over loopback: entry points of any phase, one rule at a time with
 // positions, dry runs that save nothing, versions, and the service's refusals as the error tree's.
 import { BadRequestError, NotFoundError } from '../../src/client';
-import { MISSING_ID, OTHER_ZONE, ZONE, clientOf, failure, useClientZones } from './harness';
+import { ErrorCode } from '../../src/schemas';
+import { ENTERPRISE_ZONE, MISSING_ID, OTHER_ZONE, ZONE, clientOf, failure, useClientZones } from './harness';
 
 const emulator = useClientZones();
 const CUSTOM = 'http_request_firewall_custom';
@@ -38,6 +39,22 @@ describe('rulesets', () => {
     const error = await failure<BadRequestError>(client.rulesets.createRule({ zoneId: OTHER_ZONE, rulesetId: entry.id, rule, dryRun: true }));
     expect(error).toBeInstanceOf(BadRequestError);
     expect(error.message).toContain(`rules: the http_ratelimit phase of zone ${OTHER_ZONE} (free plan) allows 1 rules; this write would leave 2; nothing was saved`);
+  });
+
+  it('creates an entry point with the create-only write once; the second create is a BadRequestError with code 20217', async () => {
+    const client = clientOf(emulator());
+    const rules = [{ action: 'block', expression: 'ip.src eq 192.0.2.1', ref: 'first' }];
+    const dry: null = await client.rulesets.createEntrypoint({ zoneId: ENTERPRISE_ZONE, phase: CUSTOM, ruleset: { name: 'default', rules }, dryRun: true });
+    expect(dry).toBeNull();
+    const made = await client.rulesets.createEntrypoint({ zoneId: ENTERPRISE_ZONE, phase: CUSTOM, ruleset: { name: 'default', rules } });
+    expect(made).toMatchObject({ kind: 'zone', phase: CUSTOM, version: '1', rules: [{ ref: 'first' }] });
+    const refused = await failure<BadRequestError>(client.rulesets.createEntrypoint({ zoneId: ENTERPRISE_ZONE, phase: CUSTOM, ruleset: { name: 'default', rules: [] } }));
+    expect(refused).toBeInstanceOf(BadRequestError);
+    expect(refused.codes).toEqual([ErrorCode.entrypointExists]);
+    expect(refused.message).toBe(
+      `POST /zones/${ENTERPRISE_ZONE}/rulesets failed: HTTP 400 Bad Request: 20217 'zone' is not a valid value for kind because exceeded maximum number of zone rulesets for phase ${CUSTOM}`,
+    );
+    expect(await client.rulesets.getEntrypoint({ zoneId: ENTERPRISE_ZONE, phase: CUSTOM })).toEqual(made);
   });
 
   it('lists the versions of a ruleset and reads one', async () => {

@@ -72,6 +72,72 @@ describe('per-rule writes', () => {
   });
 });
 
+describe('the create-only write of an entry point (POST /zones/{zone_id}/rulesets)', () => {
+  const create = (zone: string, body: Record<string, unknown>, query = '') => h.call('POST', `/zones/${zone}/rulesets${query}`, { body: { name: 'default', kind: 'zone', ...body } });
+  const exists = (phase: string) => ({
+    success: false,
+    errors: [{ code: 20217, message: `'zone' is not a valid value for kind because exceeded maximum number of zone rulesets for phase ${phase}`, source: { pointer: '/kind' } }],
+    messages: [],
+    result: null,
+  });
+
+  test('creates the zone\'s entry point of the phase once; a second create, dry run or not, is refused and changes nothing', async () => {
+    const zone = h.zoneOf('pro');
+    const dry = await create(zone, { phase: CUSTOM, rules: [block('true', 'a')] }, '?dry_run=true');
+    expect(dry.body).toEqual({ success: true, errors: [], messages: [], result: null });
+    expect((await h.call('GET', entrypoint(zone, CUSTOM))).status).toBe(404);
+    const made = await create(zone, { phase: CUSTOM, rules: [block('true', 'a')] });
+    expect(made.status).toBe(200);
+    expect(made.body.result).toMatchObject({ name: 'default', kind: 'zone', phase: CUSTOM, version: '1', rules: [{ ref: 'a', id: expect.stringMatching(/^[0-9a-f]{32}$/) }] });
+    expect((await h.call('GET', entrypoint(zone, CUSTOM))).body.result).toEqual(made.body.result);
+    for (const query of ['', '?dry_run=true']) {
+      const again = await create(zone, { phase: CUSTOM, rules: [block('ip.src eq 192.0.2.2', 'b')] }, query);
+      expect(again.status).toBe(400);
+      expect(again.body).toEqual(exists(CUSTOM));
+    }
+    expect((await h.call('GET', entrypoint(zone, CUSTOM))).body.result).toEqual(made.body.result);
+    // Another phase of the same zone has its own entry point; one made by the PUT counts as one.
+    expect((await create(zone, { phase: RATELIMIT, rules: [] })).status).toBe(200);
+    await created(zone, 'http_request_firewall_managed', []);
+    expect((await create(zone, { phase: 'http_request_firewall_managed', rules: [] })).body).toEqual(exists('http_request_firewall_managed'));
+  });
+
+  test('checked as the PUT is: the grammar, the quota; another kind or a phase the emulator does not hold answers 501', async () => {
+    const zone = h.zoneOf('free');
+    expect((await create(zone, { phase: CUSTOM, rules: [{ action: 'execute', expression: 'true' }] })).body).toEqual(
+      failure([1004, 'rules.0.action: execute is not an action of the http_request_firewall_custom phase; use block or challenge or js_challenge or managed_challenge or log or skip']),
+    );
+    const six = [1, 2, 3, 4, 5, 6].map((n) => block(`ip.src eq 192.0.2.${n}`));
+    for (const query of ['', '?dry_run=true']) {
+      expect((await create(zone, { phase: CUSTOM, rules: six }, query)).body).toEqual(
+        failure([1004, `rules: the http_request_firewall_custom phase of zone ${zone} (free plan) allows 5 rules; this write would leave 6; nothing was saved`]),
+      );
+    }
+    expect((await create(zone, { phase: CUSTOM })).body.errors[0]).toMatchObject({ code: 1004, message: expect.stringMatching(/^rules: /) });
+    const custom = await create(zone, { kind: 'custom', phase: CUSTOM, rules: [] });
+    expect(custom.status).toBe(501);
+    expect(custom.body.errors[0]).toMatchObject({ code: 10040, message: expect.stringMatching(/^kind: custom is a kind of ruleset the emulator does not hold/) });
+    const late = await create(zone, { phase: 'http_request_late_transform', rules: [] });
+    expect(late.status).toBe(501);
+    expect(late.body.errors[0].message).toMatch(/^phase: http_request_late_transform is a phase the emulator does not hold/);
+    expect((await h.call('GET', entrypoint(zone, CUSTOM))).status).toBe(404);
+  });
+
+  test('of creates sent at once, with latency, exactly one makes the entry point; the others are refused', async () => {
+    const zone = h.zoneOf('business');
+    await h.emulator.admin.setFaults({ latencyMs: 100 });
+    try {
+      const answers = await Promise.all([1, 2, 3, 4, 5, 6].map((n) => create(zone, { phase: CUSTOM, rules: [block(`ip.src eq 192.0.2.${n}`, `r${n}`)] })));
+      expect(answers.map((answer) => answer.status).sort()).toEqual([200, 400, 400, 400, 400, 400]);
+      const made = answers.find((answer) => answer.status === 200)!.body.result;
+      expect((await h.call('GET', entrypoint(zone, CUSTOM))).body.result).toEqual(made);
+      expect(answers.filter((answer) => answer.status === 400).map((answer) => answer.body)).toEqual(Array(5).fill(exists(CUSTOM)));
+    } finally {
+      await h.emulator.admin.clearFaults();
+    }
+  });
+});
+
 describe('the grammar of each phase', () => {
   test.each([
     ['execute is not a custom rule action', CUSTOM, { action: 'execute', expression: 'true' }, ['action: execute is not an action of the http_request_firewall_custom phase; use block or challenge or js_challenge or managed_challenge or log or skip']],

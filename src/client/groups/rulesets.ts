@@ -3,6 +3,7 @@ import {
   MANAGED_PHASE,
   RulesetVersionSchema,
   SavedRulesetSchema,
+  type EntrypointCreate,
   type EntrypointRuleset,
   type RuleCreate,
   type RulePatch,
@@ -68,6 +69,22 @@ export class RulesetsGroup {
     dryRun,
   }: ZoneArgs & PhaseArgs & DryRunArgs<D> & { ruleset: EntrypointRuleset }): Promise<RulesetWrite<D>> {
     const spec = { method: 'PUT', path: entrypointPath(zoneId, phase), query: dryRunQuery(dryRun), json: ruleset, schema: writeSchema(dryRun) } as const;
+    return this.#transport.call(spec) as Promise<RulesetWrite<D>>;
+  }
+
+  /**
+   * POST the zone's entry point of `phase` (a ruleset of kind zone): the create-only write, refused with
+   * BadRequestError code 20217 (ErrorCode.entrypointExists) when the zone already has one, so of two first writers
+   * one makes it and the other learns it (docs/service.md#ruleset-create). Not repeated once sent, as any POST.
+   */
+  createEntrypoint<D extends boolean | undefined = undefined>({
+    zoneId,
+    phase = MANAGED_PHASE,
+    ruleset,
+    dryRun,
+  }: ZoneArgs & PhaseArgs & DryRunArgs<D> & { ruleset: EntrypointRuleset }): Promise<RulesetWrite<D>> {
+    const json: EntrypointCreate = { ...ruleset, kind: 'zone', phase };
+    const spec = { method: 'POST', path: zonePath(zoneId, 'rulesets'), query: dryRunQuery(dryRun), json, schema: writeSchema(dryRun) } as const;
     return this.#transport.call(spec) as Promise<RulesetWrite<D>>;
   }
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { RulesetPhaseSchema, WafMigrationModeSchema, type RulesetRule, type SavedRuleset } from '../../schemas';
-import { EntrypointUpdateSchema, RuleCreateSchema, RulePatchSchema } from '../../schemas/rulesets';
+import { EntrypointCreateSchema, EntrypointUpdateSchema, RuleCreateSchema, RulePatchSchema } from '../../schemas/rulesets';
 import { entitlementProblem, phaseQuota, ruleProblems } from '../../rulesets';
 import { checkExpression } from '../../expression';
 import { params, parseBody, parseQuery, query, single, zoneOf, type EmulatorContext } from '../context';
@@ -26,12 +26,14 @@ function versionsOf(record: WafRecord, phase: string, create = false): SavedRule
   return (record.phaseVersions[phase] = []);
 }
 
-/** The phase of the path, refused with 501 for a phase of the public API the emulator does not hold. */
-function phaseOf(request: FastifyRequest): string {
-  const phase = params(request).ruleset_phase ?? '';
-  if (!PHASES.includes(phase)) throw ServiceError.of(501, ErrorCode.notEmulated, Messages.phaseNotEmulated(phase, PHASES));
+/** A phase the emulator holds; refused with 501 for a phase of the public API it does not hold. */
+function heldPhase(phase: string, field?: string): string {
+  if (!PHASES.includes(phase)) throw ServiceError.of(501, ErrorCode.notEmulated, Messages.phaseNotEmulated(phase, PHASES, field));
   return phase;
 }
+
+/** The phase of the path (heldPhase). */
+const phaseOf = (request: FastifyRequest): string => heldPhase(params(request).ruleset_phase ?? '');
 
 /** `dry_run=true`: validate and answer as if written, change nothing (docs/service.md#rulesets); any value but true or false is a 400. */
 function isDryRun(request: FastifyRequest): boolean {
@@ -83,6 +85,23 @@ export function registerRulesetRoutes(api: FastifyInstance, context: EmulatorCon
 }
 
 function registerEntrypointRoutes(api: FastifyInstance, context: EmulatorContext): void {
+  // The create-only write of an entry point (docs/service.md#ruleset-create): checked like the PUT, refused when the
+  // zone has one of the phase. Nothing is awaited between the check and the save, so of two creates at once one
+  // makes it and the other is refused.
+  api.post('/zones/:zone_id/rulesets', async (request) => {
+    const zone = zoneOf(context, request);
+    const dryRun = isDryRun(request);
+    const { kind, phase: raw, ...ruleset } = parseBody(EntrypointCreateSchema, request.body);
+    if (kind !== 'zone') throw ServiceError.of(501, ErrorCode.notEmulated, Messages.kindNotEmulated(kind));
+    const phase = heldPhase(raw, 'phase');
+    if (versionsOf(wafRecordOf(context, zone.id), phase).length > 0) {
+      throw new ServiceError(400, [{ code: ErrorCode.entrypointExists, message: Messages.entrypointExists(phase), source: { pointer: '/kind' } }]);
+    }
+    const problems = entrypointProblems(ruleset, undefined, phase);
+    if (problems.length > 0) throw refuse(problems);
+    return save(context, zone, phase, ruleset, dryRun);
+  });
+
   const current = (request: FastifyRequest) => {
     const zone = zoneOf(context, request);
     const phase = phaseOf(request);

@@ -70,6 +70,14 @@ export class EmulatorAdmin {
     return this.call('POST', '/zones', spec);
   }
 
+  /**
+   * Moves a zone's legacy firewall API on (available → maintenance → retired, never back), as the public service
+   * retired it; leaving available converts its firewall rules into custom rules. Answers the zone.
+   */
+  setLegacyFirewall(zoneId: string, state: LegacyFirewallState): Promise<AdminZone> {
+    return this.call('PUT', `/zones/${zoneId}/legacy-firewall`, { state });
+  }
+
   /** Forgets a zone and everything in it. */
   async removeZone(zoneId: string): Promise<void> {
     await this.call('DELETE', `/zones/${zoneId}`);

@@ -15,10 +15,15 @@ import {
   rotateToken,
   tokenGrants,
 } from './credentials';
-import { filterToWire, ruleToWire } from './firewall';
+import { filterToWire, moveLegacyFirewall, ruleToWire } from './firewall';
+import { wafRecordOf } from './routes/waf-migration';
 import { applyZoneSeed, ZoneSeedSchema } from './seed';
-import { COLLECTION_NAMES, type CollectionName, type EmulatorState, type ZoneRecord } from './state';
+import { COLLECTION_NAMES, LEGACY_FIREWALL_STATES, type CollectionName, type EmulatorState, type ZoneRecord } from './state';
+import { z } from 'zod';
 import { wafStatus } from './waf';
+
+/** Body of PUT /__admin/zones/{id}/legacy-firewall. */
+const LegacyFirewallMoveSchema = z.strictObject({ state: z.enum(LEGACY_FIREWALL_STATES) });
 
 /** A zone as the admin API describes it. */
 export function describeZone(zone: ZoneRecord) {
@@ -91,6 +96,14 @@ export function registerAdminRoutes(admin: FastifyInstance, context: EmulatorCon
     const zone = zoneParam(params(request).zone_id);
     state.removeZone(zone.id);
     return okEnvelope({ id: zone.id });
+  });
+
+  // The service's retirement of the legacy firewall API, one way: available → maintenance → retired. Leaving
+  // available converts the zone's firewall rules into custom rules (docs/emulator.md, "The retired legacy firewall API").
+  admin.put('/zones/:zone_id/legacy-firewall', async (request) => {
+    const zone = zoneParam(params(request).zone_id);
+    const { state: to } = parseBody(LegacyFirewallMoveSchema, request.body);
+    return okEnvelope(describeZone(moveLegacyFirewall(state, zone, wafRecordOf(context, zone.id), to, context.now())));
   });
 
   admin.get('/zones/:zone_id/inventory', async (request) => okEnvelope(inventory(context, zoneParam(params(request).zone_id))));

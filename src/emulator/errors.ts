@@ -121,6 +121,10 @@ export const Messages = {
     'firewallrules.api.maintenance_mode: the firewall rules and filters API is in maintenance mode for this zone and no longer accepts modifications; use custom rules of the rulesets API (phase http_request_firewall_custom)',
   legacyFirewallRetired:
     'the firewall rules and filters API is retired for this zone (end of life 2025-06-15); use custom rules of the rulesets API (phase http_request_firewall_custom)',
+  legacyFirewallBackwards: (zoneId: string, from: string, to: string) =>
+    `zone ${zoneId}: the legacy firewall API cannot go from ${from} back to ${to}; the public service retires it one way only (docs/service.md#firewall-legacy)`,
+  legacyConversionOverQuota: (zoneId: string, plan: string, quota: number, existing: number, converted: number) =>
+    `zone ${zoneId} (${plan} plan): converting its ${converted} firewall rules beside the ${existing} custom rules already in http_request_firewall_custom would leave ${existing + converted}, over the phase's ${quota}; the service's conversion fails for such a zone: delete firewall rules (or custom rules) until they fit, then move the zone again; nothing changed`,
   notEmulated: (method: string, route: string) =>
     `${method} ${route} is part of the public API but not emulated by zoneguard's emulator (docs/emulator.md, "What it does not do")`,
   stateNotWritten: (path: string, detail: string) =>

@@ -1,7 +1,10 @@
-import type { ErrorItem, Filter, FirewallRuleWire } from '../schemas';
+import { CUSTOM_PHASE, type ErrorItem, type Filter, type FirewallRuleWire, type RulesetRule } from '../schemas';
+import { convertFirewallRules, phaseQuota } from '../rulesets';
 import { ErrorCode, Messages, ServiceError } from './errors';
 import { validateExpression } from './expression';
-import type { EmulatorState, FilterRecord, LegacyFirewallState, RuleRecord } from './state';
+import { stableId } from './ids';
+import { nextEntrypointVersion } from './rulesets';
+import { LEGACY_FIREWALL_STATES, type EmulatorState, type FilterRecord, type LegacyFirewallState, type RuleRecord, type WafRecord, type ZoneRecord } from './state';
 
 /** Route templates of the legacy firewall rules and filters API (relative to the base URL). */
 const LEGACY_FIREWALL_ROUTE = /^\/zones\/:zone_id\/(firewall\/rules|filters)(\/|$)/;
@@ -67,4 +70,47 @@ export function expressionProblems(
     else firstSeen.set(expression, index);
   }
   return problems;
+}
+
+/**
+ * Moves a zone's legacy firewall API to `to` as the public service retires it (docs/service.md#legacy-conversion):
+ * leaving `available`, the zone's firewall rules are converted into custom rules appended to its
+ * http_request_firewall_custom entry point (one new version), in the legacy evaluation's order; the legacy rules stay
+ * readable in maintenance. Refused, with nothing changed, when the move goes backwards or the converted rules would
+ * put the phase over its quota (the service's conversion failed for such zones). `record` is the zone's WAF record,
+ * which holds its entry points.
+ */
+export function moveLegacyFirewall(state: EmulatorState, zone: ZoneRecord, record: WafRecord, to: LegacyFirewallState, now: Date): ZoneRecord {
+  const from = zone.legacyFirewall;
+  if (LEGACY_FIREWALL_STATES.indexOf(to) < LEGACY_FIREWALL_STATES.indexOf(from)) {
+    throw ServiceError.of(409, ErrorCode.conflict, Messages.legacyFirewallBackwards(zone.id, from, to));
+  }
+  if (from === 'available' && to !== 'available') {
+    const converted = convertFirewallRules(state.collections.firewallRules.list(zone.id).map((rule) => ruleToWire(state, zone.id, rule)));
+    const versions = record.phaseVersions?.[CUSTOM_PHASE] ?? [];
+    const latest = versions.at(-1);
+    const existing = latest?.rules ?? [];
+    const quota = phaseQuota(CUSTOM_PHASE, zone.plan);
+    if (quota !== undefined && existing.length + converted.length > quota) {
+      throw ServiceError.of(409, ErrorCode.conflict, Messages.legacyConversionOverQuota(zone.id, zone.plan, quota, existing.length, converted.length));
+    }
+    if (converted.length > 0) {
+      const rules = [...existing, ...withFreeRefs(existing, converted)];
+      const saved = nextEntrypointVersion({ name: latest?.name ?? 'default', description: latest?.description ?? '', rules }, latest, stableId(zone.id, 'entrypoint', CUSTOM_PHASE), now, CUSTOM_PHASE);
+      record.phaseVersions = { ...record.phaseVersions, [CUSTOM_PHASE]: [...versions, saved] };
+    }
+  }
+  const moved: ZoneRecord = { ...zone, legacyFirewall: to };
+  state.zones.set(zone.id, moved);
+  return moved;
+}
+
+/** A ref must be unique in its ruleset: a converted rule whose ref is taken keeps none, and gets its id as ref. */
+function withFreeRefs(existing: readonly RulesetRule[], converted: readonly RulesetRule[]): RulesetRule[] {
+  const taken = new Set(existing.flatMap((rule) => (rule.ref === undefined ? [] : [rule.ref])));
+  return converted.map(({ ref, ...rule }) => {
+    if (ref === undefined || taken.has(ref)) return rule;
+    taken.add(ref);
+    return { ...rule, ref };
+  });
 }

@@ -6,6 +6,7 @@ import { findToken } from './credentials';
 import { ErrorCode, Messages, ServiceError } from './errors';
 import { DEFAULT_RULE_QUOTA, LEGACY_FIREWALL_STATES, PLANS, renameLegacyFields, type EmulatorState, type ZoneRecord } from './state';
 import { OWASP_PACKAGE_NAME } from './waf';
+import { moveLegacyFirewall } from './firewall';
 
 /** The longest migration delay a seed may set: the service's migration takes up to an hour (docs/service.md). */
 export const MAX_MIGRATION_DELAY_MS = 86_400_000;
@@ -113,7 +114,8 @@ export function applyZoneSeed(state: EmulatorState, input: ZoneSeed): ZoneRecord
     hosts: seed.hosts ?? [seed.name, `www.${seed.name}`],
     tokens: [seed.token ?? defaultZoneToken(id)],
     migrationDelayMs: seed.migrationDelayMs ?? 0,
-    legacyFirewall: seed.legacyFirewall ?? 'available',
+    // Seeded available, then moved: a zone seeded in maintenance or retired has its rules converted (moveLegacyFirewall).
+    legacyFirewall: 'available',
   };
   state.zones.set(id, zone);
   state.pageGuard.set(id, {
@@ -174,7 +176,14 @@ export function applyZoneSeed(state: EmulatorState, input: ZoneSeed): ZoneRecord
     migrationState: 'start',
     entrypointVersions: [],
   });
-  return zone;
+  const waf = state.waf.get(id);
+  if (waf === undefined || seed.legacyFirewall === undefined || seed.legacyFirewall === 'available') return zone;
+  try {
+    return moveLegacyFirewall(state, zone, waf, seed.legacyFirewall, new Date(SEED_EPOCH));
+  } catch (error) {
+    state.removeZone(id);
+    throw error;
+  }
 }
 
 /** Replaces the whole state by a seed: its credentials (or the defaults) and its zones. */

@@ -3,3 +3,5 @@
 export * from './grammar';
 export * from './managed-rules';
 export * from './phase-rules';
+export * from './firewall-conversion';
+export * from './evaluate';

@@ -80,3 +80,110 @@ describe('a zone seeded with the legacy firewall API retired', () => {
     );
   });
 });
+
+describe('moving a zone off the legacy firewall API converts its rules into custom rules (docs/service.md#legacy-conversion)', () => {
+  const CUSTOM = 'http_request_firewall_custom';
+
+  /** A pro zone whose rules are made through the legacy API itself: a shared filter, a paused filter, priorities set and not. */
+  async function zoneWithRules() {
+    const zone = (await h.emulator.admin.seedZone({ name: 'converting.example', plan: 'pro' })).id;
+    const filters = await h.call('POST', `/zones/${zone}/filters`, {
+      body: [{ expression: 'ip.src in {198.51.100.0/24}' }, { expression: 'http.request.uri.path eq "/old"', paused: true }],
+    });
+    const [shared, pausedFilter] = filters.body.result as { id: string }[];
+    const created = await h.call('POST', `/zones/${zone}/firewall/rules`, {
+      body: [
+        { filter: { expression: 'http.host eq "a.example"' }, action: 'block', description: 'no priority, block' },
+        { filter: { id: shared?.id }, action: 'log', ref: 'log-office', description: 'shared filter, log' },
+        { filter: { id: shared?.id }, action: 'allow', description: 'shared filter, allow' },
+        { filter: { expression: 'http.user_agent contains "bot"' }, action: 'bypass', products: ['waf', 'rateLimit'], priority: 10 },
+        { filter: { expression: 'ip.src.country eq "ZZ"' }, action: 'challenge', priority: 5, paused: true },
+        { filter: { id: pausedFilter?.id }, action: 'js_challenge', priority: 5, description: 'unpaused rule, paused filter' },
+      ],
+    });
+    expect(created.status).toBe(200);
+    return zone;
+  }
+
+  test('maintenance: new ids, actions mapped, the legacy order, paused rule disabled, rule on a paused filter enabled; legacy reads still answer', async () => {
+    const zone = await zoneWithRules();
+    // A custom rule the zone already has stays first; the converted rules come after it.
+    const mine = { action: 'block', expression: 'http.request.uri.path eq "/admin"', description: 'made in the dashboard' };
+    expect((await h.call('PUT', `/zones/${zone}/rulesets/phases/${CUSTOM}/entrypoint`, { body: { rules: [mine] } })).status).toBe(200);
+    const legacyIds = ((await h.call('GET', `/zones/${zone}/firewall/rules`)).body.result as { id: string }[]).map((rule) => rule.id);
+
+    const moved = await h.emulator.admin.setLegacyFirewall(zone, 'maintenance');
+    expect(moved.legacyFirewall).toBe('maintenance');
+
+    const entrypoint = (await h.call('GET', `/zones/${zone}/rulesets/phases/${CUSTOM}/entrypoint`)).body.result;
+    expect(entrypoint.version).toBe('2');
+    const shown = (entrypoint.rules as { action: string; expression: string; description: string; enabled: boolean; action_parameters?: unknown; ref: string; id: string }[]).map(
+      ({ action, expression, description, enabled, action_parameters }) => ({ action, expression, description, enabled, ...(action_parameters ? { action_parameters } : {}) }),
+    );
+    expect(shown).toEqual([
+      { ...mine, enabled: true },
+      // priority 5: challenge (precedence 4, paused: kept, disabled), then js_challenge (5) on the paused filter, enabled
+      { action: 'challenge', expression: 'ip.src.country eq "ZZ"', description: '', enabled: false },
+      { action: 'js_challenge', expression: 'http.request.uri.path eq "/old"', description: 'unpaused rule, paused filter', enabled: true },
+      // priority 10: bypass becomes a skip of its products
+      { action: 'skip', expression: 'http.user_agent contains "bot"', description: '', enabled: true, action_parameters: { products: ['waf', 'rateLimit'] } },
+      // no priority, last, by precedence: log, allow (a skip of the rest of the ruleset), block
+      { action: 'log', expression: 'ip.src in {198.51.100.0/24}', description: 'shared filter, log', enabled: true },
+      { action: 'skip', expression: 'ip.src in {198.51.100.0/24}', description: 'shared filter, allow', enabled: true, action_parameters: { ruleset: 'current' } },
+      { action: 'block', expression: 'http.host eq "a.example"', description: 'no priority, block', enabled: true },
+    ]);
+    const rules = entrypoint.rules as { id: string; ref: string }[];
+    expect(rules.filter((rule) => legacyIds.includes(rule.id))).toEqual([]);
+    expect(rules[4]?.ref).toBe('log-office');
+    expect(rules[5]?.ref).toBe(rules[5]?.id);
+    // Reads of the legacy API still answer in maintenance; changes are refused.
+    expect((await h.call('GET', `/zones/${zone}/firewall/rules`)).body.result).toHaveLength(6);
+    expect((await h.call('DELETE', `/zones/${zone}/firewall/rules/${legacyIds[0]}`)).status).toBe(400);
+  });
+
+  test('retired straight from available converts too; moving on to retired from maintenance converts nothing again', async () => {
+    const zone = await zoneWithRules();
+    await h.emulator.admin.setLegacyFirewall(zone, 'maintenance');
+    await h.emulator.admin.setLegacyFirewall(zone, 'retired');
+    const entrypoint = (await h.call('GET', `/zones/${zone}/rulesets/phases/${CUSTOM}/entrypoint`)).body.result;
+    expect([entrypoint.version, entrypoint.rules.length]).toEqual(['1', 6]);
+    expect((await h.call('GET', `/zones/${zone}/firewall/rules`)).status).toBe(410);
+
+    const other = await zoneWithRules();
+    await h.emulator.admin.setLegacyFirewall(other, 'retired');
+    expect((await h.call('GET', `/zones/${other}/rulesets/phases/${CUSTOM}/entrypoint`)).body.result.rules).toHaveLength(6);
+  });
+
+  test('a seed in maintenance converts its rules; a zone without rules gets no entry point', async () => {
+    const seeded = await h.emulator.admin.seedZone({
+      name: 'seeded-maintenance.example',
+      plan: 'pro',
+      legacyFirewall: 'maintenance',
+      firewallRules: [
+        { expression: 'ip.src eq 198.51.100.7', action: 'block' },
+        { expression: 'ip.src eq 198.51.100.8', action: 'allow', priority: 1 },
+      ],
+    });
+    const rules = (await h.call('GET', `/zones/${seeded.id}/rulesets/phases/${CUSTOM}/entrypoint`)).body.result.rules as { action: string }[];
+    expect(rules.map((rule) => rule.action)).toEqual(['skip', 'block']);
+    const empty = await h.emulator.admin.seedZone({ name: 'empty-retired.example', plan: 'pro', legacyFirewall: 'retired' });
+    expect((await h.call('GET', `/zones/${empty.id}/rulesets/phases/${CUSTOM}/entrypoint`)).status).toBe(404);
+  });
+
+  test('refused, nothing changed: over the custom phase quota after conversion, or a move backwards', async () => {
+    const zone = (await h.emulator.admin.seedZone({ name: 'crowded.example', plan: 'free', ruleQuota: 10 })).id;
+    const five = Array.from({ length: 5 }, (_, i) => ({ action: 'block', expression: `http.request.uri.path eq "/p${i}"` }));
+    expect((await h.call('PUT', `/zones/${zone}/rulesets/phases/${CUSTOM}/entrypoint`, { body: { rules: five.slice(0, 4) } })).status).toBe(200);
+    expect((await h.call('POST', `/zones/${zone}/firewall/rules`, { body: [{ filter: { expression: 'ip.src eq 192.0.2.1' }, action: 'block' }, { filter: { expression: 'ip.src eq 192.0.2.2' }, action: 'block' }] })).status).toBe(200);
+    await expect(h.emulator.admin.setLegacyFirewall(zone, 'maintenance')).rejects.toThrow(
+      `PUT /zones/${zone}/legacy-firewall: zone ${zone} (free plan): converting its 2 firewall rules beside the 4 custom rules already in http_request_firewall_custom would leave 6, over the phase's 5; the service's conversion fails for such a zone: delete firewall rules (or custom rules) until they fit, then move the zone again; nothing changed`,
+    );
+    expect((await h.emulator.admin.zones()).find((z) => z.id === zone)?.legacyFirewall).toBe('available');
+    expect((await h.call('GET', `/zones/${zone}/rulesets/phases/${CUSTOM}/entrypoint`)).body.result.rules).toHaveLength(4);
+
+    const retired = (await h.emulator.admin.seedZone({ name: 'gone.example', plan: 'pro', legacyFirewall: 'retired' })).id;
+    await expect(h.emulator.admin.setLegacyFirewall(retired, 'maintenance')).rejects.toThrow(
+      `PUT /zones/${retired}/legacy-firewall: zone ${retired}: the legacy firewall API cannot go from retired back to maintenance; the public service retires it one way only (docs/service.md#firewall-legacy)`,
+    );
+  });
+});

@@ -97,10 +97,11 @@ try {
     '',
     stepsTable(),
     '',
-    "A create is one write: the zone's first rule of a phase PUTs the entry point with it, every other one POSTs itself, after " +
-      "one read of the zone's entry point a phase for the run. A preview sends each write the up would make with dry_run=true " +
-      "(a create's POST; once a zone's phase has a create in the preview, or none yet, the PUT of the entry point as the " +
-      "preview's creates would leave it, so the quota counts them together; a change's PATCH); the up sends none, and " +
+    "A create is one write: the zone's first rule of a phase makes the entry point with the create-only write " +
+      "(POST /zones/:zone_id/rulesets), every other one POSTs itself, after one read of the zone's entry point a phase for " +
+      "the run. A preview sends each write the up would make with dry_run=true (a create's POST; in a zone's phase without " +
+      "an entry point, the create-only write of the entry point as the preview's creates would leave it, so the quota " +
+      "counts them together; a change's PATCH); the up sends none, and " +
       "the marker's live read (kit/marker.ts) reads the entry point before the write. " +
       'A refresh reads each entry point once for all its rules (coalesced reads). A delete reads ' +
       "the rule's owner marker (coalesced, but every delete ends the walk it would share) and deletes the rule.",

@@ -172,18 +172,13 @@ test('a declared place moves the rule; a rule moved and changed by hand is found
   await clean(alpha, beta);
 });
 
-test("a preview checks each create with the service: the one over the zone's quota, and one the zone is not entitled to, fail on their resource's line; a create is one call", async () => {
-  // A free zone (5 custom rules) already holding 4 rules made by hand, and a third stack.
+test("a preview checks each create with the service: in a zone without an entry point the one over the quota, and one the zone is not entitled to, fail on their resource's line; a create is one call", async () => {
+  // A free zone (5 custom rules) with no custom entry point yet, and a third stack declaring six rules.
   const freeZone = zoneOfPlan(sandbox.emulator, 'free');
-  await client.rulesets.updateEntrypoint({
-    zoneId: freeZone,
-    phase: CUSTOM_PHASE,
-    ruleset: { name: 'default', rules: [1, 2, 3, 4].map((n) => ({ action: 'log', expression: `ip.src eq 192.0.2.${n}`, ref: `hand-${n}` })) },
-  });
-  const declared: Record<string, Rule & { zoneId: string }> = {
-    one: { zoneId: freeZone, action: 'block', expression: '(http.request.uri.path eq "/one")', ref: 'one' },
-    two: { zoneId: freeZone, action: 'block', expression: '(http.request.uri.path eq "/two")', ref: 'two' },
-  };
+  const names = ['one', 'two', 'three', 'four', 'five', 'six'];
+  const declared: Record<string, Rule & { zoneId: string }> = Object.fromEntries(
+    names.map((name) => [name, { zoneId: freeZone, action: 'block', expression: `(http.request.uri.path eq "/${name}")`, ref: name }]),
+  );
   const gamma = await sandbox.stack('gamma', async () => {
     for (const [name, args] of Object.entries(declared)) new CustomRule(name, args);
     return {};
@@ -196,32 +191,32 @@ test("a preview checks each create with the service: the one over the zone's quo
   const entrypoint = `/rulesets/phases/${CUSTOM_PHASE}/entrypoint`;
   await sandbox.emulator.admin.clearRequests();
 
-  // The create checked second (the engine checks the two as their registrations reach it, in either order) would
-  // leave 6 rules: the preview fails on its line, with the service's words; the other passes; nothing is saved.
+  // The engine checks the creates one at a time, in the order their registrations reach it. Each sends the
+  // create-only write of the entry point as the preview's creates so far would leave it (a dry run saves nothing):
+  // the one checked sixth would leave 6 rules, and the preview fails on its line, with the service's words.
   const over = await engineFailure((onOutput) => gamma.preview({ color: 'never', onOutput }));
   const refused = new RegExp(
-    `CustomRule '(one|two)' in zone ${freeZone}: the service refuses this change \\(checked with dry_run, nothing was changed\\): PUT /zones/${freeZone}${entrypoint} failed: HTTP 400 Bad Request: 1004 rules: the ${CUSTOM_PHASE} phase of zone ${freeZone} \\(free plan\\) allows 5 rules; this write would leave 6`,
+    `CustomRule '(${names.join('|')})' in zone ${freeZone}: the service refuses this change \\(checked with dry_run, nothing was changed\\): POST /zones/${freeZone}/rulesets failed: HTTP 400 Bad Request: 1004 rules: the ${CUSTOM_PHASE} phase of zone ${freeZone} \\(free plan\\) allows 5 rules; this write would leave 6`,
   ).exec(over);
   expect(refused).not.toBeNull();
-  const passed = refused![1] === 'one' ? 'two' : 'one';
-  expect(over).not.toMatch(new RegExp(`CustomRule '${passed}' in zone`));
-  // One read of the zone's entry point, then one call per create: the first its POST, the second the PUT of the
-  // entry point as the first would leave it (a dry run saves nothing).
-  expect(await calls()).toEqual([`GET ${entrypoint}`, 'POST (dry run) /rulesets/:id/rules', `PUT (dry run) ${entrypoint}`]);
-  expect(refsOf((await client.rulesets.getEntrypoint({ zoneId: freeZone, phase: CUSTOM_PHASE })).rules)).toEqual(['hand-1', 'hand-2', 'hand-3', 'hand-4']);
-  await sandbox.emulator.admin.clearRequests();
+  expect(over.match(/the service refuses this change/g)).toHaveLength(1);
+  // One read of the zone's entry point, then one call per create; never a PUT.
+  expect(await calls()).toEqual([`GET ${entrypoint}`, ...Array(6).fill('POST (dry run) /rulesets')]);
+  await expect(client.rulesets.getEntrypoint({ zoneId: freeZone, phase: CUSTOM_PHASE })).rejects.toThrow('has no http_request_firewall_custom entry point');
 
-  delete declared.two;
+  delete declared[refused![1]!];
   await gamma.preview({ color: 'never' });
-  expect(await calls()).toEqual([`GET ${entrypoint}`, 'POST (dry run) /rulesets/:id/rules']);
-  // The up: one call for the create, after one read of the zone's entry point; no dry run.
+  expect(await calls()).toEqual([`GET ${entrypoint}`, ...Array(5).fill('POST (dry run) /rulesets')]);
+  // The up: one call per create, after one read of the zone's entry point; the first makes the entry point with the
+  // create-only write, the others POST themselves to it; no dry run.
   await gamma.up({ color: 'never' });
-  expect(await calls()).toEqual([`GET ${entrypoint}`, 'POST /rulesets/:id/rules']);
+  expect(await calls()).toEqual([`GET ${entrypoint}`, 'POST /rulesets', ...Array(4).fill('POST /rulesets/:id/rules')]);
   // An unchanged resource costs the preview no call.
   await gamma.preview({ expectNoChanges: true, color: 'never' });
   expect(await calls()).toEqual([]);
 
-  // The bot score, which the local checker accepts: the business zone is not entitled to it.
+  // The bot score, which the local checker accepts: the business zone (which has an entry point: the create's own
+  // POST is the dry run) is not entitled to it.
   declared.bots = { zoneId, action: 'block', expression: 'cf.bot_management.score lt 30', ref: 'bots' };
   const unentitled = await engineFailure((onOutput) => gamma.preview({ color: 'never', onOutput }));
   expect(unentitled).toMatch(
@@ -229,8 +224,43 @@ test("a preview checks each create with the service: the one over the zone's quo
   );
   delete declared.bots;
   await gamma.destroy({ color: 'never' });
-  expect(refsOf((await client.rulesets.getEntrypoint({ zoneId: freeZone, phase: CUSTOM_PHASE })).rules)).toEqual(['hand-1', 'hand-2', 'hand-3', 'hand-4']);
+  expect((await client.rulesets.getEntrypoint({ zoneId: freeZone, phase: CUSTOM_PHASE })).rules).toEqual([]);
   await clean(alpha, beta);
+});
+
+test("two stacks' first up on a zone without entry points, started together with 100 ms of latency: every rule of both is made, and the next preview of each is clean", async () => {
+  const proZone = zoneOfPlan(sandbox.emulator, 'pro');
+  const team = (name: string) =>
+    sandbox.stack(name, async () => {
+      new CustomRule(`${name}-admin`, { zoneId: proZone, action: 'block', expression: `(http.request.uri.path eq "/${name}/admin")`, ref: `${name}-admin` });
+      new CustomRule(`${name}-api`, { zoneId: proZone, action: 'log', expression: `(http.request.uri.path eq "/${name}/api")`, ref: `${name}-api` });
+      new RateLimitRule(`${name}-login`, {
+        zoneId: proZone,
+        action: 'block',
+        expression: `(http.request.uri.path eq "/${name}/login")`,
+        ref: `${name}-login`,
+        ratelimit: { characteristics: ['cf.colo.id', 'ip.src'], period: 60, requestsPerPeriod: 10, mitigationTimeout: 600 },
+      });
+      return {};
+    });
+  const [delta, epsilon] = [await team('delta'), await team('epsilon')];
+  await sandbox.emulator.admin.clearRequests();
+  await sandbox.emulator.admin.setFaults({ latencyMs: 100 });
+  try {
+    await Promise.all([delta.up({ color: 'never' }), epsilon.up({ color: 'never' })]);
+  } finally {
+    await sandbox.emulator.admin.clearFaults();
+  }
+  const custom = refsOf((await client.rulesets.getEntrypoint({ zoneId: proZone, phase: CUSTOM_PHASE })).rules);
+  const limits = refsOf((await client.rulesets.getEntrypoint({ zoneId: proZone, phase: RATELIMIT_PHASE })).rules);
+  expect([...custom].sort()).toEqual(['delta-admin', 'delta-api', 'epsilon-admin', 'epsilon-api']);
+  expect([...limits].sort()).toEqual(['delta-login', 'epsilon-login']);
+  // Never a PUT of an entry point: each phase's first rules went through the create-only write.
+  expect((await writes()).filter((write) => write.startsWith('PUT'))).toEqual([]);
+  await clean(delta, epsilon);
+  await delta.destroy({ color: 'never' });
+  await epsilon.destroy({ color: 'never' });
+  expect((await client.rulesets.getEntrypoint({ zoneId: proZone, phase: CUSTOM_PHASE })).rules).toEqual([]);
 });
 
 test('a stack deletes only its own rules; destroy leaves the other owners\' and the rule added by hand', async () => {

@@ -175,9 +175,9 @@ test("the first preview checks the custom rule's create with the service (a dry 
   expect(preview.changes).toEqual({ create: 4 });
   const requests = await emulator.admin.requests();
   previewCalls = requests.length;
-  // The zone has no custom rules yet: the dry run is the PUT that would make the entry point with the rule.
+  // The zone has no custom rules yet: the dry run is the create-only write that would make the entry point with the rule.
   expect(requests.filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path.replace(/^.*\/zones\/[0-9a-f]+/, '')} ${JSON.stringify(r.query)}`)).toEqual([
-    'PUT /rulesets/phases/http_request_firewall_custom/entrypoint {"dry_run":"true"}',
+    'POST /rulesets {"dry_run":"true"}',
   ]);
   await expect(client.rulesets.getEntrypoint({ zoneId, phase: 'http_request_firewall_custom' })).rejects.toThrow(/404/);
   await emulator.admin.clearRequests();

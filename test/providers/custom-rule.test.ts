@@ -89,11 +89,11 @@ describe('check', () => {
 });
 
 describe('lifecycle against the emulator', () => {
-  test('the first rule creates the entry point, the next ones are one POST each, and the state is the live rule', async () => {
+  test('the first rule creates the entry point with the create-only write, the next ones are one POST each, and the state is the live rule', async () => {
     const zoneId = await fx.freshZone();
     await fx.apiCalls();
     const first = await createCustom(rule(zoneId));
-    expect(await fx.apiCalls()).toEqual([`GET /rulesets/phases/${CUSTOM_PHASE}/entrypoint`, `PUT /rulesets/phases/${CUSTOM_PHASE}/entrypoint`]);
+    expect(await fx.apiCalls()).toEqual([`GET /rulesets/phases/${CUSTOM_PHASE}/entrypoint`, 'POST /rulesets']);
     const second = await createCustom(rule(zoneId, { ref: 'bots', action: 'managed_challenge', expression: 'cf.client.bot' }));
     expect(await fx.apiCalls()).toEqual([`POST /rulesets/${first.outs.rulesetId}/rules`]);
     expect(second.outs).toEqual({ ...rule(zoneId, { ref: 'bots', action: 'managed_challenge', expression: 'cf.client.bot' }), enabled: true, ruleId: second.id, rulesetId: first.outs.rulesetId });
@@ -163,36 +163,22 @@ describe('lifecycle against the emulator', () => {
     expect(await customRule.diff(made.id, after.props!, changed)).toMatchObject({ changes: false });
   });
 
-  test("a create's PUT that replaced an entry point another writer made meanwhile says so, naming the rules lost", async () => {
+  test('an entry point another writer made after this run found none: the create-only write is refused, the rule is POSTed to it, and its rules stay', async () => {
     const zoneId = await fx.freshZone();
     // This run reads the zone's entry point and finds none (the failed create, naming a rule that is not there).
     await expect(createCustom(rule(zoneId, { ref: 'first', position: { after: 'nowhere' } }))).rejects.toThrow('position names "nowhere"');
     // Meanwhile another writer makes the entry point.
-    await fx.client.rulesets.updateEntrypoint({ zoneId, phase: CUSTOM_PHASE, ruleset: { name: 'default', rules: [{ action: 'log', expression: 'true', ref: 'theirs' }] } });
-    const said = jest.spyOn(console, 'error').mockImplementation(() => undefined);
-    try {
-      await createCustom(rule(zoneId));
-      expect(said.mock.calls).toEqual([
-        [
-          `zoneguard: CustomRule in zone ${zoneId}: another writer created the zone's http_request_firewall_custom entry point after this run found none, ` +
-            `and this create's PUT replaced its version 1: 1 rule gone ("theirs"). A stack that held one finds it gone at its next refresh and creates it again with pulumi up; a rule made by hand must be made again`,
-        ],
-      ]);
-    } finally {
-      said.mockRestore();
-    }
-    expect(await refs(zoneId)).toEqual(['admin']);
-  });
-
-  test('a "none yet" read more than a moment ago is read again before the create: an entry point made since gets a POST, not a PUT over it', async () => {
-    const zoneId = await fx.freshZone();
-    await expect(createCustom(rule(zoneId, { ref: 'first', position: { after: 'nowhere' } }))).rejects.toThrow('position names "nowhere"');
-    await fx.client.rulesets.updateEntrypoint({ zoneId, phase: CUSTOM_PHASE, ruleset: { name: 'default', rules: [{ action: 'log', expression: 'true', ref: 'theirs' }] } });
-    await new Promise((resolve) => setTimeout(resolve, 1_100)); // past STREAM_GAP_MS (kit/coalesce.ts)
-    await fx.apiCalls();
-    await createCustom(rule(zoneId));
-    expect((await fx.apiCalls()).map((call) => call.split(' ')[0])).toEqual(['GET', 'POST']);
-    expect(await refs(zoneId)).toEqual(['theirs', 'admin']);
+    await fx.client.rulesets.createEntrypoint({ zoneId, phase: CUSTOM_PHASE, ruleset: { name: 'default', rules: [{ action: 'log', expression: 'true', ref: 'theirs' }] } });
+    await fx.requestsSince();
+    const made = await createCustom(rule(zoneId, { position: { first: true } }));
+    const requests = (await fx.requestsSince()) as Array<{ method: string; path: string; status?: number }>;
+    expect(requests.map((r) => `${r.method} ${r.path.replace(/^\/client\/v4\/zones\/[0-9a-f]+/, '').replace(/[0-9a-f]{32}/g, ':id')}`)).toEqual([
+      'POST /rulesets',
+      `GET /rulesets/phases/${CUSTOM_PHASE}/entrypoint`,
+      'POST /rulesets/:id/rules',
+    ]);
+    expect(await refs(zoneId)).toEqual(['admin', 'theirs']);
+    expect(made.outs).toMatchObject({ ref: 'admin', position: { first: true } });
   });
 
   test('a rule deleted by hand reads as gone; delete of a gone rule is done', async () => {

@@ -64,35 +64,34 @@ test("a preview's create sends its exact POST with dry_run=true after one read o
   const checked = await checkedBy(provider, inPreview(rule(zoneId, 'login')));
   expect(checked).not.toHaveProperty(PREVIEW_KEY);
   await checkedBy(provider, inPreview(rule(zoneId, 'api')));
-  expect(await calls()).toEqual([
-    `GET /rulesets/phases/${CUSTOM_PHASE}/entrypoint`,
-    'POST (dry run) /rulesets/:id/rules',
-    // The second create of the zone: the entry point as the first would leave it, so the quota counts both.
-    `PUT (dry run) /rulesets/phases/${CUSTOM_PHASE}/entrypoint`,
-  ]);
+  // Each create's own POST: never a PUT of the entry point.
+  expect(await calls()).toEqual([`GET /rulesets/phases/${CUSTOM_PHASE}/entrypoint`, 'POST (dry run) /rulesets/:id/rules', 'POST (dry run) /rulesets/:id/rules']);
   expect(await refs(zoneId)).toEqual(['admin']);
 });
 
-test('a zone without an entry point: the dry run is the PUT that would make it', async () => {
+test('a zone without an entry point: the dry run is the create-only write that would make it', async () => {
   const zoneId = await fx.freshZone();
   await fx.requestsSince();
   await checkedBy(limits, inPreview({ ...rule(zoneId, 'login'), ratelimit: { characteristics: ['cf.colo.id', 'ip.src'], period: 60, requestsPerPeriod: 10, mitigationTimeout: 600 } }));
-  expect(await calls()).toEqual([`GET /rulesets/phases/${RATELIMIT_PHASE}/entrypoint`, `PUT (dry run) /rulesets/phases/${RATELIMIT_PHASE}/entrypoint`]);
+  expect(await calls()).toEqual([`GET /rulesets/phases/${RATELIMIT_PHASE}/entrypoint`, 'POST (dry run) /rulesets']);
   await expect(fx.client.rulesets.getEntrypoint({ zoneId, phase: RATELIMIT_PHASE })).rejects.toThrow('has no http_ratelimit entry point');
 });
 
-test("the zone's quota counts the preview's creates before: the one over it fails on its resource with the service's words", async () => {
+test("in a zone without an entry point, the quota counts the preview's creates together: the one over it fails on its resource with the service's words", async () => {
   const zoneId = await fx.freshZone({ plan: 'free' });
-  for (const name of ['a', 'b', 'c']) await created(rule(zoneId, name));
-  await fx.newRun();
-  await checkedBy(provider, inPreview(rule(zoneId, 'fourth')));
-  await checkedBy(provider, inPreview(rule(zoneId, 'fifth')));
+  for (const name of ['a', 'b', 'c', 'd', 'e']) await checkedBy(provider, inPreview(rule(zoneId, name)));
   await expect(provider.check({}, inPreview(rule(zoneId, 'sixth')))).rejects.toThrow(
-    `CustomRule 'sixth' in zone ${zoneId}: the service refuses this change (checked with dry_run, nothing was changed): PUT /zones/${zoneId}/rulesets/phases/${CUSTOM_PHASE}/entrypoint failed: HTTP 400 Bad Request: 1004 rules: the ${CUSTOM_PHASE} phase of zone ${zoneId} (free plan) allows 5 rules; this write would leave 6; nothing was saved`,
+    `CustomRule 'sixth' in zone ${zoneId}: the service refuses this change (checked with dry_run, nothing was changed): POST /zones/${zoneId}/rulesets failed: HTTP 400 Bad Request: 1004 rules: the ${CUSTOM_PHASE} phase of zone ${zoneId} (free plan) allows 5 rules; this write would leave 6; nothing was saved`,
   );
   // A refused create is not counted: the next one is refused with the same count.
   await expect(provider.check({}, inPreview(rule(zoneId, 'seventh')))).rejects.toThrow('allows 5 rules; this write would leave 6; nothing was saved');
-  expect(await refs(zoneId)).toEqual(['a', 'b', 'c']);
+  await expect(fx.client.rulesets.getEntrypoint({ zoneId, phase: CUSTOM_PHASE })).rejects.toThrow('has no http_request_firewall_custom entry point');
+  // In a zone with an entry point, each create's POST is checked against the rules the zone holds.
+  const full = await fx.freshZone({ plan: 'free' });
+  for (const name of ['a', 'b', 'c', 'd', 'e']) await created(rule(full, name));
+  await fx.newRun();
+  await expect(provider.check({}, inPreview(rule(full, 'sixth')))).rejects.toThrow(`POST /zones/${full}/rulesets/`);
+  expect(await refs(full)).toEqual(['a', 'b', 'c', 'd', 'e']);
 });
 
 test('an expression the local checker accepts and the zone is not entitled to fails the preview, and the up of an entitled zone passes', async () => {

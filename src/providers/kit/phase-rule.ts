@@ -1,9 +1,10 @@
 // What CustomRule and RateLimitRule share: one rule of a zone's entry point of a phase per resource, written with the
-// per-rule endpoints only (docs/service.md#ruleset-rules), never a PUT of the entry point over other owners' rules.
+// per-rule endpoints only (docs/service.md#ruleset-rules), the zone's first with the create-only write of the entry
+// point (docs/service.md#ruleset-create); never a PUT of the entry point, which would replace other owners' rules.
 // The zone's entry point is read at most once per run and kept from the answers of the writes (each answers the whole
 // ruleset); a refresh reads each zone's entry point once for all its rules (kit/coalesce.ts).
 import { isDeepStrictEqual } from 'node:util';
-import { NotFoundError } from '../../client/errors';
+import { BadRequestError, NotFoundError } from '../../client/errors';
 import type { ZoneGuardClient } from '../../client';
 import { declarationOf, diffPlan, label, type ResourceKind } from '../../kinds';
 import {
@@ -22,7 +23,7 @@ import {
   type RulePhase,
   type RulePlace,
 } from '../../rulesets';
-import { CUSTOM_PHASE, RATELIMIT_PHASE, type RulePosition, type RulesetRule, type SavedRuleset } from '../../schemas';
+import { CUSTOM_PHASE, ErrorCode, RATELIMIT_PHASE, type RulePosition, type RulesetRule, type SavedRuleset } from '../../schemas';
 import { checkWithSchema, containsUnknown, PREVIEW_UNKNOWN } from './check';
 import { ReadCoalescer, STREAM_GAP_MS } from './coalesce';
 import { assertConfigured, configure, getClient, inPreview } from './context';
@@ -75,16 +76,15 @@ export function createdRule(before: SavedRuleset | undefined, after: SavedRulese
   return (ref === '' ? undefined : fresh.find((rule) => rule.ref === ref)) ?? fresh.at(-1);
 }
 
-/** A zone's rules of a phase as a preview's creates would leave them (a dry run saves nothing), and how many creates that is. */
+/** A zone's rules of a phase as a preview's creates would leave them (a dry run saves nothing). */
 interface Previewed {
   rules: readonly RulesetRule[];
-  added: number;
 }
 
 /**
  * The zones' entry points of one phase as this run last saw them, per client: read once, then kept from the answer
  * of every write (which answers the whole ruleset), so a run's creates cost one call each. Writes of one zone run one
- * at a time, so a second create never PUTs an entry point the first is creating, and the rule a write made is the one
+ * at a time, so a run's second create POSTs to the entry point its first made, and the rule a write made is the one
  * its answer holds that the entry point did not.
  */
 class Entrypoints {
@@ -256,28 +256,29 @@ class PhaseRules {
 
   /**
    * A preview of a create: the write the up would make, sent with dry_run=true (docs/service.md#ruleset-dry-run), so
-   * the service's refusal (its quota, an entitlement, a ref another rule holds) fails this resource's preview. The
-   * zone's first create of the preview sends its exact write (the POST, or the PUT that makes the entry point); a
-   * later one sends the PUT of the entry point as the preview's creates would leave it, because a dry run saves
-   * nothing, and a POST alone would count the zone's quota without the creates before it.
+   * the service's refusal (its quota, an entitlement, a ref another rule holds) fails this resource's preview. In a
+   * zone with an entry point, the exact POST of the rule: a dry run saves nothing, so each is checked against the
+   * rules the zone holds, without the preview's creates before it. In a zone without one, the create-only write of
+   * the entry point as the preview's creates would leave it, so the quota counts them together
+   * (docs/custom-rules.md#previews). Never a PUT of the entry point.
    */
   async previewCreate(inputs: DeclaredRule): Promise<void> {
     const { zoneId } = inputs;
     const current = await this.#entrypoints.current(zoneId);
-    const previewed = this.#entrypoints.previewed(zoneId) ?? { rules: current?.rules ?? [], added: 0 };
+    const previewed = this.#entrypoints.previewed(zoneId) ?? { rules: current?.rules ?? [] };
+    this.#assertOneNamed(inputs, previewed.rules);
     const at = landingIndex(previewed.rules, inputs.position);
     if (typeof at !== 'number') throw this.#missingPlace(inputs, at.missing);
-    this.#assertOneNamed(inputs, previewed.rules);
     const rule = phaseRuleToWire(inputs);
     const after = [...previewed.rules.slice(0, at), rule, ...previewed.rules.slice(at)];
     const rulesets = getClient().rulesets;
-    if (current !== undefined && previewed.added === 0) {
+    if (current !== undefined) {
       const position = positionOf(current.rules, inputs.position, false);
       await rulesets.createRule({ zoneId, rulesetId: current.id, rule, ...(position && !('missing' in position) ? { position } : {}), dryRun: true });
     } else {
-      await rulesets.updateEntrypoint({ zoneId, phase: this.phase, ruleset: { name: current?.name ?? 'default', rules: after }, dryRun: true });
+      await rulesets.createEntrypoint({ zoneId, phase: this.phase, ruleset: { name: 'default', rules: after }, dryRun: true });
     }
-    this.#entrypoints.previewed(zoneId, { rules: after, added: previewed.added + 1 });
+    this.#entrypoints.previewed(zoneId, { rules: after });
     this.#sayLanding(inputs, 'create', at, after.length, passedOver(previewed.rules, undefined, inputs.position));
   }
 
@@ -300,54 +301,55 @@ class PhaseRules {
     if (others.length > 0) console.error(landingLine(this.labelOf(inputs, id), { change, phase: this.phase, at, total, place: inputs.position }, others));
   }
 
-  /** POSTs the rule to the zone's entry point, or PUTs the entry point with it when the zone has none yet. */
-  async post(inputs: DeclaredRule): Promise<SavedRuleset> {
+  /**
+   * Adds the rule to the zone's entry point with the per-rule POST, or, while the zone has none, makes the entry
+   * point holding it with the create-only write (docs/service.md#ruleset-create). That write is refused when another
+   * writer (another stack's first rule, the dashboard) made the entry point since this run found none: the entry
+   * point is then read, and the rule POSTed to it. An entry point is never PUT: another writer's rules stay.
+   * Answers the entry point before the write (undefined for the one this write made) and after.
+   */
+  async post(inputs: DeclaredRule): Promise<{ before: SavedRuleset | undefined; saved: SavedRuleset }> {
     const { zoneId } = inputs;
     const rule = phaseRuleToWire(inputs);
-    // "None yet" is read again unless just read: a PUT over an entry point made since would replace its rules.
-    const current = (await this.#entrypoints.current(zoneId)) ?? (await this.#entrypoints.recent(zoneId, STREAM_GAP_MS));
-    const position = await this.wirePosition(inputs, current, undefined);
-    const rulesets = getClient().rulesets;
+    let position = await this.wirePosition(inputs, await this.#entrypoints.current(zoneId), undefined);
+    // wirePosition may have read the entry point again (a place naming a rule not among those last seen).
+    let current = await this.#entrypoints.current(zoneId);
     if (current === undefined) {
-      const saved = await rulesets.updateEntrypoint({ zoneId, phase: this.phase, ruleset: { name: 'default', rules: [rule] } });
-      await this.#sayIfReplaced(inputs, saved);
-      return saved;
+      const made = await this.#createEntrypoint(zoneId, rule);
+      if (made !== undefined) return { before: undefined, saved: made };
+      current = await this.#entrypoints.reread(zoneId);
+      if (current === undefined) {
+        throw new ProviderError(`${this.labelOf(inputs)}: the service refused to create the zone's ${this.phase} entry point as existing, and then read none; run pulumi up again`);
+      }
+      position = await this.wirePosition(inputs, current, undefined);
     }
-    return rulesets.createRule({ zoneId, rulesetId: current.id, rule, ...(position ? { position } : {}) });
+    const saved = await getClient().rulesets.createRule({ zoneId, rulesetId: current.id, rule, ...(position ? { position } : {}) });
+    return { before: current, saved };
   }
 
-  /**
-   * The PUT that creates an entry point answers its version 1. A later version means another writer (another stack's
-   * first rule, the dashboard) made it between this run's read and the PUT, which replaced those rules: the service
-   * has no create-only write of an entry point (docs/service.md#ruleset-versions: the last writer wins). Said on
-   * standard error with the rules lost (read from the version before, best effort); the create itself succeeded.
-   */
-  async #sayIfReplaced(inputs: DeclaredRule, saved: SavedRuleset): Promise<void> {
-    const version = Number(saved.version ?? '1');
-    if (!(version > 1)) return;
-    let lost: string[] | undefined;
+  /** The create-only write of the zone's entry point holding `rule`; undefined when refused because the zone has one. */
+  async #createEntrypoint(zoneId: string, rule: ReturnType<typeof phaseRuleToWire>): Promise<SavedRuleset | undefined> {
     try {
-      const previous = await getClient().rulesets.getVersion({ zoneId: inputs.zoneId, rulesetId: saved.id, version: String(version - 1) });
-      lost = previous.rules.map((rule) => rule.ref || rule.id || '');
-    } catch {
-      lost = undefined;
+      return await getClient().rulesets.createEntrypoint({ zoneId, phase: this.phase, ruleset: { name: 'default', rules: [rule] } });
+    } catch (error) {
+      if (error instanceof BadRequestError && error.codes.includes(ErrorCode.entrypointExists)) return undefined;
+      throw error;
     }
-    console.error(replacedEntrypointWarning(this.labelOf(inputs), this.phase, version - 1, lost));
   }
 
-  /** Creates the rule: one call, after at most one read of the zone's entry point per run. */
+  /** Creates the rule: one call, after at most one read of the zone's entry point per run (two more when another writer made it first). */
   async create(inputs: DeclaredRule): Promise<FoundRule> {
     const { zoneId } = inputs;
-    let before = await this.#entrypoints.current(zoneId);
-    let saved: SavedRuleset;
+    let written: { before: SavedRuleset | undefined; saved: SavedRuleset };
     try {
-      saved = await this.post(inputs);
+      written = await this.post(inputs);
     } catch (error) {
       // The entry point this run saw was deleted since (by hand, or a reset): read again, and write once more.
-      if (!(error instanceof NotFoundError) || before === undefined) throw error;
-      before = await this.#entrypoints.reread(zoneId);
-      saved = await this.post(inputs);
+      if (!(error instanceof NotFoundError) || (await this.#entrypoints.current(zoneId)) === undefined) throw error;
+      await this.#entrypoints.reread(zoneId);
+      written = await this.post(inputs);
     }
+    const { before, saved } = written;
     this.#entrypoints.saw(zoneId, saved);
     const made = createdRule(before, saved, inputs.ref);
     if (!made?.id) throw new ProviderError(`${this.labelOf(inputs)}: the service answered the create without the new rule`);
@@ -387,16 +389,6 @@ class PhaseRules {
     const saved = (await this.patch(inputs, { ...outs, position: undefined }, !placed))!;
     return foundIn(saved).find((rule) => rule.id === id) ?? found;
   }
-}
-
-/** The line said when a create's PUT replaced an entry point another writer made meanwhile (PhaseRules.post). Pure. */
-export function replacedEntrypointWarning(what: string, phase: string, replaced: number, lost: readonly string[] | undefined): string {
-  const rules = lost === undefined ? 'its rules are gone' : `${lost.length} rule${lost.length === 1 ? '' : 's'} gone (${lost.map((ref) => JSON.stringify(ref)).join(', ')})`;
-  return (
-    `zoneguard: ${what}: another writer created the zone's ${phase} entry point after this run found none, and this create's ` +
-    `PUT replaced its version ${replaced}: ${rules}. A stack that held one finds it gone at its next refresh and creates it ` +
-    'again with pulumi up; a rule made by hand must be made again'
-  );
 }
 
 /** What a preview says of where a rule lands (PhaseRules.previewCreate, previewMove). */

@@ -23,8 +23,9 @@ export interface PhaseRuleFields {
   response?: pulumi.Input<BlockResponseInput>;
   /**
    * Where the rule runs among the phase's rules: `{ before: rule }`, `{ after: rule }` (another resource's `ruleId`,
-   * or a rule's ref), `{ first: true }` or `{ last: true }`. Kept: refresh finds a rule moved by hand, and up puts it
-   * back. Default: added last at create, never moved.
+   * or a ref only one rule of the phase carries), `{ first: true }` or `{ last: true }`. Kept: refresh finds a rule
+   * moved by hand, and up puts it back. Required with `skip: { ruleset: 'current' }` (but `last`), unless adopting.
+   * Default: added last at create, never moved.
    */
   position?: pulumi.Input<RulePlaceArgs>;
   /** Take over an existing rule of the phase (by id) instead of creating one; read only at create. */

@@ -296,7 +296,8 @@ export interface DeclaredRuleProblem {
 /**
  * Everything wrong with a declared rule of `phase` that its shape does not say: which parameters go with which
  * action, the grammar of the phase (src/rulesets/grammar.ts) on its wire form, and a skip of the rest of the phase
- * placed last, where it would skip nothing. Pure.
+ * placed last or not placed (a create lands last), where it would skip nothing and skip every rule added later; an
+ * adoption leaves the rule where it runs. Pure.
  */
 export function declaredRuleProblems(rule: DeclaredRule, phase: RulePhase): DeclaredRuleProblem[] {
   const problems: DeclaredRuleProblem[] = [];
@@ -307,6 +308,14 @@ export function declaredRuleProblems(rule: DeclaredRule, phase: RulePhase): Decl
   for (const problem of ruleProblems({ ...phaseRuleToWire(rule), id: '' }, phase, declaredExpressionProblem)) {
     const path = declaredRulePath(problem.kind === 'parameterRequired' && rule.action === 'skip' ? ['action_parameters'] : problem.path);
     problems.push({ path, message: declaredRuleProblemText(problem) });
+  }
+  if (rule.skip?.ruleset === 'current' && rule.position === undefined && rule.adoptRuleId === undefined) {
+    problems.push({
+      path: ['position'],
+      message:
+        'required when the rule skips the rest of this phase\'s rules (skip.ruleset "current"): without it the rule is added last, where it skips nothing, ' +
+        'and every rule added later runs after it and is skipped; place it before the rules it is an exception to (first: true, or before: a rule)',
+    });
   }
   if (rule.skip?.ruleset === 'current' && rule.position !== undefined && 'last' in rule.position) {
     problems.push({
@@ -321,24 +330,31 @@ export function declaredRuleProblems(rule: DeclaredRule, phase: RulePhase): Decl
 const placeName = (place: { before: string } | { after: string }): string => ('before' in place ? place.before : place.after);
 
 /**
- * The rule a place names, by id first, then by ref: the whole ref, or its owner's own part before the owner marker
- * (docs/ownership.md), as the other resource declared it. Undefined when none. Pure.
+ * The rules a place's name names: the rule of that id; else every rule whose ref is the name, whole or as its owner's
+ * own part before the owner marker (docs/ownership.md), as the other resource declared it. A rule of this stack, of
+ * another owner, or made by hand alike: more than one means the name cannot say which. Pure.
  */
+export function rulesNamed(rules: readonly RulesetRule[], name: string): RulesetRule[] {
+  const byId = rules.find((rule) => rule.id === name);
+  if (byId !== undefined) return [byId];
+  return rules.filter((rule) => rule.ref !== undefined && (rule.ref === name || splitMarked(rule.ref).own === name));
+}
+
+/** The one rule a place's name names (rulesNamed); undefined when none, or several. Pure. */
 export function namedRule(rules: readonly RulesetRule[], name: string): RulesetRule | undefined {
-  return rules.find((rule) => rule.id === name) ?? rules.find((rule) => rule.ref === name) ?? rules.find((rule) => rule.ref !== undefined && splitMarked(rule.ref).own === name);
+  const named = rulesNamed(rules, name);
+  return named.length === 1 ? named[0] : undefined;
 }
 
 /**
- * The rules a place names by an owner's own ref that more than one rule carries (two stacks' rules declared with the
- * same ref, each with its own marker), when it names no rule by id or whole ref: the place cannot say which. Empty
- * otherwise. Pure.
+ * The rules a place names by a ref that more than one rule of the phase carries (docs/custom-rules.md#position):
+ * two owners' rules declared alike, or a rule made by hand with a ref another rule carries. Empty when the place
+ * names one rule or none. Pure.
  */
 export function rulesSharingName(rules: readonly RulesetRule[], place: RulePlace | undefined): RulesetRule[] {
   if (place === undefined || 'first' in place || 'last' in place) return [];
-  const name = placeName(place);
-  if (rules.some((rule) => rule.id === name || rule.ref === name)) return [];
-  const sharing = rules.filter((rule) => rule.ref !== undefined && splitMarked(rule.ref).own === name);
-  return sharing.length > 1 ? sharing : [];
+  const named = rulesNamed(rules, placeName(place));
+  return named.length > 1 ? named : [];
 }
 
 /** Whether rule `id` runs where `place` says among `rules` (a rule it names that is gone: it does not). Pure. */
@@ -363,8 +379,10 @@ export function observedPlace(rules: readonly RulesetRule[], id: string, declare
   const index = rules.findIndex((rule) => rule.id === id);
   if (index <= 0) return { first: true };
   const previous = rules[index - 1]!;
-  // By the ref its program declared, without an owner marker (docs/ownership.md), as a place names it.
-  return { after: splitMarked(previous.ref).own || previous.id || '' };
+  // By the ref its program declared, without an owner marker (docs/ownership.md), as a place names it; by its id when
+  // another rule carries that ref too.
+  const own = splitMarked(previous.ref).own;
+  return { after: own !== '' && rulesNamed(rules, own).length === 1 ? own : (previous.id ?? '') };
 }
 
 /**

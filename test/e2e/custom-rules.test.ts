@@ -139,6 +139,26 @@ test('an update is a PATCH of that rule alone; the preview of a change the servi
   await clean(alpha, beta);
 });
 
+test('a rule made by hand carrying a ref a program places against: the preview fails on that resource, naming both rules, and writes nothing', async () => {
+  const rulesetId = (await client.rulesets.getEntrypoint({ zoneId, phase: CUSTOM_PHASE })).id;
+  const copy = (await client.rulesets.createRule({ zoneId, rulesetId, rule: { action: 'log', expression: 'true', ref: 'alpha-office' } })).rules.at(-1)!;
+  const office = (await live()).find((rule) => ownRef(rule) === 'alpha-office' && rule.id !== copy.id)!;
+  alphaRules['alpha-api'] = { action: 'block', expression: '(http.request.uri.path eq "/api/admin")', ref: 'alpha-api', position: { after: 'alpha-office' } };
+  await sandbox.emulator.admin.clearRequests();
+  const refused = await engineFailure((onOutput) => alpha.preview({ color: 'never', onOutput }));
+  expect(refused).toMatch(
+    new RegExp(
+      `CustomRule 'alpha-api' in zone ${zoneId}: position names "alpha-office", the ref of 2 rules of the zone's ${CUSTOM_PHASE} phase, so it cannot say which: ` +
+        `${office.id} \\(ref "${office.ref}", marker zg:[0-9a-f]{10}: (a resource of this stack|another owner's)\\), ${copy.id} \\(ref "alpha-office", unmarked: made by hand or by another tool\\); ` +
+        "name the one meant by its id",
+    ),
+  );
+  expect(await writes()).toEqual([]);
+  delete alphaRules['alpha-api'];
+  await client.rulesets.deleteRule({ zoneId, rulesetId, ruleId: copy.id! });
+  await clean(alpha, beta);
+});
+
 test('a declared place moves the rule; a rule moved and changed by hand is found by refresh and put back by up', async () => {
   alphaRules['alpha-admin'] = { ...alphaRules['alpha-admin']!, position: { after: 'by-hand' } };
   await sandbox.emulator.admin.clearRequests();

@@ -125,7 +125,7 @@ describe('lifecycle against the emulator', () => {
     await fx.newRun();
     const inputs = await checkedBy(customRule, rule(zoneId, { ref: 'api', position: { after: 'admin' } }));
     await expect(customRule.create(inputs)).rejects.toThrow(
-      `position names "admin", the ref of 2 rules of the zone's ${CUSTOM_PHASE} phase (${first.id} (ref "admin zg:0123456789"), ${second} (ref "admin zg:abcdefabcd")), declared alike by different owners; name the one meant by its id`,
+      `position names "admin", the ref of 2 rules of the zone's ${CUSTOM_PHASE} phase, so it cannot say which: ${first.id} (ref "admin zg:0123456789", marker zg:0123456789: another owner's), ${second} (ref "admin zg:abcdefabcd", marker zg:abcdefabcd: another owner's); name the one meant by its id`,
     );
     await createCustom(rule(zoneId, { ref: 'api', position: { after: second } }));
     expect(await refs(zoneId)).toEqual(['admin zg:0123456789', 'admin zg:abcdefabcd', 'api']);
@@ -307,5 +307,81 @@ describe('the owner marker in the ref (src/providers/kit/marker.ts)', () => {
     expect(calls.filter((c) => c.startsWith('GET'))).toEqual([`GET /rulesets/phases/${CUSTOM_PHASE}/entrypoint`]);
     expect(calls.filter((c) => c.startsWith('DELETE'))).toHaveLength(20);
     expect(await refs(zoneId)).toEqual([]);
+  });
+});
+
+describe('a place names one rule, or nothing (docs/custom-rules.md#position)', () => {
+  const marked = implementation('CustomRule');
+  const owner = (name: string) => ({ [NAME_KEY]: name, [OWNER_KEY]: ownerMarker({ project: 'p', stack: 's', parent: '', kind: 'CustomRule', name }) });
+  const mine = owner('office')[OWNER_KEY];
+  const THEIRS = 'zg:abcdefabcd';
+  const ONLY_OURS = "CustomRule 'admin' in zone";
+
+  /** A zone holding this stack's rule `office` (made in this run) and, by hand, a rule of each ref of `others`. */
+  async function zoneWith(others: string[]) {
+    resetOwnership();
+    const zoneId = await fx.freshZone();
+    const office = await marked.create(await checkedBy(marked, { ...rule(zoneId, { ref: 'office' }), ...owner('office') }));
+    const rulesetId = String(office.outs!.rulesetId);
+    const ids: string[] = [];
+    for (const ref of others) ids.push((await fx.client.rulesets.createRule({ zoneId, rulesetId, rule: { action: 'log', expression: 'true', ref } })).rules.at(-1)!.id!);
+    // The next run reads the zone's rules with those made by hand.
+    await fx.newRun();
+    return { zoneId, office: office.id, ids };
+  }
+
+  test.each([
+    ['a rule made by hand carrying the ref', 'office', 'unmarked: made by hand or by another tool'],
+    ["another owner's rule declared with the ref", `office ${THEIRS}`, `marker ${THEIRS}: another owner's`],
+  ])('%s: a create placed by that ref is refused before any write, naming both rules', async (_why, theirs, words) => {
+    const { zoneId, office, ids } = await zoneWith([theirs]);
+    await fx.requestsSince();
+    for (const position of [{ after: 'office' }, { before: 'office' }]) {
+      const inputs = await checkedBy(marked, { ...rule(zoneId, { ref: 'admin' }), ...owner('admin'), position });
+      await expect(marked.create(inputs)).rejects.toThrow(
+        `${ONLY_OURS} ${zoneId}: position names "office", the ref of 2 rules of the zone's ${CUSTOM_PHASE} phase, so it cannot say which: ` +
+          `${office} (ref "office ${mine}", marker ${mine}: a resource of this stack), ${ids[0]} (ref ${JSON.stringify(theirs)}, ${words}); ` +
+          "name the one meant by its id (its resource's ruleId output), or give the rule that is not meant another ref",
+      );
+    }
+    expect((await fx.requestsSince()).filter((r) => r.method !== 'GET')).toEqual([]);
+    // Named by id, the place is taken.
+    await marked.create(await checkedBy(marked, { ...rule(zoneId, { ref: 'admin' }), ...owner('admin'), position: { before: ids[0]! } }));
+    expect((await refs(zoneId)).map((ref) => ref.split(' ')[0])).toEqual(['office', 'admin', 'office']);
+  });
+
+  test("a move by that ref, and a preview's create, are refused the same way; a ref only one rule carries binds to it", async () => {
+    const { zoneId, office, ids } = await zoneWith(['office', 'by-hand']);
+    const admin = await marked.create(await checkedBy(marked, { ...rule(zoneId, { ref: 'admin' }), ...owner('admin') }));
+    await fx.requestsSince();
+    const moving = await checkedBy(marked, { ...rule(zoneId, { ref: 'admin' }), ...owner('admin'), position: { before: 'office' } }, admin.outs!);
+    await expect(marked.update(admin.id, admin.outs!, moving)).rejects.toThrow(`position names "office", the ref of 2 rules of the zone's ${CUSTOM_PHASE} phase, so it cannot say which: ${office} (ref "office ${mine}"`);
+    expect((await fx.requestsSince()).filter((r) => r.method !== 'GET')).toEqual([]);
+    await fx.newRun();
+    await expect(marked.check({}, { ...rule(zoneId, { ref: 'api' }), ...owner('api'), position: { after: 'office' }, [PREVIEW_KEY]: true })).rejects.toThrow(
+      `${ids[0]} (ref "office", unmarked: made by hand or by another tool)`,
+    );
+    expect(((await fx.requestsSince()) as Array<{ query?: Record<string, unknown> }>).filter((r) => r.query?.dry_run === 'true')).toEqual([]);
+    // "by-hand" is carried by one rule only: a place may name it.
+    await fx.newRun();
+    await marked.create(await checkedBy(marked, { ...rule(zoneId, { ref: 'api' }), ...owner('api'), position: { before: 'by-hand' } }));
+    expect((await refs(zoneId)).map((ref) => ref.split(' ')[0])).toEqual(['office', 'office', 'api', 'by-hand', 'admin']);
+  });
+
+  test('a skip of the rest of the phase needs a place before what it skips: none is refused in check, an adoption keeps where it runs', async () => {
+    const zoneId = fx.zone('business');
+    await fx.requestsSince();
+    const skipping = rule(zoneId, { action: 'skip', skip: { ruleset: 'current' } });
+    expect((await customRule.check({}, skipping)).failures).toEqual([
+      {
+        property: 'position',
+        reason:
+          'CustomRule.position: required when the rule skips the rest of this phase\'s rules (skip.ruleset "current"): without it the rule is added last, where it skips nothing, ' +
+          'and every rule added later runs after it and is skipped; place it before the rules it is an exception to (first: true, or before: a rule)',
+      },
+    ]);
+    await checkedBy(customRule, { ...skipping, position: { after: 'other' } });
+    await checkedBy(customRule, { ...skipping, adoptRuleId: 'a'.repeat(32) });
+    expect(await fx.requestsSince()).toEqual([]);
   });
 });

@@ -1,6 +1,18 @@
 // The declared form of custom and rate limiting rules, without the emulator or a provider: the wire mapping both
 // ways, how a diff compares it, and where a rule runs among the others (placeHolds, observedPlace, positionOf).
-import { comparedRule, declaredRulePath, observedPlace, phaseRuleFromWire, phaseRuleToWire, placeHolds, positionOf, type DeclaredRule, type RulePlace } from '../../src/rulesets';
+import {
+  comparedRule,
+  declaredRulePath,
+  observedPlace,
+  phaseRuleFromWire,
+  phaseRuleToWire,
+  placeHolds,
+  positionOf,
+  rulesNamed,
+  rulesSharingName,
+  type DeclaredRule,
+  type RulePlace,
+} from '../../src/rulesets';
 import type { RulesetRule } from '../../src/schemas';
 import { PREVIEW_UNKNOWN } from '../../src/unknown';
 
@@ -36,6 +48,42 @@ describe('observedPlace', () => {
   test('the rule before it is named by its own ref, without an owner marker', () => {
     const marked = rules.map((rule) => (rule.ref === 'a' ? { ...rule, ref: 'a zg:0123456789' } : rule));
     expect(observedPlace(marked, id('b'), { first: true })).toEqual({ after: 'a' });
+  });
+});
+
+describe('a place names one rule, or nothing', () => {
+  // "office" is carried by this stack's rule (with its marker) and by a rule made by hand; "other" by one rule only.
+  const shared: RulesetRule[] = [
+    { id: id('a'), ref: 'office zg:0123456789', action: 'skip', expression: 'true' },
+    { id: id('b'), ref: 'office', action: 'log', expression: 'true' },
+    { id: id('c'), ref: 'other zg:abcdefabcd', action: 'log', expression: 'true' },
+    { id: id('d'), ref: id('d'), action: 'log', expression: 'true' },
+  ];
+  test.each<[string, string, string[]]>([
+    ['a ref two rules carry, whole or before a marker: both', 'office', [id('a'), id('b')]],
+    ['a ref one rule carries before its marker: that one', 'other', [id('c')]],
+    ['a whole ref with its marker: that one', 'office zg:0123456789', [id('a')]],
+    ['an id: that rule', id('b'), [id('b')]],
+    ['a ref nobody carries: none', 'nobody', []],
+  ])('rulesNamed: %s', (_why, name, ids) => {
+    expect(rulesNamed(shared, name).map((rule) => rule.id)).toEqual(ids);
+  });
+
+  test.each<[string, RulePlace, string[]]>([
+    ['after a shared ref: both, to be refused', { after: 'office' }, [id('a'), id('b')]],
+    ['before a ref one rule carries: none', { before: 'other' }, []],
+    ['by id: none', { after: id('b') }, []],
+    ['first: none', { first: true }, []],
+  ])('rulesSharingName: %s', (_why, place, ids) => {
+    expect(rulesSharingName(shared, place).map((rule) => rule.id)).toEqual(ids);
+  });
+
+  test('a shared ref names no rule: a place by it neither holds nor gives a position; a read names the rule before by its id', () => {
+    expect(placeHolds(shared, id('c'), { after: 'office' })).toBe(false);
+    expect(positionOf(shared, { before: 'office' }, false)).toEqual({ missing: 'office' });
+    expect(observedPlace(shared, id('c'), { first: true })).toEqual({ after: id('b') });
+    expect(observedPlace(shared, id('b'), { first: true })).toEqual({ after: id('a') });
+    expect(observedPlace(shared, id('d'), { first: true })).toEqual({ after: 'other' });
   });
 });
 

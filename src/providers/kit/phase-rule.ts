@@ -5,7 +5,6 @@
 // ruleset); a refresh reads each zone's entry point once for all its rules (kit/coalesce.ts).
 import { isDeepStrictEqual } from 'node:util';
 import { BadRequestError, NotFoundError } from '../../client/errors';
-import type { ZoneGuardClient } from '../../client';
 import { declarationOf, diffPlan, label, type ResourceKind } from '../../kinds';
 import {
   RULE_FIELDS,
@@ -26,6 +25,7 @@ import {
 import { CUSTOM_PHASE, ErrorCode, RATELIMIT_PHASE, type RulePosition, type RulesetRule, type SavedRuleset } from '../../schemas';
 import { checkWithSchema, containsUnknown, PREVIEW_UNKNOWN } from './check';
 import { ReadCoalescer, STREAM_GAP_MS } from './coalesce';
+import { Entrypoints } from './entrypoints';
 import { assertConfigured, configure, getClient, inPreview } from './context';
 import { diffFields } from './diff';
 import { dryRunStep } from './dry-run';
@@ -76,85 +76,6 @@ export function createdRule(before: SavedRuleset | undefined, after: SavedRulese
   return (ref === '' ? undefined : fresh.find((rule) => rule.ref === ref)) ?? fresh.at(-1);
 }
 
-/** A zone's rules of a phase as a preview's creates would leave them (a dry run saves nothing). */
-interface Previewed {
-  rules: readonly RulesetRule[];
-}
-
-/**
- * The zones' entry points of one phase as this run last saw them, per client: read once, then kept from the answer
- * of every write (which answers the whole ruleset), so a run's creates cost one call each. Writes of one zone run one
- * at a time, so a run's second create POSTs to the entry point its first made, and the rule a write made is the one
- * its answer holds that the entry point did not.
- */
-class Entrypoints {
-  readonly #phase: RulePhase;
-  readonly #known = new WeakMap<ZoneGuardClient, Map<string, { ruleset: Promise<SavedRuleset | undefined>; at: number }>>();
-  readonly #previewed = new WeakMap<ZoneGuardClient, Map<string, Previewed>>();
-  readonly #queues = new Map<string, Promise<unknown>>();
-
-  constructor(phase: RulePhase) {
-    this.#phase = phase;
-  }
-
-  #zones(): Map<string, { ruleset: Promise<SavedRuleset | undefined>; at: number }> {
-    const client = getClient();
-    let zones = this.#known.get(client);
-    if (!zones) this.#known.set(client, (zones = new Map()));
-    return zones;
-  }
-
-  /** The zone's rules as this preview's creates would leave them, and `next` as what they now are, when given. */
-  previewed(zoneId: string, next?: Previewed): Previewed | undefined {
-    const client = getClient();
-    let zones = this.#previewed.get(client);
-    if (!zones) this.#previewed.set(client, (zones = new Map()));
-    if (next) zones.set(zoneId, next);
-    return zones.get(zoneId);
-  }
-
-  /** The zone's entry point as last seen, read once per run (undefined while the zone has none). */
-  current(zoneId: string): Promise<SavedRuleset | undefined> {
-    const zones = this.#zones();
-    const known = zones.get(zoneId);
-    if (known) return known.ruleset;
-    const ruleset = unlessNotFound(() => getClient().rulesets.getEntrypoint({ zoneId, phase: this.#phase }), undefined);
-    // A failed read is not remembered: the next call asks again.
-    ruleset.catch(() => zones.delete(zoneId));
-    zones.set(zoneId, { ruleset, at: Date.now() });
-    return ruleset;
-  }
-
-  /** The zone's entry point as read or written at most `maxAgeMs` ago, else read again. */
-  recent(zoneId: string, maxAgeMs: number): Promise<SavedRuleset | undefined> {
-    const known = this.#zones().get(zoneId);
-    return known && Date.now() - known.at < maxAgeMs ? known.ruleset : this.reread(zoneId);
-  }
-
-  /** Reads the zone's entry point again (a rule named by a place may have been added by hand since). */
-  reread(zoneId: string): Promise<SavedRuleset | undefined> {
-    this.#zones().delete(zoneId);
-    return this.current(zoneId);
-  }
-
-  /** What a write answered: the zone's entry point now. */
-  saw(zoneId: string, saved: SavedRuleset): void {
-    this.#zones().set(zoneId, { ruleset: Promise.resolve(saved), at: Date.now() });
-  }
-
-  /** Runs the zone's writes one at a time, in the order they come. */
-  serial<T>(zoneId: string, call: () => Promise<T>): Promise<T> {
-    const previous = this.#queues.get(zoneId) ?? Promise.resolve();
-    const next = previous.then(call, call);
-    const settled = next.catch(() => undefined);
-    this.#queues.set(zoneId, settled);
-    void settled.then(() => {
-      if (this.#queues.get(zoneId) === settled) this.#queues.delete(zoneId);
-    });
-    return next;
-  }
-}
-
 /** What a kind of phase rule tells the shared implementation: which kind; its phase is its declaration's (src/kinds). */
 export interface PhaseRuleSpec {
   kind: ResourceKind & ('CustomRule' | 'RateLimitRule');
@@ -170,7 +91,7 @@ class PhaseRules {
   readonly noun: string;
   readonly #entrypoints: Entrypoints;
   readonly #reads: ReadCoalescer<FoundRule>;
-  /** The owner markers of this run's resources seen so far (PhaseRules.noteOurs). */
+  /** The owner markers of this run's resources seen so far (PhaseRules.noteOurs), for the words of a message. */
   readonly #ours = new Set<string>();
 
   constructor({ kind }: PhaseRuleSpec) {
@@ -217,29 +138,44 @@ class PhaseRules {
     return ruleset && foundIn(ruleset).find((found) => found.id === id);
   }
 
-  /** The wire position for the declared place, against the zone's rules as last seen, read again once when it names a rule not among them. */
+  /**
+   * The wire position for the declared place, against the zone's rules as last seen, read again once when it names a
+   * rule not among them. A place naming by ref several rules is refused before any write (#assertOneNamed).
+   */
   async wirePosition(inputs: DeclaredRule, current: SavedRuleset | undefined, moving: string | undefined): Promise<RulePosition | undefined> {
     const others = (ruleset: SavedRuleset | undefined) => (ruleset?.rules ?? []).filter((rule) => rule.id !== moving);
     let rules = others(current);
+    this.#assertOneNamed(inputs, rules);
     let position = positionOf(rules, inputs.position, moving !== undefined);
     if (position !== undefined && 'missing' in position) {
       rules = others(await this.#entrypoints.reread(inputs.zoneId));
+      this.#assertOneNamed(inputs, rules);
       position = positionOf(rules, inputs.position, moving !== undefined);
     }
     if (position !== undefined && 'missing' in position) throw this.#missingPlace(inputs, position.missing);
-    this.#assertOneNamed(inputs, rules);
     return position;
   }
 
-  /** Refuses a place that names, by an owner's own ref, several rules (two stacks' rules declared with one ref). */
+  /**
+   * Refuses a place that names, by ref, several rules of the phase (docs/custom-rules.md#position): two owners' rules
+   * declared alike, or a rule made by hand (or by another tool) carrying a ref a rule of this stack carries. A place
+   * binds to one rule or to none, never to the first found. Each rule is named with what its owner marker says.
+   */
   #assertOneNamed(inputs: DeclaredRule, rules: readonly RulesetRule[]): void {
     const sharing = rulesSharingName(rules, inputs.position);
     if (sharing.length === 0) return;
-    const which = sharing.map((rule) => `${rule.id} (ref ${JSON.stringify(rule.ref)})`).join(', ');
+    const which = sharing.map((rule) => `${rule.id} (ref ${JSON.stringify(rule.ref)}, ${this.#ownerWords(rule)})`).join(', ');
     throw new ProviderError(
-      `${this.labelOf(inputs)}: position names ${JSON.stringify(Object.values(inputs.position ?? {})[0])}, the ref of ${sharing.length} rules of the zone's ${this.phase} phase ` +
-        `(${which}), declared alike by different owners; name the one meant by its id (its resource's ruleId output)`,
+      `${this.labelOf(inputs)}: position names ${JSON.stringify(Object.values(inputs.position ?? {})[0])}, the ref of ${sharing.length} rules of the zone's ${this.phase} phase, ` +
+        `so it cannot say which: ${which}; name the one meant by its id (its resource's ruleId output), or give the rule that is not meant another ref`,
     );
+  }
+
+  /** What a rule's owner marker says, for a message: a resource of this run, another owner, or none. */
+  #ownerWords(rule: RulesetRule): string {
+    const { marker } = splitMarked(rule.ref ?? '');
+    if (marker === undefined) return 'unmarked: made by hand or by another tool';
+    return this.#ours.has(marker) ? `marker ${marker}: a resource of this stack` : `marker ${marker}: another owner's`;
   }
 
   #missingPlace(inputs: DeclaredRule, name: string): ProviderError {
@@ -249,7 +185,7 @@ class PhaseRules {
     );
   }
 
-  /** Notes a marker of one of this run's resources: a preview's line names other owners' rules only. */
+  /** Notes a marker of one of this run's resources: a preview's line names other owners' rules only, a refusal says which rule is this stack's. */
   noteOurs(...markers: unknown[]): void {
     for (const marker of markers) if (typeof marker === 'string' && marker !== '') this.#ours.add(marker);
   }
@@ -465,8 +401,8 @@ export function phaseRule(spec: PhaseRuleSpec): Implementation & LiveObject {
       if (problems.length > 0) {
         return { inputs: news, failures: problems.map(({ path, message }) => ({ property: path.join('.'), reason: `${kind}.${path.join('.')}: ${message}` })) };
       }
-      if (!inPreview()) return result;
       rules.noteOurs(ownerOf(news));
+      if (!inPreview()) return result;
       // A preview of a create (no old inputs) sends the write the up would make, with dry_run=true (PhaseRules.previewCreate).
       const inputs = result.inputs as Record<string, unknown>;
       if (Object.keys(olds).length === 0 && inputs.adoptRuleId === undefined && allKnown(inputs)) {
@@ -477,10 +413,10 @@ export function phaseRule(spec: PhaseRuleSpec): Implementation & LiveObject {
 
     async diff(id, olds, news) {
       const result = diffFields(olds, comparedRule(news), plan, normalizeRuleField);
+      rules.noteOurs(olds[MARKER_KEY]);
       // A preview of a change sends the exact write with dry_run=true, so the service's refusal (its quota, an
       // expression it refuses) shows on this resource's line; an unchanged resource, and an up, cost no call.
       if (!inPreview() || !result.changes || !allKnown(news)) return result;
-      rules.noteOurs(olds[MARKER_KEY]);
       if ((result.replaces ?? []).length > 0) {
         await dryRunStep(rules.labelOf(news), () => rules.previewCreate(asWritten(news, markerFor(kind, news))), 'create');
         return result;

@@ -20,6 +20,8 @@ export type TestRequest = Readonly<Record<string, FieldValue>>;
 /** A compiled expression: `test(request)` says whether the expression matches it (throws EvaluationError). */
 export interface CompiledExpression {
   readonly text: string;
+  /** Its syntax tree (the firewall upgrade builds requests from the values it tests). */
+  readonly ast: ExpressionNode;
   readonly fields: readonly string[];
   test(request: TestRequest): boolean;
 }
@@ -34,7 +36,7 @@ export function compileExpression(text: string): { ok: true; expression: Compile
   const parsed = parseExpression(text);
   if (!parsed.ok) return { ok: false, problem: 'refused' };
   const { ast } = parsed;
-  return { ok: true, expression: { text, fields: checked.fields, test: (request) => truth(evaluate(ast, request)) } };
+  return { ok: true, expression: { text, ast, fields: checked.fields, test: (request) => truth(evaluate(ast, request)) } };
 }
 
 /** Whether an expression matches a request (compiles it each time: compileExpression once for many requests). */
@@ -187,9 +189,9 @@ function comparison(node: ComparisonNode, request: TestRequest): Value {
 
 /** One comparison of a value with the right side of `node`; false whenever the value is missing. */
 function compare(node: ComparisonNode, left: Value): boolean {
-  if (left === undefined) return false;
   const right = node.right;
   if (right.kind === 'list') throw new EvaluationError(`named list $${right.name} cannot be evaluated offline: its items live in the account`);
+  if (left === undefined) return false;
   if (right.kind === 'set') return right.items.some((item) => inSetItem(left, item));
   switch (node.operator) {
     case 'eq':

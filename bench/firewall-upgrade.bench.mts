@@ -5,9 +5,9 @@
 //   source scripts/env.sh && tsc -p tsconfig.build.json && node bench/firewall-upgrade.bench.mts
 import * as path from 'node:path';
 import type * as Lib from './lib.mjs';
-import type * as Equivalence from '../src/firewall-upgrade/equivalence';
-import type * as Rulesets from '../src/rulesets';
-import type { FirewallRuleWire } from '../src/schemas';
+import type * as Equivalence from '../src/firewall-upgrade/equivalence.js';
+import type * as Rulesets from '../src/rulesets/index.js';
+import type { FirewallRuleWire } from '../src/schemas/index.js';
 
 const lib: typeof Lib = await import(new URL('./lib.mts', import.meta.url).href);
 const dist = (module: string) => import(path.join(lib.root, 'dist', module));

@@ -51,8 +51,9 @@ function regexSample(pattern: string): string {
     .replace(/[()|*+?{}]/g, '');
 }
 
+/** A text a wildcard pattern matches, `filler` in place of each `*`; `\*` and `\\` become the character they escape. */
 function wildcardSample(pattern: string, filler: string): string {
-  return pattern.replace(/\\\*/g, '\u0000').replace(/\*/g, filler).replace(/\\\\/g, '\\').replace(/\u0000/g, '*');
+  return pattern.replace(/\\(.)|\*/g, (_match, escaped: string | undefined) => (escaped === undefined ? filler : escaped));
 }
 
 /** The values of one literal's test: the value that meets it first, then its neighbours. */

@@ -8,6 +8,7 @@ export { CspPolicy, type CspPolicyArgs } from './resources/csp-policy';
 export { FirewallRuleWithFilter, type FirewallRuleWithFilterArgs } from './resources/firewall-rule-with-filter';
 export { FirewallFilter, type FirewallFilterArgs } from './resources/firewall-filter';
 export { FirewallRule, type FirewallRuleArgs } from './resources/firewall-rule';
+export { planFirewallRulesUpgrade, type PlanFirewallRulesUpgradeArgs, type FirewallRulesUpgradePlan, type PlannedRule } from './resources/firewall-upgrade';
 export {
   WafMigration,
   planWafMigration,

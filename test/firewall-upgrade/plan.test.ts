@@ -1,0 +1,76 @@
+import { planFirewallRulesUpgrade } from '../../src';
+import { emulatorForFile, testClient } from '../support/emulator';
+
+const emulator = emulatorForFile({ seed: 'empty' });
+const CUSTOM = 'http_request_firewall_custom';
+
+/** A zone whose rules are made through the legacy API: a rule another owner marked, a shared filter, a paused filter, and a custom rule made by hand. */
+async function zone(name: string, plan: 'free' | 'pro' = 'pro') {
+  const { id } = await emulator().admin.seedZone({ name, plan, ruleQuota: 10 });
+  const client = testClient(emulator());
+  const [shared, paused] = await client.filters.create({ zoneId: id, filters: [{ expression: 'ip.src in {198.51.100.0/24}' }, { expression: 'http.host eq "old.example.com"', paused: true }] });
+  await client.firewallRules.create({
+    zoneId: id,
+    rules: [
+      { filter: { expression: 'http.request.uri.path eq "/wp-login.php"' }, action: 'block', description: 'wp', ref: 'wp zg:0123456789' },
+      { filter: { id: shared!.id }, action: 'allow', priority: 1 },
+      { filter: { id: shared!.id }, action: 'log', priority: 1 },
+      { filter: { id: paused!.id }, action: 'challenge', priority: 2 },
+    ],
+  });
+  await client.rulesets.updateEntrypoint({ zoneId: id, phase: CUSTOM, ruleset: { name: 'default', rules: [{ action: 'block', expression: 'http.request.uri.path eq "/admin"', description: 'by hand' }] } });
+  return { id, client };
+}
+
+describe('planFirewallRulesUpgrade against the emulator', () => {
+  test('available: each legacy rule, the custom rule it will be and where, who holds it, the differences; then the same rules found once converted', async () => {
+    const { id, client } = await zone('plan.example');
+    const plan = await planFirewallRulesUpgrade({ zoneId: id, client });
+    expect([plan.legacyApi, plan.converted, plan.problems]).toEqual(['readable', false, []]);
+    expect(plan.rules.map((rule) => [rule.action, rule.position, rule.customRule.action, rule.customRuleId, rule.holder])).toEqual([
+      ['log', 2, 'log', null, 'nobody (made by hand, or before owner markers)'],
+      ['allow', 3, 'skip', null, 'nobody (made by hand, or before owner markers)'],
+      ['challenge', 4, 'challenge', null, 'nobody (made by hand, or before owner markers)'],
+      ['block', 5, 'block', null, 'another owner (marker zg:0123456789)'],
+    ]);
+    expect(plan.otherCustomRules).toEqual([{ id: expect.any(String), description: 'by hand', holder: 'nobody (made by hand, or before owner markers)' }]);
+    const challenge = plan.rules[2]!;
+    expect(challenge.differences[0]).toBe('its filter is paused, so it did not run; converted, it is enabled and runs (docs/service.md#legacy-paused)');
+    expect(challenge.differences[1]).toMatch(/^\d+ request\(s\) of those tried meet it differently, e\.g\. .*http\.host="old\.example\.com".*: before pass, after challenge by /);
+    expect(plan.rules.filter((rule) => rule !== challenge).map((rule) => rule.differences)).toEqual([[], [], []]);
+    expect(plan.equivalence?.verdict).toMatch(/^\d+ of \d+ requests tried differ$/);
+
+    await emulator().admin.setLegacyFirewall(id, 'maintenance');
+    const after = await planFirewallRulesUpgrade({ zoneId: id, client });
+    const entrypoint = await client.rulesets.getEntrypoint({ zoneId: id, phase: CUSTOM });
+    expect(after.converted).toBe(true);
+    expect(after.rules.map((rule) => [rule.position, rule.customRuleId])).toEqual(plan.rules.map((rule) => [rule.position, entrypoint.rules[rule.position - 1]?.id]));
+    expect(after.equivalence?.verdict).toBe(plan.equivalence?.verdict);
+
+    await emulator().admin.setLegacyFirewall(id, 'retired');
+    const retired = await planFirewallRulesUpgrade({ zoneId: id, client });
+    expect([retired.legacyApi, retired.rules, retired.otherCustomRules.length]).toEqual(['retired', [], 5]);
+  });
+
+  test('bad input, one line each before any write: an expression the rulesets grammar refuses, a phase over its quota after the conversion', async () => {
+    const { id, client } = await zone('crowded.example', 'free');
+    await client.firewallRules.create({ zoneId: id, rules: [{ filter: { expression: 'http.response.code eq 403' }, action: 'log' }, { filter: { expression: 'ip.src eq 192.0.2.1' }, action: 'block' }] });
+    const before = (await emulator().admin.inventory(id)).counts;
+    const plan = await planFirewallRulesUpgrade({ zoneId: id, client });
+    const [response] = plan.rules.filter((rule) => rule.expression === 'http.response.code eq 403');
+    expect(plan.problems).toEqual([
+      `firewall rule ${response?.legacyRuleId}: the rulesets grammar refuses its conversion (expression: line 1, column 1: http.response.code is a response field; a request phase's expression uses request fields (a rate limiting rule may count responses in its counting_expression)); change the rule while the legacy API is available, or declare it as a CustomRule of your own`,
+      `zone ${id}: the service refuses the custom phase after the conversion (dry run): rules: the http_request_firewall_custom phase of zone ${id} (free plan) allows 5 rules; this write would leave 6; nothing was saved; the conversion fails while it does: remove or change rules until the dry run passes`,
+    ]);
+    expect((await emulator().admin.inventory(id)).counts).toEqual(before);
+  });
+
+  test('a token that cannot read one of the APIs: one line naming it', async () => {
+    const { id } = await zone('unreadable.example');
+    const other = await emulator().admin.seedZone({ name: 'other.example', plan: 'pro' });
+    const client = testClient(emulator(), { credentials: { apiToken: other.token } });
+    await expect(planFirewallRulesUpgrade({ zoneId: id, client })).rejects.toThrow(
+      new RegExp(`^zone ${id}: the token cannot read its firewall rules \\(the legacy firewall rules API\\) \\(.*\\); give it read access to that API for this zone, or run with a token that has it$`),
+    );
+  });
+});

@@ -223,6 +223,7 @@ test("a preview checks each create with the service: in a zone without an entry 
   // One read of the zone's entry point, then one call per create; never a PUT.
   expect(await calls()).toEqual([`GET ${entrypoint}`, ...Array(6).fill('POST (dry run) /rulesets')]);
   await expect(client.rulesets.getEntrypoint({ zoneId: freeZone, phase: CUSTOM_PHASE })).rejects.toThrow('has no http_request_firewall_custom entry point');
+  await sandbox.emulator.admin.clearRequests();
 
   delete declared[refused![1]!];
   await gamma.preview({ color: 'never' });

@@ -1,21 +1,28 @@
 import { createHash } from 'node:crypto';
+import { zoneApiOf } from '../schemas/service';
 import { AuthenticationError, type CallSite } from './errors';
 
 /**
  * Refused credentials stop at once (docs/client.md#refused-credentials). The service counts refused requests against
  * the user's budget (docs/service.md#rate-limit), so a revoked token that a refresh of 1,600 resources sent 1,600
- * times would spend it and block every tool of that user. Once the service refused a credential for a zone, no other
- * request with it goes to that zone in this process: each fails at once with the same AuthenticationError.
+ * times would spend it and block every tool of that user. Once the service refused a credential for an API of a zone,
+ * no other request with it goes to that API of that zone in this process: each fails at once with the same
+ * AuthenticationError.
  *
- * Per zone, not per credential: the service answers the same 403 code 10000 to a revoked token and to a token of
- * another zone (docs/service.md#authentication), so a refusal on one zone says nothing of the others. A path with
- * no zone stands for the credential itself: a refusal there stops every zone.
+ * Per zone and API (ZONE_APIS: page security, CSP policies, firewall rules, filters, rulesets...), not per credential
+ * or per zone: the service answers the same 403 code 10000 to a revoked token, to a token of another zone and to a
+ * token not allowed that API (docs/service.md#authentication), so a refusal on one API of one zone says nothing of the
+ * others. Stopped per zone, a token allowed custom rules but not page security failed the custom rules of a stack
+ * that also had page security settings. A revoked token then costs one refused request per API and zone a run uses,
+ * a handful, where each call cost one before the gate. A path with no zone stands for the credential itself: a refusal
+ * there stops every zone.
  *
- * Until a zone has answered once with the credential, one request at a time goes to it (the probe): a refresh
- * starts its reads all at once, and without it every one of them would be refused before the first refusal came back.
+ * Until an API of a zone has answered once with the credential, one request at a time goes to it (the probe): a
+ * refresh starts its reads all at once, and without it every one of them would be refused before the first refusal
+ * came back.
  */
 
-/** What the process knows of a credential on one scope (a zone, or ACCOUNT). */
+/** What the process knows of a credential on one scope (an API of a zone, or ACCOUNT). */
 export type ScopeState = 'unknown' | 'accepted' | 'refused';
 
 /** What an attempt does at the gate. */
@@ -46,9 +53,21 @@ export function verdict(outcome: { status?: number; authenticationRefused: boole
   return 'accepted';
 }
 
-/** The scope of a call: its zone (`/zones/{id}/...`), or ACCOUNT. */
+/**
+ * The scope of a call: its zone and API (`<zone> page_guard/policies`; a route of no known API is its own by its
+ * first segment), or ACCOUNT for a path with no zone. Pure.
+ */
 export function scopeOf(path: string): string {
-  return /^\/zones\/([^/?]+)/.exec(path)?.[1] ?? ACCOUNT;
+  const match = /^\/zones\/([^/?]+)\/?([^/?]*)/.exec(path);
+  if (!match) return ACCOUNT;
+  return `${match[1]} ${zoneApiOf(path) ?? match[2]}`;
+}
+
+/** How a scope reads in a message: `the page_guard API of zone <id>`, or `the account`. Pure. */
+export function describeScope(scope: string): string {
+  if (scope === ACCOUNT) return 'the account';
+  const [zone, api] = scope.split(' ');
+  return api ? `the ${api} API of zone ${zone}` : `zone ${zone}`;
 }
 
 /** Told once per attempt that passed the gate, with what its answer said. */
@@ -103,7 +122,7 @@ export class CredentialGate {
   /** The refusal of this call: the earlier one's status and codes, this call's method and path. */
   #refused(scope: string, site: CallSite): AuthenticationError {
     const earlier = this.#refusals.get(scope) ?? this.#refusals.get(ACCOUNT)!;
-    const where = scope === ACCOUNT || !this.#refusals.has(scope) ? 'the account' : `zone ${scope}`;
+    const where = describeScope(this.#refusals.has(scope) ? scope : ACCOUNT);
     const reason = earlier.message.slice(earlier.message.indexOf(' failed: ') + ' failed: '.length);
     return new AuthenticationError(
       `${site.method} ${site.path} failed: ${reason} (not sent: the service refused these credentials for ${where} earlier in this process)`,

@@ -1,5 +1,6 @@
 import type { RequestCounters, RequestLogEntry } from './context';
 import type { EmulatorCredentials, TokenGrant } from './credentials';
+import type { ZoneApi } from '../schemas/service';
 import type { FaultSpec } from './faults';
 import type { ZoneSeed } from './seed';
 import type { LegacyFirewallState, Plan } from './state';
@@ -113,8 +114,11 @@ export class EmulatorAdmin {
     return this.call('GET', '/counters');
   }
 
-  /** Adds an API token to the account (no `zoneId`) or to one zone; generated unless `token` is given. */
-  addToken(options: { zoneId?: string; token?: string } = {}): Promise<TokenGrant> {
+  /**
+   * Adds an API token to the account (no `zoneId`) or to one zone; generated unless `token` is given; allowed the
+   * APIs of `apis` only, when given (ZONE_APIS).
+   */
+  addToken(options: { zoneId?: string; token?: string; apis?: ZoneApi[] } = {}): Promise<TokenGrant> {
     return this.call('POST', '/credentials/tokens', options);
   }
 

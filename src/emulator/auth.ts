@@ -1,10 +1,14 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { zoneApiOf, type ZoneApi } from '../schemas/service';
 import { findToken } from './credentials';
 import { ErrorCode, Messages, ServiceError } from './errors';
 import type { EmulatorState } from './state';
 
-/** Who a request acts as: the account (every zone) or one zone's token. */
-export type Principal = { kind: 'account' } | { kind: 'zone'; zoneId: string };
+/**
+ * Who a request acts as: the account (every zone) or one zone's token, and the APIs it may use (`apis`; absent: every
+ * one).
+ */
+export type Principal = ({ kind: 'account' } | { kind: 'zone'; zoneId: string }) & { apis?: readonly ZoneApi[] };
 
 const header = (headers: IncomingHttpHeaders, name: string): string | undefined => {
   const value = headers[name];
@@ -24,7 +28,8 @@ export function authenticate(headers: IncomingHttpHeaders, state: EmulatorState)
     if (token === undefined) throw denied(Messages.badToken);
     const grant = findToken(state, token);
     if (!grant) throw denied(Messages.badToken);
-    return grant.zoneId === null ? { kind: 'account' } : { kind: 'zone', zoneId: grant.zoneId };
+    const apis = grant.apis ? { apis: grant.apis } : {};
+    return grant.zoneId === null ? { kind: 'account', ...apis } : { kind: 'zone', zoneId: grant.zoneId, ...apis };
   }
   const email = header(headers, 'x-auth-email');
   const key = header(headers, 'x-auth-key');
@@ -36,7 +41,14 @@ export function authenticate(headers: IncomingHttpHeaders, state: EmulatorState)
   throw denied(Messages.badKey);
 }
 
-/** Throws 403 when a zone token is used on another zone (checked before the zone's existence, to leak nothing). */
-export function authorizeZone(principal: Principal, zoneId: string): void {
+/**
+ * Throws 403 when a zone token is used on another zone, or a token on an API it is not allowed (`path`, below the
+ * base URL; docs/service.md#authentication): both checked before the zone's existence, to leak nothing.
+ */
+export function authorizeZone(principal: Principal, zoneId: string, path: string): void {
   if (principal.kind === 'zone' && principal.zoneId !== zoneId) throw denied(Messages.tokenNotForZone(zoneId));
+  if (!principal.apis) return;
+  // A route of no API (ZONE_APIS) has no handler either: its 404 says so.
+  const api = zoneApiOf(path);
+  if (api !== undefined && !principal.apis.includes(api)) throw denied(Messages.apiNotAllowed(api, zoneId));
 }

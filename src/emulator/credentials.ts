@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { z } from 'zod';
 import { ZoneIdSchema } from '../schemas';
+import { ZONE_APIS, type ZoneApi } from '../schemas/service';
 import { ErrorCode, Messages, ServiceError } from './errors';
 import type { EmulatorState } from './state';
 
@@ -10,6 +11,8 @@ export interface TokenGrant {
   token: string;
   /** The zone the token opens; null for an account token. */
   zoneId: string | null;
+  /** The APIs the token may use (ZONE_APIS, docs/service.md#authentication); absent: every one. */
+  apis?: ZoneApi[];
 }
 
 /** The credentials an emulator accepts. */
@@ -26,8 +29,15 @@ export interface EmulatorCredentials {
 /** A token value chosen by the caller: what an `Authorization: Bearer` header can carry. */
 const TokenValueSchema = z.string().regex(/^[\x21-\x7e]{1,200}$/, 'must be 1 to 200 visible ASCII characters, no spaces');
 
-/** `POST /__admin/credentials/tokens`: a new token for the account, or for one zone; its value given or generated. */
-export const AddTokenBodySchema = z.strictObject({ zoneId: ZoneIdSchema.optional(), token: TokenValueSchema.optional() });
+/**
+ * `POST /__admin/credentials/tokens`: a new token for the account, or for one zone; its value given or generated; and
+ * the APIs it may use (all when absent), as the public service grants a token some permissions and not others.
+ */
+export const AddTokenBodySchema = z.strictObject({
+  zoneId: ZoneIdSchema.optional(),
+  token: TokenValueSchema.optional(),
+  apis: z.array(z.enum(ZONE_APIS)).min(1).optional(),
+});
 /** `POST /__admin/credentials/tokens/rotate`: a token replaced by a new one of the same scope. */
 export const RotateTokenBodySchema = z.strictObject({ token: z.string().min(1), newToken: TokenValueSchema.optional() });
 /** `POST /__admin/credentials/tokens/revoke`: a token that stops working. */
@@ -49,10 +59,20 @@ export function userOf(_headers: IncomingHttpHeaders): string {
 
 /** Every token accepted, account tokens first. */
 export function tokenGrants(state: EmulatorState): TokenGrant[] {
+  const grant = (token: string, zoneId: string | null): TokenGrant => {
+    const apis = state.credentials.tokenApis[token];
+    return apis ? { token, zoneId, apis: [...apis] } : { token, zoneId };
+  };
   return [
-    ...state.credentials.apiTokens.map((token) => ({ token, zoneId: null })),
-    ...[...state.zones.values()].flatMap((zone) => zone.tokens.map((token) => ({ token, zoneId: zone.id }))),
+    ...state.credentials.apiTokens.map((token) => grant(token, null)),
+    ...[...state.zones.values()].flatMap((zone) => zone.tokens.map((token) => grant(token, zone.id))),
   ];
+}
+
+/** Records the APIs a token may use (every one when `apis` is undefined). */
+function setApis(state: EmulatorState, token: string, apis: ZoneApi[] | undefined): void {
+  delete state.credentials.tokenApis[token];
+  if (apis) state.credentials.tokenApis[token] = [...apis];
 }
 
 /** The scope of a token, or undefined when the emulator does not accept it. */
@@ -91,16 +111,19 @@ export function addToken(state: EmulatorState, body: z.output<typeof AddTokenBod
   const list = tokenList(state, zoneId);
   const token = newValue(state, zoneId, body.token, 'token');
   list.push(token);
-  return { token, zoneId };
+  setApis(state, token, body.apis);
+  return findToken(state, token)!;
 }
 
 /** Replaces a token by a new one of the same scope, in the same place (a primary token stays the primary). */
 export function rotateToken(state: EmulatorState, body: z.output<typeof RotateTokenBodySchema>): TokenGrant {
-  const { zoneId } = existing(state, body.token);
+  const { zoneId, apis } = existing(state, body.token);
   const list = tokenList(state, zoneId);
   const token = newValue(state, zoneId, body.newToken, 'newToken');
   list[list.indexOf(body.token)] = token;
-  return { token, zoneId };
+  setApis(state, body.token, undefined);
+  setApis(state, token, apis);
+  return findToken(state, token)!;
 }
 
 /**
@@ -112,6 +135,7 @@ export function revokeToken(state: EmulatorState, body: z.output<typeof RevokeTo
   const list = tokenList(state, grant.zoneId);
   if (list.length === 1) throw ServiceError.of(409, ErrorCode.conflict, Messages.lastToken(grant.zoneId));
   list.splice(list.indexOf(body.token), 1);
+  setApis(state, body.token, undefined);
   return grant;
 }
 

@@ -36,6 +36,7 @@ export const Messages = {
   badToken: 'Authentication error: invalid API token',
   badKey: 'Authentication error: invalid X-Auth-Email or X-Auth-Key',
   tokenNotForZone: (zoneId: string) => `Authentication error: the API token is not valid for zone ${zoneId}`,
+  apiNotAllowed: (api: string, zoneId: string) => `Authentication error: the API token is not allowed the ${api} API of zone ${zoneId}`,
   noRoute: 'No route for that URI',
   invalidId: (path: string) => `Could not route to ${path}, perhaps your object identifier is invalid?`,
   zoneNotFound: (zoneId: string) => `zone ${zoneId} not found`,

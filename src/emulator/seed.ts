@@ -191,6 +191,6 @@ export function applySeedFile(state: EmulatorState, input: SeedFile): void {
   const seed = SeedFileSchema.parse(input);
   state.clear();
   const credentials = { ...DEFAULT_CREDENTIALS, ...seed.credentials };
-  state.credentials = { apiTokens: [credentials.apiToken], apiEmail: credentials.apiEmail, apiKey: credentials.apiKey };
+  state.credentials = { apiTokens: [credentials.apiToken], apiEmail: credentials.apiEmail, apiKey: credentials.apiKey, tokenApis: {} };
   for (const zone of seed.zones) applyZoneSeed(state, zone);
 }

@@ -210,7 +210,7 @@ function registerServiceApi(app: FastifyInstance, context: EmulatorContext): voi
         const zoneId = path.zone_id;
         if (zoneId === undefined) return;
         if (!isHexId(zoneId)) throw ServiceError.of(400, ErrorCode.invalidId, Messages.invalidId(apiPath(request)));
-        authorizeZone(principal, zoneId);
+        authorizeZone(principal, zoneId, apiPath(request));
         const zone = context.state.zones.get(zoneId);
         if (!zone) throw ServiceError.of(404, ErrorCode.notFound, Messages.zoneNotFound(zoneId));
         for (const [name, value] of Object.entries(path)) {

@@ -16,6 +16,7 @@ import {
   formatZodIssues,
   readableIssue,
 } from '../schemas';
+import { ZONE_APIS } from '../schemas/service';
 
 /** The plans a zone can be on, cheapest first. */
 export const PLANS = ['free', 'pro', 'business', 'enterprise'] as const;
@@ -34,6 +35,11 @@ export const AccountCredentialsSchema = z.strictObject({
   apiTokens: z.array(z.string().min(1)).min(1, 'must hold at least one token'),
   apiEmail: z.string().min(1),
   apiKey: z.string().min(1),
+  /**
+   * The APIs a token may use, by token (docs/service.md#authentication, ZONE_APIS), for the tokens given a list; a
+   * token not in it may use every API of the zones it opens.
+   */
+  tokenApis: z.record(z.string(), z.array(z.enum(ZONE_APIS)).min(1)).default({}),
 });
 export type AccountCredentials = z.infer<typeof AccountCredentialsSchema>;
 
@@ -183,7 +189,7 @@ export type StateSnapshot = z.infer<typeof StateSnapshotSchema>;
 
 /** Everything the emulator knows. Handlers change it synchronously, so concurrent requests cannot interleave. */
 export class EmulatorState {
-  credentials: AccountCredentials = { apiTokens: [''], apiEmail: '', apiKey: '' };
+  credentials: AccountCredentials = { apiTokens: [''], apiEmail: '', apiKey: '', tokenApis: {} };
   readonly zones = new Map<string, ZoneRecord>();
   readonly pageGuard = new Map<string, z.infer<typeof PageGuardSettingsSchema>>();
   readonly waf = new Map<string, WafRecord>();

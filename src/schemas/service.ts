@@ -106,3 +106,40 @@ export const ErrorCode = {
   /** 5xx: an injected server fault, or a bug of the emulator. */
   internal: 10001,
 } as const;
+
+/**
+ * The APIs of a zone, each the routes below `/zones/{zone_id}/` that one permission of a token opens or refuses
+ * (docs/service.md#authentication). The public service grants tokens per permission (Page Shield, Firewall Services,
+ * Zone WAF, ...), each opening one or more of these; a refusal is the same 403 code 10000 whatever its cause. So a
+ * refusal on one of them says nothing of the others: the client stops the refused credentials per zone and API
+ * (src/client/refused-credentials.ts), and the emulator gives a token a list of them. The rulesets are one API here:
+ * the public service scopes them per phase, but the three phases this project writes (custom, rate limiting, managed)
+ * are all opened by Zone WAF, and a rule's own paths (`/rulesets/{id}/rules/...`) do not name its phase.
+ */
+export const ZONE_APIS = [
+  'page_guard',
+  'page_guard/scripts',
+  'page_guard/connections',
+  'page_guard/cookies',
+  'page_guard/policies',
+  'firewall/rules',
+  'firewall/waf',
+  'filters',
+  'waf_migration',
+  'rulesets',
+] as const;
+export type ZoneApi = (typeof ZONE_APIS)[number];
+
+/**
+ * The API of a path below the base URL (`/zones/{zone_id}/page_guard/policies/...` is `page_guard/policies`), or
+ * undefined for a path with no zone, the zone itself, or a route of none of them. Pure.
+ */
+export function zoneApiOf(path: string): ZoneApi | undefined {
+  const below = /^\/zones\/[^/?]+\/([^?]*)/.exec(path)?.[1];
+  if (below === undefined) return undefined;
+  let found: ZoneApi | undefined;
+  for (const api of ZONE_APIS) {
+    if ((below === api || below.startsWith(`${api}/`)) && api.length > (found?.length ?? 0)) found = api;
+  }
+  return found;
+}

@@ -27,23 +27,24 @@ async function failures(calls: Array<Promise<unknown>>): Promise<unknown[]> {
   return (await Promise.allSettled(calls)).map((result) => (result.status === 'rejected' ? result.reason : result.value));
 }
 
-test('a revoked token: 40 reads over two zones send one request per zone, and every read fails with the refusal', async () => {
+test('a revoked token: 40 reads of two APIs over two zones send one request per API and zone, and every read fails with the refusal', async () => {
   const e = emulator();
   const { token } = await e.admin.addToken({});
   await e.admin.revokeToken(token);
   const zones = [zoneOfPlan(e, 'free'), zoneOfPlan(e, 'pro')];
   await e.admin.clearRequests();
   const results = await failures(readsOf(testClient(e, { credentials: { apiToken: token } }), zones, 20));
-  expect(await refusedByZone(e)).toEqual({ [zones[0]!]: 1, [zones[1]!]: 1 });
+  // Page security settings and CSP policies: two APIs of each zone, each refused once.
+  expect(await refusedByZone(e)).toEqual({ [zones[0]!]: 2, [zones[1]!]: 2 });
   expect(results).toHaveLength(40);
   for (const error of results) {
     expect(error).toBeInstanceOf(AuthenticationError);
     expect(error).toMatchObject({ status: 403, errors: [{ code: 10000, message: 'Authentication error: invalid API token' }] });
   }
   const notSent = results.filter((error) => (error as Error).message.includes('(not sent: '));
-  expect(notSent).toHaveLength(38);
+  expect(notSent).toHaveLength(36);
   expect((notSent[0] as Error).message).toMatch(
-    /^GET \/zones\/[0-9a-f]{32}\/page_guard\S* failed: HTTP 403 Forbidden: 10000 Authentication error: invalid API token \(not sent: the service refused these credentials for zone [0-9a-f]{32} earlier in this process\)$/,
+    /^GET \/zones\/[0-9a-f]{32}\/page_guard\S* failed: HTTP 403 Forbidden: 10000 Authentication error: invalid API token \(not sent: the service refused these credentials for the page_guard API of zone [0-9a-f]{32} earlier in this process\)$/,
   );
   expect(results.map((error) => (error as Error).message).join('\n')).not.toContain(token);
 });
@@ -70,12 +71,12 @@ test("a zone's token on another zone stops that zone only: its own zone still an
   const results = await failures(readsOf(client, [other], 10));
   for (const error of results) expect(error).toBeInstanceOf(AuthenticationError);
   expect(await client.pageGuard.get({ zoneId: own })).toMatchObject({ enabled: expect.any(Boolean) });
-  expect(await refusedByZone(e)).toEqual({ [other]: 1 });
+  expect(await refusedByZone(e)).toEqual({ [other]: 2 });
   const statuses = (await e.admin.requests()).map((entry) => `${entry.zoneId === own ? 'own' : 'other'} ${entry.status}`);
-  expect(statuses).toEqual(['other 403', 'own 200']);
+  expect(statuses).toEqual(['other 403', 'other 403', 'own 200']);
 });
 
-test('a rotated key: the old key is refused once per zone, a client with the new key is not held back', async () => {
+test('a rotated key: the old key is refused once per API of the zone, a client with the new key is not held back', async () => {
   const e = emulator();
   const { apiEmail } = e.credentials;
   const { apiKey: oldKey } = await e.admin.rotateKey('zg-old-key-0123456789abcdef');
@@ -84,7 +85,7 @@ test('a rotated key: the old key is refused once per zone, a client with the new
   await e.admin.clearRequests();
   const results = await failures(readsOf(testClient(e, { credentials: { apiEmail, apiKey: oldKey } }), [zoneId], 10));
   for (const error of results) expect(error).toBeInstanceOf(AuthenticationError);
-  expect(await refusedByZone(e)).toEqual({ [zoneId]: 1 });
+  expect(await refusedByZone(e)).toEqual({ [zoneId]: 2 });
   await expect(testClient(e, { credentials: { apiEmail, apiKey: newKey } }).pageGuard.get({ zoneId })).resolves.toMatchObject({ enabled: expect.any(Boolean) });
 });
 
@@ -97,4 +98,33 @@ test('a first request that meets a server error does not stop the zone: the next
   const results = await failures(readsOf(client, [zoneId], 4));
   expect(results.filter((result) => result instanceof Error)).toHaveLength(1);
   expect((await e.admin.requests()).map((entry) => entry.status).sort()).toEqual([200, 200, 200, 500]);
+});
+
+test('a token allowed custom rules but not page security: the rules are written, page security fails alone, with one line', async () => {
+  const e = emulator();
+  const zoneId = zoneOfPlan(e, 'pro');
+  const { token } = await e.admin.addToken({ zoneId, apis: ['rulesets'] });
+  const client = testClient(e, { credentials: { apiToken: token }, retry: false });
+  const phase = 'http_request_firewall_custom';
+  await e.admin.clearRequests();
+  // A stack's calls in the order a run makes them: the page security read is refused first, the rules still go.
+  const refused = await client.pageGuard.get({ zoneId }).then(() => undefined, (error: unknown) => error);
+  const created = await client.rulesets.updateEntrypoint({
+    zoneId,
+    phase,
+    ruleset: { name: 'default', rules: [{ action: 'block', expression: 'ip.src eq 192.0.2.1', description: 'first' }] },
+  });
+  const added = await client.rulesets.createRule({ zoneId, rulesetId: created.id, rule: { action: 'log', expression: 'ip.src eq 192.0.2.2', description: 'second' } });
+  expect(added.rules.map((rule) => rule.description)).toEqual(['first', 'second']);
+  expect((await client.rulesets.getEntrypoint({ zoneId, phase })).rules).toHaveLength(2);
+  expect(refused).toBeInstanceOf(AuthenticationError);
+  const line = (refused as Error).message;
+  expect(line).not.toContain('\n');
+  expect(line).toBe(`GET /zones/${zoneId}/page_guard failed: HTTP 403 Forbidden: 10000 Authentication error: the API token is not allowed the page_guard API of zone ${zoneId}`);
+  // Page security stays stopped, without a request: the refusal is remembered for that API of the zone only.
+  const again = await client.pageGuard.get({ zoneId }).then(() => undefined, (error: unknown) => error);
+  expect((again as Error).message).toBe(
+    `GET /zones/${zoneId}/page_guard failed: HTTP 403 Forbidden: 10000 Authentication error: the API token is not allowed the page_guard API of zone ${zoneId} (not sent: the service refused these credentials for the page_guard API of zone ${zoneId} earlier in this process)`,
+  );
+  expect((await e.admin.requests()).map((entry) => `${entry.method} ${entry.status}`)).toEqual(['GET 403', 'PUT 200', 'POST 200', 'GET 200']);
 });

@@ -76,6 +76,55 @@ describe('refusals: 403 code 10000', () => {
   });
 });
 
+describe('tokens allowed some APIs only (docs/service.md#authentication)', () => {
+  test('a token allowed the rulesets: its rules are written, page security and firewall rules are refused and change nothing', async () => {
+    const zone = h.zoneOf('pro');
+    const { token, apis } = await h.emulator.admin.addToken({ zoneId: zone, apis: ['rulesets'] });
+    expect(apis).toEqual(['rulesets']);
+    const auth = { token };
+    const before = await h.emulator.admin.inventory(zone);
+    const rules = await h.call('PUT', `/zones/${zone}/rulesets/phases/http_request_firewall_custom/entrypoint`, {
+      body: { rules: [{ action: 'block', expression: 'ip.src eq 192.0.2.1' }] },
+      auth,
+    });
+    expect(rules.status).toBe(200);
+    const put = await h.call('PUT', settings(zone), { body: { enabled: false }, auth });
+    expect(put.status).toBe(403);
+    expect(put.body).toEqual(failure([10000, `Authentication error: the API token is not allowed the page_guard API of zone ${zone}`]));
+    const policies = await h.call('GET', `/zones/${zone}/page_guard/policies`, { auth });
+    expect(policies.body).toEqual(failure([10000, `Authentication error: the API token is not allowed the page_guard/policies API of zone ${zone}`]));
+    const post = await h.call('POST', `/zones/${zone}/firewall/rules`, { body: [{ filter: { expression: 'ip.src eq 192.0.2.1' }, action: 'block' }], auth });
+    expect(post.status).toBe(403);
+    const after = await h.emulator.admin.inventory(zone);
+    expect(after.pageGuard).toEqual(before.pageGuard);
+    expect(after.counts.firewallRules).toBe(before.counts.firewallRules);
+  });
+
+  test('the zone is checked first: a zone token allowed an API is refused on another zone as not valid there', async () => {
+    const { token } = await h.emulator.admin.addToken({ zoneId: h.zoneOf('pro'), apis: ['page_guard'] });
+    const other = h.zoneOf('free');
+    const answer = await h.call('GET', settings(other), { auth: { token } });
+    expect(answer.body).toEqual(failure([10000, `Authentication error: the API token is not valid for zone ${other}`]));
+  });
+
+  test('a rotated token keeps its APIs; a revoked one forgets them; the list is in the credentials', async () => {
+    const zone = h.zoneOf('pro');
+    const { token } = await h.emulator.admin.addToken({ apis: ['filters', 'firewall/rules'] });
+    const rotated = await h.emulator.admin.rotateToken(token);
+    expect(rotated.apis).toEqual(['filters', 'firewall/rules']);
+    expect((await h.call('GET', `/zones/${zone}/filters`, { auth: { token: rotated.token } })).status).toBe(200);
+    expect((await h.call('GET', settings(zone), { auth: { token: rotated.token } })).status).toBe(403);
+    expect((await h.emulator.admin.info()).credentials.tokens).toContainEqual({ token: rotated.token, zoneId: null, apis: ['filters', 'firewall/rules'] });
+    await h.emulator.admin.revokeToken(rotated.token);
+    expect((await h.call('GET', `/zones/${zone}/filters`, { auth: { token: rotated.token } })).status).toBe(403);
+    expect(JSON.stringify(await h.emulator.admin.info())).not.toContain(rotated.token);
+  });
+
+  test('an API the emulator does not know is refused at the admin API, naming the ones it knows', async () => {
+    await expect(h.emulator.admin.addToken({ apis: ['dns' as never] })).rejects.toThrow(/apis\.0: .*page_guard/);
+  });
+});
+
 describe('zones and routes', () => {
   test('an unknown zone is a 404', async () => {
     const answer = await h.call('GET', settings(UNKNOWN_ZONE));

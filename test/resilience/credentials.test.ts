@@ -2,6 +2,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Stack } from '@pulumi/pulumi/automation';
 import { openSandbox, type EngineSandbox } from '../e2e/harness';
+import { CustomRule } from '../../src/resources/custom-rule';
+import { PageGuardSettings } from '../../src/resources/page-guard-settings';
+import { CUSTOM_PHASE } from '../../src/schemas';
+import { splitMarked } from '../../src/schemas/owner-marker';
+import { testClient } from '../support/emulator';
 import { convergenceProblems, engine, fleet, freshZone, programOf, unique, upOrThrow, type EngineRun } from './support';
 
 // Credentials through the real engine: a wrong token, and the token of another zone, fail clearly (403, code 10000,
@@ -158,4 +163,35 @@ test('after a deployment with the token: the state files, the stack settings and
   // The token is in the state, as the encrypted secret config: proof that the search above looked at the right files.
   expect(sandbox.stateText()).toContain('"zoneguard:apiToken"');
   await stack.destroy({ color: 'never' });
+});
+
+// Refused credentials stop per API of a zone (src/client/refused-credentials.ts): a token allowed custom rules and
+// not page security (docs/service.md#authentication) writes the stack's rules; its page security settings fail alone.
+test('a token allowed the rulesets and not page security: the custom rules are created, PageGuardSettings fails alone in one line', async () => {
+  const zoneId = await freshZone(sandbox.emulator, 'creds-apis');
+  const { token } = await sandbox.emulator.admin.addToken({ zoneId, apis: ['rulesets'] });
+  const stack = await sandbox.stack(
+    unique('apis'),
+    async () => {
+      new PageGuardSettings('settings', { zoneId, enabled: true });
+      new CustomRule('scanners', { zoneId, action: 'block', expression: '(http.user_agent contains "sqlmap")', ref: 'scanners' });
+      new CustomRule('admin', { zoneId, action: 'managed_challenge', expression: '(http.request.uri.path eq "/admin")', ref: 'admin' });
+      return {};
+    },
+    { 'zoneguard:apiToken': { value: token, secret: true } },
+  );
+  await sandbox.emulator.admin.clearRequests();
+  const run = await engine((opts) => stack.up(opts));
+  expect(run.ok).toBe(false);
+  expect(run.resourceErrors).toHaveLength(1);
+  const message = run.resourceErrors[0]!.message;
+  expect(message).not.toContain('\n');
+  expect(message).toMatch(/^PageGuardSettings\b.* zone [0-9a-f]{32}: .*GET \/zones\/[0-9a-f]{32}\/page_guard failed: HTTP 403 Forbidden: 10000 Authentication error: the API token is not allowed the page_guard API of zone [0-9a-f]{32}/);
+  const rules = (await testClient(sandbox.emulator).rulesets.getEntrypoint({ zoneId, phase: CUSTOM_PHASE })).rules;
+  // Each ref ends in the rule's owner marker (docs/ownership.md).
+  expect(rules.map((rule) => splitMarked(rule.ref).own).sort()).toEqual(['admin', 'scanners']);
+  // One refused request: the page security API of this zone, stopped after it; the rules' calls all answered.
+  const refused = (await sandbox.emulator.admin.requests()).filter((entry) => entry.status === 403);
+  expect(refused.map((entry) => `${entry.method} ${entry.path}`)).toEqual([`GET /client/v4/zones/${zoneId}/page_guard`]);
+  expect((await sandbox.emulator.admin.inventory(zoneId)).pageGuard?.enabled).toBe(false);
 });

@@ -1,8 +1,11 @@
 import { randomUUID, scryptSync } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { sayOnce } from './notices';
+import { CLEAN_COMMAND, CLEAN_SCRIPT, END_COMMAND, END_SCRIPT, FLEET_COMMAND, FLEET_SCRIPT } from './rate-budget-store-scripts';
 import { redactStoreUrl } from './settings';
 import { RedisSlidingWindowRateLimiter, type RedisSlidingWindowRateLimiterOptions } from 'sliding-window-rate-limiter';
-import { budgetKey, sharedRateBudget, systemClock, type Budget, type BudgetKeyParts, type Clock, type OwnCount, type RateBudget, type RateBudgetLimits, type Release, type ServiceWord } from './rate-budget';
+import { budgetKey, sharedRateBudget, systemClock, type Budget, type BudgetKeyParts, type Clock, type OwnCount, type RateBudget, type RateBudgetLimits, type Release } from './rate-budget';
+import type { ServiceWord } from './service-word';
 
 /**
  * A budget shared by every process that uses the same credentials, through a Redis server (`zoneguard:rateBudgetStore`).
@@ -36,6 +39,14 @@ export const STORE_COMMAND_TIMEOUT_MS = 500;
  * budget alone before it tries the store again: one slow call, not one per request.
  */
 export const STORE_RETRY_AFTER_MS = 30_000;
+/**
+ * The budget of time of a store call: a store on the fleet's network answers in milliseconds. Reservations are made
+ * one at a time in a process, so a store answering each call in 400 ms, under the deadline, held every request that
+ * long (10 reads at once: 4.98 s, against 0.02 s with a fast store), and said nothing. Past this budget twice in a
+ * row (once can be a stalled event loop, measured at 0.3-0.5 s on a loaded machine: BENCHMARKS.md, the fleet bench),
+ * the store is left for the process's own budget, as after a failed call (`unusable`), and that is said.
+ */
+export const STORE_SLOW_CALL_MS = 250;
 
 /**
  * The store's interval for a budget: its window plus a margin of 5% of it (100 ms at 20 per 2 s, 15 s at the
@@ -89,49 +100,9 @@ export function storeUrlForMessages(url: string): string {
 /** Told once per process and store when the store cannot be used and the process's own budget applies alone. */
 export type StoreWarning = (message: string) => void;
 
-const defaultWarning: StoreWarning = (message) => process.emitWarning(message, { code: 'ZONEGUARD_RATE_BUDGET_STORE' });
-
-const END_COMMAND = 'zoneguardRateBudgetEnd';
-/** KEYS[1]: the budget's sorted set; ARGV[1]: the reservation (its member). Replaces it by the server's time now. */
-const END_SCRIPT = `
-local t = redis.call('TIME')
-local ended = t[1] * 1000000 + t[2]
-redis.call('ZREM', KEYS[1], ARGV[1])
-redis.call('ZADD', KEYS[1], 'NX', ended, ended)
-return 1
-`;
-
-const CLEAN_COMMAND = 'zoneguardRateBudgetClean';
-/**
- * KEYS[1]: the budget's sorted set; ARGV[1]: its interval in ms. Removes the members dated past the server's time plus
- * the interval, and answers how many. No honest member is: each is the server's own time of a reservation or of a
- * request's end. A host with a skewed clock or a stale writer can leave one there, and the counting script would
- * count it in every window until that date (30 days ahead: a wait longer than a timer can hold, which fires at once,
- * a busy loop of the whole fleet).
- */
-const CLEAN_SCRIPT = `
-local t = redis.call('TIME')
-local now = t[1] * 1000000 + t[2]
-return redis.call('ZREMRANGEBYSCORE', KEYS[1], '(' .. (now + tonumber(ARGV[1]) * 1000), '+inf')
-`;
-
-const FLEET_COMMAND = 'zoneguardRateBudgetFleet';
-/**
- * KEYS[1]: the budget's sorted set; KEYS[2]: the processes that heard the service lately, by id; ARGV[1]: the
- * service's window in ms; ARGV[2]: this process's id. Notes this process as present now, forgets those not heard from
- * within the window, and answers how many of the fleet's requests fall in the window ending at the server's time now
- * (those that ended within it and those still in flight: a member is a request's end once it ended, its reservation
- * until then) and how many processes are present, this one included.
- */
-const FLEET_SCRIPT = `
-local t = redis.call('TIME')
-local now = t[1] * 1000000 + t[2]
-local since = now - tonumber(ARGV[1]) * 1000
-redis.call('ZADD', KEYS[2], now, ARGV[2])
-redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', '(' .. since)
-redis.call('PEXPIRE', KEYS[2], ARGV[1])
-return { redis.call('ZCOUNT', KEYS[1], since, '+inf'), redis.call('ZCARD', KEYS[2]) }
-`;
+// On stderr, not as a process warning: scripts/env.sh's --no-warnings=ExperimentalWarning silences every process
+// warning on Node 24 (src/client/notices.ts). Said once per store by StoreConnection.
+const defaultWarning: StoreWarning = (message) => console.error(message);
 
 /** What the store says of the fleet as an answer is heard (FLEET_SCRIPT). */
 export interface FleetCount {
@@ -139,6 +110,8 @@ export interface FleetCount {
   requests: number;
   /** The processes of the fleet heard from within the window, this one included. */
   processes: number;
+  /** Members of the set of processes dated after the server's time, removed by this count. */
+  removedAhead: number;
 }
 
 /** One Redis connection per store URL in the process, opened on first use, never holding the process open. */
@@ -153,6 +126,8 @@ export class StoreConnection {
   #fleetDefined = false;
   /** No store call before this time: the last one failed (`unusable`). */
   #downUntil = Number.NEGATIVE_INFINITY;
+  /** Store calls in a row past STORE_SLOW_CALL_MS (`#timed`). */
+  #slowCalls = 0;
 
   constructor(url: string, warn: StoreWarning) {
     this.url = url;
@@ -203,11 +178,15 @@ export class StoreConnection {
       redis.defineCommand(CLEAN_COMMAND, { numberOfKeys: 1, lua: CLEAN_SCRIPT });
       this.#cleanDefined = true;
     }
-    const removed = await (redis as unknown as Record<typeof CLEAN_COMMAND, (key: string, intervalMs: string) => Promise<unknown>>)[CLEAN_COMMAND](
-      key,
-      String(intervalMs),
-    );
-    return Number(removed) || 0;
+    const scripted = redis as unknown as Record<typeof CLEAN_COMMAND, (key: string, intervalMs: string) => Promise<unknown>>;
+    const removed = Number(await this.#timed(() => scripted[CLEAN_COMMAND](key, String(intervalMs)))) || 0;
+    if (removed > 0) {
+      sayOnce(
+        `rate budget store late ${this.url}`,
+        `zoneguard: the rate budget store ${storeUrlForMessages(this.url)} held ${removed} requests dated past its own time and the window (a writer with a skewed clock, or not ours): removed`,
+      );
+    }
+    return removed;
   }
 
   /** The fleet's requests in the last `windowMs` and its processes, this one (`id`) noted present (FLEET_SCRIPT). */
@@ -217,8 +196,36 @@ export class StoreConnection {
       this.#fleetDefined = true;
     }
     const scripted = redis as unknown as Record<typeof FLEET_COMMAND, (key: string, processes: string, windowMs: string, id: string) => Promise<unknown[]>>;
-    const answer = await scripted[FLEET_COMMAND](key, `${key}:processes`, String(windowMs), id);
-    return { requests: Number(answer[0]) || 0, processes: Number(answer[1]) || 0 };
+    const answer = await this.#timed(() => scripted[FLEET_COMMAND](key, `${key}:processes`, String(windowMs), id));
+    const removedAhead = Number(answer[2]) || 0;
+    if (removedAhead > 0) {
+      sayOnce(
+        `rate budget store ahead ${this.url}`,
+        `zoneguard: the rate budget store ${storeUrlForMessages(this.url)} held ${removedAhead} processes dated after its own time (a writer with a skewed clock, or not ours): removed`,
+      );
+    }
+    return { requests: Number(answer[0]) || 0, processes: Number(answer[1]) || 0, removedAhead };
+  }
+
+  /** A reservation (the limiter's `reserve`) within the budget of time of a store call (`#timed`). */
+  reserve(limiter: RedisSlidingWindowRateLimiter, key: string, requests: number): Promise<{ token?: number; reset?: number }> {
+    return this.#timed(() => limiter.reserve(key, requests));
+  }
+
+  /**
+   * A store call, timed: past STORE_SLOW_CALL_MS twice in a row, the store is left for the process's own budget
+   * (`unusable`), which is said once. The call's answer is used all the same.
+   */
+  async #timed<T>(call: () => Promise<T>): Promise<T> {
+    const started = Date.now();
+    const answer = await call();
+    const tookMs = Date.now() - started;
+    this.#slowCalls = tookMs > STORE_SLOW_CALL_MS ? this.#slowCalls + 1 : 0;
+    if (this.#slowCalls >= 2) {
+      this.#slowCalls = 0;
+      this.unusable(`it answered in ${tookMs} ms, past its budget of ${STORE_SLOW_CALL_MS} ms a call twice in a row`);
+    }
+    return answer;
   }
 
   /** Whether the store is to be asked now: not within STORE_RETRY_AFTER_MS of a failed call. */
@@ -401,7 +408,10 @@ export class StoreRateBudget implements Budget {
     const since = this.#clock.now() - windowMs;
     this.#mine.ended = this.#mine.ended.filter((at) => at > since);
     const used = this.#mine.inFlight + this.#mine.ended.length;
-    return fleet.processes > 1 ? { used, fleet: { requests: Math.max(0, fleet.requests - used), processes: fleet.processes } } : undefined;
+    // Each process present heard the service within the window, so it has a request there: more processes than
+    // requests are members no process of the fleet wrote, and would shrink every share for nothing.
+    const processes = Math.min(fleet.processes, Math.max(1, fleet.requests));
+    return processes > 1 ? { used, fleet: { requests: Math.max(0, fleet.requests - used), processes } } : undefined;
   }
 
   /** Reserves one request in the store, sleeping as long as it says a slot takes to free; never throws. */
@@ -415,7 +425,7 @@ export class StoreRateBudget implements Budget {
       let reserved: { token?: number; reset?: number };
       let removed = 0;
       try {
-        reserved = await limiter.reserve(this.#key, this.#limits.requests);
+        reserved = await this.#connection.reserve(limiter, this.#key, this.#limits.requests);
         // A full window: first the members no honest writer dates so late (CLEAN_SCRIPT), then ask again at once.
         if (reserved.token === undefined) removed = await this.#connection.clean(redis, this.#key, intervalMs);
       } catch (error) {

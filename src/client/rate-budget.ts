@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { ServiceWord } from './service-word';
 
 /** At most `requests` requests in any window of `windowMs` milliseconds. */
 export interface RateBudgetLimits {
@@ -8,6 +9,15 @@ export interface RateBudgetLimits {
 
 /** The service's limit: 1200 requests per 5 minutes per user. */
 export const DEFAULT_RATE_BUDGET: RateBudgetLimits = Object.freeze({ requests: 1200, windowMs: 300_000 });
+
+/**
+ * The service's window (docs/service.md#rate-limit: 1200 requests per 5 minutes; a raised limit keeps the window):
+ * nothing the service says of its count can mean a longer wait. An answer saying longer is hostile or broken (a reset
+ * of a day, a Unix time in milliseconds read as seconds, a window of 24.8 days), and taken as said it made a deploy
+ * wait a day, or overflowed Node's timers (2^31-1 ms), which then fire at once: a busy loop that never sends. So a
+ * longer reset or window is read as this one (service-word.ts), and a 429 holds the budget no longer (`hold`).
+ */
+export const SERVICE_WINDOW_MS = DEFAULT_RATE_BUDGET.windowMs;
 
 /**
  * The service's other limit: 200 requests a second per IP address, whatever the credentials (docs/service.md#rate-limit).
@@ -56,56 +66,6 @@ export const systemClock: Clock = {
 
 /** Gives back a slot; call it once when the attempt ended (answer or failure). */
 export type Release = () => void;
-
-/**
- * What the service said of the caller's budget on one answer (docs/service.md#rate-limit): how many requests it
- * still takes and when that count rises, and, when it said so, its limit.
- */
-export interface ServiceWord {
-  remaining: number;
-  /** Milliseconds from the answer until the remaining count rises. */
-  resetMs: number;
-  /** The service's quota and window (`Ratelimit-Policy`, or `X-RateLimit-Limit` with the window unsaid: undefined). */
-  limits?: RateBudgetLimits;
-}
-
-type Headers = Record<string, string | string[] | undefined>;
-
-function headerText(headers: Headers, name: string): string | undefined {
-  const value = headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
-/** `name=<digits>` of a structured field (`"default";r=5;t=2`), or undefined. */
-function parameter(text: string | undefined, name: string): number | undefined {
-  const match = text === undefined ? null : new RegExp(`(?:^|[;,\\s])${name}=(\\d+)`).exec(text);
-  return match ? Number(match[1]) : undefined;
-}
-
-/**
- * What an answer's headers say of the budget: `Ratelimit: "default";r=<remaining>;t=<seconds>` with
- * `Ratelimit-Policy: "default";q=<quota>;w=<window seconds>`, or the older `X-RateLimit-Remaining`,
- * `X-RateLimit-Reset` (seconds, or a Unix time in seconds) and `X-RateLimit-Limit`. Undefined when it says nothing
- * usable. Pure.
- */
-export function parseRateLimitHeaders(headers: Headers, now: number): ServiceWord | undefined {
-  const current = headerText(headers, 'ratelimit');
-  const policy = headerText(headers, 'ratelimit-policy');
-  let remaining = parameter(current, 'r');
-  let resetSeconds = parameter(current, 't');
-  const quota = parameter(policy, 'q');
-  const windowSeconds = parameter(policy, 'w');
-  let limits = quota !== undefined && windowSeconds !== undefined ? { requests: quota, windowMs: windowSeconds * 1000 } : undefined;
-  if (remaining === undefined || resetSeconds === undefined) {
-    remaining = parameter(`r=${headerText(headers, 'x-ratelimit-remaining')?.trim() ?? ''}`, 'r');
-    const reset = parameter(`t=${headerText(headers, 'x-ratelimit-reset')?.trim() ?? ''}`, 't');
-    // A reset past a billion seconds is a Unix time (2001 onwards), not a delay.
-    resetSeconds = reset === undefined ? undefined : reset > 1e9 ? Math.max(0, Math.ceil(reset - now / 1000)) : reset;
-  }
-  if (remaining === undefined || resetSeconds === undefined) return undefined;
-  if (limits && rateBudgetProblem(limits) !== undefined) limits = undefined;
-  return { remaining, resetMs: resetSeconds * 1000, ...(limits ? { limits } : {}) };
-}
 
 /** How many more requests may leave before `resetAt`, from the service's last word. */
 export interface Allowance {
@@ -240,7 +200,8 @@ export class RateBudget implements Budget {
   }
 
   hold(ms: number): void {
-    this.#heldUntil = Math.max(this.#heldUntil, this.#clock.now() + ms);
+    // The service blocks an over-limit caller for up to its window (docs/service.md#rate-limit).
+    this.#heldUntil = Math.max(this.#heldUntil, this.#clock.now() + Math.min(ms, SERVICE_WINDOW_MS));
   }
 
   observe(word: ServiceWord): void {

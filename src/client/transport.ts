@@ -14,7 +14,9 @@ import {
 import type { Page } from './pagination';
 import { compiledCheck } from './compiled-check';
 import { redactSecrets } from './credentials';
-import { parseRateLimitHeaders, type Budget } from './rate-budget';
+import type { Budget } from './rate-budget';
+import { parseRateLimitHeaders } from './service-word';
+import { sayOnce } from './notices';
 import type { CredentialGate, Settle } from './refused-credentials';
 import { attemptsLeft, computeRetryDelay, isRateLimited, isRetryable, parseRetryAfter, type AttemptFailure, type RetryPolicy } from './retry';
 
@@ -234,6 +236,7 @@ async function attemptOnce<S extends z.ZodType>(context: Context, spec: CallSpec
   notify(() => logger?.onResponse?.({ method: site.method, path: site.path, attempt: site.attempt, status, durationMs: Date.now() - began }));
   // Every answer, a refusal too, says what is left of the user's count: the budget follows it (docs/client.md#rate-budget).
   const word = parseRateLimitHeaders(response.headers, Date.now());
+  for (const note of word?.notes ?? []) sayOnce(`service word ${note.kind}`, note.line);
   if (word) context.config.budget?.observe(word);
   return classify(context, site, response, decode(context, response));
 }

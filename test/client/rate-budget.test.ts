@@ -1,10 +1,10 @@
 import {
   allowanceAfter,
+  DEFAULT_RATE_BUDGET,
   allowanceAt,
   budgetKey,
   NO_ALLOWANCE,
   nextSlot,
-  parseRateLimitHeaders,
   perSecondBudget,
   RateBudget,
   requestsPerSecondProblem,
@@ -14,6 +14,7 @@ import {
   type Clock,
   type OwnCount,
 } from '../../src/client/rate-budget';
+import { parseRateLimitHeaders, strictestLimits } from '../../src/client/service-word';
 
 /** A clock that only moves when the test says so; sleepers wake in time order. */
 class FakeClock implements Clock {
@@ -296,8 +297,93 @@ describe('the service word (docs/service.md#rate-limit)', () => {
     ['a policy past the budget bounds is not taken', { ratelimit: '"default";r=1;t=1', 'ratelimit-policy': '"default";q=0;w=300' }, { remaining: 1, resetMs: 1000 }],
     ['nothing', {}, undefined],
     ['garbage', { ratelimit: 'r=many;t=soon' }, undefined],
+    // Two members of each header: the fewest remaining governs, and the limit keeps to both policies (strictestLimits).
+    [
+      'two policies and two counts',
+      { ratelimit: '"default";r=900;t=200, "burst";r=3;t=1', 'ratelimit-policy': '"default";q=1200;w=300, "burst";q=10;w=1' },
+      {
+        remaining: 3,
+        resetMs: 1000,
+        limits: { requests: 4, windowMs: 1000 },
+        notes: [{ kind: 'policies', line: 'zoneguard: the service said 2 rate limit policies (1200 per 300 s, 10 per 1 s): keeping to all of them, at 4 per 1 s' }],
+      },
+    ],
   ])('%s', (_name, headers, expected) => {
     expect(parseRateLimitHeaders(headers, NOW)).toEqual(expected);
+  });
+
+  // Hostile or broken answers: a reset or a window past the service's (5 minutes) is read as 5 minutes, with a note.
+  it.each<[string, Record<string, string>, number, RegExp, { requests: number; windowMs: number } | undefined]>([
+    ['a reset of 30 days (past what a timer holds)', { ratelimit: '"default";r=0;t=2592000' }, 300_000, /a reset of 2592000 s \(Ratelimit t=2592000\)/, undefined],
+    ['a reset of a day', { ratelimit: '"default";r=0;t=86400' }, 300_000, /a reset of 86400 s \(Ratelimit t=86400\), longer than its 300 s window .*: read as 300 s$/, undefined],
+    [
+      'an older reset as a Unix time in milliseconds, 30 days ahead',
+      { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(NOW + 30 * 86_400_000) },
+      300_000,
+      /a reset of 2592000 s \(X-RateLimit-Reset 1702592000000\)/,
+      undefined,
+    ],
+    ['a policy of one request per 24.8 days', { ratelimit: '"default";r=0;t=10', 'ratelimit-policy': '"default";q=1;w=2142720' }, 10_000, /a window of 2142720 s \(Ratelimit-Policy w=2142720\)/, { requests: 1, windowMs: 300_000 }],
+  ])('%s', (_name, headers, resetMs, note, limits) => {
+    const word = parseRateLimitHeaders(headers, NOW)!;
+    expect(word.resetMs).toBe(resetMs);
+    expect(word.limits).toEqual(limits);
+    expect(word.notes).toHaveLength(1);
+    expect(word.notes![0]!.line).toMatch(note);
+    expect(word.notes![0]!.line).toMatch(/^zoneguard: the service said a (reset|window) of \d+ s \(.*\), longer than its 300 s window \(docs\/service.md#rate-limit\): read as 300 s$/);
+  });
+
+  it.each([
+    ['a reset of 30 days', { ratelimit: '"default";r=0;t=2592000' }],
+    ['an older reset of 30 days in epoch milliseconds', { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(30 * 86_400_000) }],
+    ['a policy of one request per 24.8 days', { ratelimit: '"default";r=1;t=1', 'ratelimit-policy': '"default";q=1;w=2142720' }],
+  ])('a budget hearing %s waits the service window at most, then sends', async (_name, headers) => {
+    const clock = new FakeClock();
+    const budget = new RateBudget(DEFAULT_RATE_BUDGET, clock);
+    const first = await budget.acquire();
+    budget.observe(parseRateLimitHeaders(headers, clock.now())!);
+    first();
+    const waits: number[] = [];
+    let sent = false;
+    const next = budget.acquire((waitMs) => waits.push(waitMs)).then((release) => ((sent = true), release));
+    await flush();
+    expect(sent).toBe(false);
+    expect(waits).toHaveLength(1);
+    expect(waits[0]).toBeLessThanOrEqual(300_000);
+    await clock.advance(300_000);
+    expect(sent).toBe(true);
+    (await next)();
+  });
+
+  it('a 429 holds the budget for the service window at most, whatever it said', async () => {
+    const clock = new FakeClock();
+    const budget = new RateBudget(DEFAULT_RATE_BUDGET, clock);
+    budget.hold(30 * 86_400_000);
+    const waits: number[] = [];
+    let sent = false;
+    void budget.acquire((waitMs) => waits.push(waitMs)).then((release) => ((sent = true), release()));
+    await flush();
+    expect(waits).toEqual([300_000]);
+    await clock.advance(300_000);
+    expect(sent).toBe(true);
+  });
+
+  it('an older reset as a Unix time in milliseconds, 45 s ahead: 45 s, nothing odd', () => {
+    expect(parseRateLimitHeaders({ 'x-ratelimit-remaining': '3', 'x-ratelimit-reset': String(NOW + 45_000) }, NOW)).toEqual({ remaining: 3, resetMs: 45_000 });
+  });
+
+  it.each<[string, Array<{ requests: number; windowMs: number }>, { requests: number; windowMs: number } | undefined]>([
+    ['none', [], undefined],
+    ['one: itself', [{ requests: 1200, windowMs: 300_000 }], { requests: 1200, windowMs: 300_000 }],
+    // 4 a second keeps to 1200 per 300 s (300 windows of 4) and to 10 a second; 10 per 300 s would too, slower.
+    ['a window and a burst', [{ requests: 1200, windowMs: 300_000 }, { requests: 10, windowMs: 1000 }], { requests: 4, windowMs: 1000 }],
+    ['the burst allows less than the window can: its own pace', [{ requests: 1200, windowMs: 300_000 }, { requests: 2, windowMs: 1000 }], { requests: 2, windowMs: 1000 }],
+    // One per 300 s cannot be held in windows of a second: the longer window, at the one request.
+    ['a slow policy and a burst', [{ requests: 1, windowMs: 300_000 }, { requests: 10, windowMs: 1000 }], { requests: 1, windowMs: 300_000 }],
+    // 300 s is not a whole number of 7 s windows: 43 of them cover it, so 1200 / 43 = 27 a window, not 28.
+    ['windows that do not divide', [{ requests: 1200, windowMs: 300_000 }, { requests: 100, windowMs: 7000 }], { requests: 27, windowMs: 7000 }],
+  ])('strictestLimits: %s', (_name, policies, expected) => {
+    expect(strictestLimits(policies)).toEqual(expected);
   });
 
   const word = (remaining: number, resetMs: number) => ({ remaining, resetMs });

@@ -9,6 +9,7 @@ import { serveProgram } from './inline-host';
 import type { Stack } from '@pulumi/pulumi/automation';
 import { testClient, zoneOfPlan } from '../support/emulator';
 import { splitMarked } from '../../src/schemas/owner-marker';
+import { describeEmulator } from '../../src/cli';
 
 // Each example under examples/ run as its Pulumi project would be (its Pulumi.yaml's name, its config, its index.ts
 // importing 'pulumi-zoneguard') through the real engine against the emulator: up, then a clean second preview, and
@@ -337,5 +338,50 @@ describe('examples/ci-preview', () => {
     const text = await engineFailure((onOutput) => stack.preview({ refresh: true, expectNoChanges: true, diff: true, color: 'never', onOutput }));
     expect(text).toMatch(/~ enabled\s*:\s*false => true/);
     expect(text).toContain('no changes were expected for preview but changes were proposed');
+  });
+});
+
+/** The body of a README section (`## <heading>` to the next `## `), and its first fenced block in a language. */
+function readmeBlock(heading: string, language: string): string {
+  const section = fs.readFileSync(path.resolve(examples, '../README.md'), 'utf8').split(`\n## ${heading}\n`)[1]?.split('\n## ')[0] ?? '';
+  const block = new RegExp('^```' + language + '\\n([\\s\\S]*?)^```$', 'm').exec(section)?.[1];
+  if (block === undefined) throw new Error(`README.md: no ${language} block under "## ${heading}"`);
+  return block;
+}
+
+describe("the README's first stack, with the zone and token of its Configure section", () => {
+  const context = withSandbox('readme-first-stack');
+  let stack: Stack;
+  let zoneId: string;
+
+  beforeAll(async () => {
+    // The README's program text, unchanged, as the index.ts of a project of its own.
+    const folder = path.join(context.sandbox.dir, 'readme-first-stack-project');
+    fs.mkdirSync(folder, { recursive: true });
+    fs.writeFileSync(path.join(folder, 'Pulumi.yaml'), 'name: first-stack\nruntime: nodejs\n');
+    fs.writeFileSync(path.join(folder, 'index.ts'), readmeBlock('A first stack', 'ts'));
+    const configure = readmeBlock('Configure', 'sh');
+    zoneId = /^pulumi config set zoneId (\S+)$/m.exec(configure)![1]!;
+    const token = /^pulumi config set --secret zoneguard:apiToken (\S+)$/m.exec(configure)![1]!;
+    // The emulator the README starts (`npx zoneguard emulator`: the demo seed) prints that token and zone.
+    const banner = describeEmulator(context.sandbox.emulator, undefined, context.sandbox.emulator.credentials.zoneTokens);
+    expect(banner).toContain(`API token  ${token} `);
+    expect(banner).toMatch(new RegExp(`^  ${zoneId} `, 'm'));
+    stack = await projectStack(context.sandbox, folder, 'dev', { zoneId });
+  });
+
+  test('the first up creates its three resources; a second preview shows no change; destroy leaves the zone as seeded', async () => {
+    const seeded = (await context.sandbox.emulator.admin.inventory(zoneId)).counts;
+    const up = await stack.up({ color: 'never' });
+    expect(up.summary.resourceChanges).toEqual({ create: 4 }); // the stack and the three resources
+    expect((await context.client.pageGuard.get({ zoneId })).enabled).toBe(true);
+    expect((await context.sandbox.emulator.admin.inventory(zoneId)).counts).toMatchObject({
+      cspPolicies: seeded.cspPolicies + 1,
+      firewallRules: seeded.firewallRules + 1,
+      filters: seeded.filters + 1,
+    });
+    await stack.preview({ expectNoChanges: true, color: 'never' });
+    await stack.destroy({ color: 'never' });
+    expect((await context.sandbox.emulator.admin.inventory(zoneId)).counts).toMatchObject(seeded);
   });
 });

@@ -3,6 +3,7 @@
 // `pulumi-zoneguard/client`, the wire schemas `pulumi-zoneguard/schemas`, the insights `pulumi-zoneguard/insights`, the
 // expression checker `pulumi-zoneguard/expression`, the emulator `pulumi-zoneguard/emulator`.
 import './node-version'; // first: an unsupported Node fails here, saying what to install
+import './pulumi-copies'; // then: a second @pulumi/pulumi beside the program's fails here, naming both
 export { PageGuardSettings, type PageGuardSettingsArgs } from './resources/page-guard-settings';
 export { CspPolicy, type CspPolicyArgs } from './resources/csp-policy';
 export { FirewallRuleWithFilter, type FirewallRuleWithFilterArgs } from './resources/firewall-rule-with-filter';

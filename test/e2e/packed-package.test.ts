@@ -16,6 +16,8 @@ import { useRedisServer } from '../client/redis-server';
 // that folder and resolves the stored closures' require('pulumi-zoneguard/providers') from its node_modules, exactly
 // as for a user. The runs count their requests in a shared rate budget store (a real redis-server), as a fleet's
 // would: the installed package loads its store client and limiter from the consumer's node_modules.
+// The package shares the program's @pulumi/pulumi (a peer dependency): consumers pinned at the oldest version of the
+// package's range and at the newest the registry serves each run, with one copy; a second copy stops at load.
 jest.setTimeout(300_000);
 
 const redis = useRedisServer();
@@ -23,8 +25,16 @@ const redis = useRedisServer();
 const root = path.resolve(__dirname, '../..');
 const run = promisify(execFile);
 
+/** The package's range of @pulumi/pulumi, its oldest version, and the newest the registry serves today. */
+const range = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { peerDependencies: Record<string, string> })
+  .peerDependencies['@pulumi/pulumi']!;
+const oldest = /^\^(\d+\.\d+\.\d+)$/.exec(range)![1]!;
+let newest: string;
+
 let emulator: StartedEmulator;
 let client: ZoneGuardClient;
+let tarball: string;
+let packs: string;
 let project: string;
 let zoneId: string;
 let seeded: { cspPolicies: number; filters: number; firewallRules: number };
@@ -118,8 +128,11 @@ const program = async () => {
 });
 `;
 
-/** Runs the driver in the consumer's project (asynchronously: the emulator answers from this process). */
-async function driver(command: 'first-preview' | 'up' | 'preview' | 'destroy' | 'export'): Promise<Record<string, unknown>> {
+/** Runs the driver in a consumer's project (asynchronously: the emulator answers from this process). */
+async function driver(
+  command: 'first-preview' | 'up' | 'preview' | 'destroy' | 'export',
+  folder: string = project,
+): Promise<Record<string, unknown>> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     ZONEGUARD_TEST_BASE_URL: emulator.baseUrl,
@@ -128,9 +141,24 @@ async function driver(command: 'first-preview' | 'up' | 'preview' | 'destroy' | 
     ZONEGUARD_RATE_BUDGET_STORE: redis().url,
   };
   delete env.NODE_PATH; // nothing but the project's own node_modules
-  const { stdout } = await run(process.execPath, ['driver.js', command], { cwd: project, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const { stdout } = await run(process.execPath, ['driver.js', command], { cwd: folder, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   return JSON.parse(stdout.trim().split('\n').pop()!);
 }
+
+/** A consumer's project pinned at one @pulumi/pulumi, with the packed package: `npm install` there, as a user would. */
+async function consumer(pulumiVersion: string): Promise<string> {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), `zoneguard-packed-${pulumiVersion}-`));
+  const dependencies = { '@pulumi/pulumi': pulumiVersion, 'pulumi-zoneguard': `file:${path.join(packs, tarball)}` };
+  fs.writeFileSync(path.join(folder, 'package.json'), JSON.stringify({ name: 'consumer', private: true, main: 'index.js', dependencies }, null, 2));
+  await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'], { cwd: folder });
+  fs.writeFileSync(path.join(folder, 'index.js'), PROGRAM);
+  fs.writeFileSync(path.join(folder, 'driver.js'), DRIVER);
+  fs.mkdirSync(path.join(folder, '.state'));
+  return fs.realpathSync(folder);
+}
+
+const installedVersion = (folder: string) =>
+  (JSON.parse(fs.readFileSync(path.join(folder, 'node_modules', '@pulumi', 'pulumi', 'package.json'), 'utf8')) as { version: string }).version;
 
 beforeAll(async () => {
   assertEngineOnPath();
@@ -141,23 +169,27 @@ beforeAll(async () => {
   zoneId = zoneOfPlan(emulator, 'pro');
   client = new ZoneGuardClient({ baseUrl: emulator.baseUrl, credentials: { apiToken: emulator.credentials.apiToken } });
   seeded = (await emulator.admin.inventory(zoneId)).counts;
+  newest = (await run('npm', ['view', '@pulumi/pulumi', 'version'], { encoding: 'utf8' })).stdout.trim();
 
-  project = fs.mkdtempSync(path.join(os.tmpdir(), 'zoneguard-packed-'));
-  const { stdout } = await run('npm', ['pack', '--silent', '--pack-destination', project], { cwd: root, encoding: 'utf8' });
-  const tarball = stdout.trim().split('\n').pop()!;
-  fs.writeFileSync(
-    path.join(project, 'package.json'),
-    JSON.stringify({ name: 'consumer', private: true, main: 'index.js', dependencies: { 'pulumi-zoneguard': `file:./${tarball}` } }, null, 2),
-  );
-  await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'], { cwd: project });
-  fs.writeFileSync(path.join(project, 'index.js'), PROGRAM);
-  fs.writeFileSync(path.join(project, 'driver.js'), DRIVER);
-  fs.mkdirSync(path.join(project, '.state'));
+  packs = fs.mkdtempSync(path.join(os.tmpdir(), 'zoneguard-pack-'));
+  const { stdout } = await run('npm', ['pack', '--silent', '--pack-destination', packs], { cwd: root, encoding: 'utf8' });
+  tarball = stdout.trim().split('\n').pop()!;
+  project = await consumer(oldest);
 });
+
+/** Every folder this file made, removed at the end. */
+const folders = () => [project, newestProject, secondCopy, packs].filter((folder): folder is string => folder !== undefined);
+let newestProject: string | undefined;
+let secondCopy: string | undefined;
 
 afterAll(async () => {
   await emulator?.close();
-  if (project && !process.env.ZONEGUARD_KEEP_E2E) fs.rmSync(project, { recursive: true, force: true });
+  if (!process.env.ZONEGUARD_KEEP_E2E) for (const folder of folders()) fs.rmSync(folder, { recursive: true, force: true });
+});
+
+test(`the project pinned at the oldest @pulumi/pulumi of the range (${oldest}) holds that one copy, shared with the package`, () => {
+  expect(installedVersion(project)).toBe(oldest);
+  expect(fs.existsSync(path.join(project, 'node_modules', 'pulumi-zoneguard', 'node_modules', '@pulumi'))).toBe(false);
 });
 
 test('the project resolves a real copy of the package and the engine from its own node_modules', () => {
@@ -264,4 +296,60 @@ test('destroy deletes the policy, the rules and the filter', async () => {
   await expect(client.firewallRules.get({ zoneId, ruleId: created.ruleId! })).rejects.toThrow(/404/);
   await expect(client.filters.get({ zoneId, filterId: created.filterId! })).rejects.toThrow(/404/);
   expect((await emulator.admin.inventory(zoneId)).counts).toMatchObject(seeded);
+});
+
+describe('a consumer pinned at the newest @pulumi/pulumi the registry serves', () => {
+  beforeAll(async () => {
+    newestProject = await consumer(newest);
+  });
+
+  test('holds that one copy, shared with the package', () => {
+    expect(installedVersion(newestProject!)).toBe(newest);
+    expect(fs.existsSync(path.join(newestProject!, 'node_modules', 'pulumi-zoneguard', 'node_modules', '@pulumi'))).toBe(false);
+  });
+
+  test('up creates, a second preview shows no change, destroy puts the zone back', async () => {
+    expect(((await driver('up', newestProject)) as { changes: Record<string, number> }).changes).toEqual({ create: 4 });
+    expect(((await driver('preview', newestProject)) as { changes: Record<string, number> }).changes).toEqual({ same: 4 });
+    expect(((await driver('destroy', newestProject)) as { changes: Record<string, number> }).changes).toEqual({ delete: 4 });
+    expect((await emulator.admin.inventory(zoneId)).counts).toMatchObject(seeded);
+  });
+});
+
+test('a project pinned below the range is refused by npm install, which names the peer dependency', async () => {
+  const [major, minor] = oldest.split('.').map(Number);
+  const below = `${major}.${minor! - 1}.0`;
+  secondCopy = fs.mkdtempSync(path.join(os.tmpdir(), 'zoneguard-packed-below-'));
+  const dependencies = { '@pulumi/pulumi': below, 'pulumi-zoneguard': `file:${path.join(packs, tarball)}` };
+  fs.writeFileSync(path.join(secondCopy, 'package.json'), JSON.stringify({ name: 'consumer', private: true, dependencies }));
+  const failed = await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: secondCopy, encoding: 'utf8' }).then(
+    () => undefined,
+    (error: { stderr: string }) => error,
+  );
+  expect(failed?.stderr).toContain('ERESOLVE');
+  expect(failed?.stderr).toContain(`peer @pulumi/pulumi@"${range}" from pulumi-zoneguard@`);
+});
+
+test("a second @pulumi/pulumi nested under the package stops the program at load, in one line naming both and the fix", async () => {
+  // What an install that ignores peer dependencies, or the package's former `dependencies` entry, left: the package's
+  // own copy (here the newest project's, linked) beside the program's.
+  const nested = path.join(project, 'node_modules', 'pulumi-zoneguard', 'node_modules', '@pulumi');
+  fs.mkdirSync(nested, { recursive: true });
+  fs.symlinkSync(path.join(newestProject!, 'node_modules', '@pulumi', 'pulumi'), path.join(nested, 'pulumi'));
+  try {
+    const program = "require('@pulumi/pulumi'); require('pulumi-zoneguard');";
+    const failed = await run(process.execPath, ['-e', program], { cwd: project, encoding: 'utf8' }).then(
+      () => undefined,
+      (error: { stderr: string }) => error,
+    );
+    const lines = failed!.stderr.split('\n').filter((line) => line.includes('two copies of @pulumi/pulumi'));
+    expect(lines).toEqual([
+      `Error: pulumi-zoneguard: two copies of @pulumi/pulumi are loaded, the program's ${oldest} (${project}/node_modules/@pulumi/pulumi) ` +
+        `and the package's ${newest} (${newestProject}/node_modules/@pulumi/pulumi), and resources registered through two copies fail. ` +
+        `Install one @pulumi/pulumi in the range ${range} in your project (npm install @pulumi/pulumi@<version in that range>) and remove ` +
+        "the nested one, so the package shares the program's copy: `npm ls @pulumi/pulumi` lists them.",
+    ]);
+  } finally {
+    fs.rmSync(nested, { recursive: true, force: true });
+  }
 });

@@ -6,7 +6,12 @@ import * as zoneguard from '../src';
 // Versions the README and docs state, compared with the files that decide them, so the text cannot drift.
 const root = path.resolve(__dirname, '..');
 const read = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');
-const pkg = JSON.parse(read('package.json')) as { dependencies: Record<string, string>; engines: { node: string } };
+const pkg = JSON.parse(read('package.json')) as {
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+  peerDependencies: Record<string, string>;
+  engines: { node: string };
+};
 const cli = /github\.com\/pulumi\/pulumi\/pkg\/v3 v(\d+\.\d+\.\d+)/.exec(read('tools/pulumi-cli/go.mod'))?.[1];
 
 describe("the README's install table", () => {
@@ -21,10 +26,13 @@ describe("the README's install table", () => {
     expect(table[0]).toContain(`| Node.js | ${pkg.engines.node.replace('>=', '')} or later`);
   });
 
-  test("names @pulumi/pulumi's range of package.json and the locked version", () => {
+  test("names @pulumi/pulumi's peer range of package.json and the locked version, which the development pin names", () => {
     const lock = JSON.parse(read('package-lock.json')) as { packages: Record<string, { version: string }> };
-    expect(table[1]).toContain(`\`${pkg.dependencies['@pulumi/pulumi']}\``);
-    expect(table[1]).toContain(`the lockfile and the tests use ${lock.packages['node_modules/@pulumi/pulumi']!.version}`);
+    const locked = lock.packages['node_modules/@pulumi/pulumi']!.version;
+    expect(pkg.dependencies['@pulumi/pulumi']).toBeUndefined(); // shared with the program, never a copy of its own
+    expect(table[1]).toContain(`| \`@pulumi/pulumi\` | \`${pkg.peerDependencies['@pulumi/pulumi']}\`, your project's own (a peer dependency)`);
+    expect(table[1]).toContain(`the lockfile and the tests use ${locked}`);
+    expect(pkg.devDependencies['@pulumi/pulumi']).toBe(locked);
   });
 
   test('names the CLI version tools/pulumi-cli/go.mod builds', () => {
@@ -117,6 +125,10 @@ describe('links between the documents', () => {
       });
     expect(broken).toEqual([]);
   });
+});
+
+test('the README is at most 2,500 words (as `wc -w` counts them): a user\'s path; design notes live in docs/', () => {
+  expect(read('README.md').split(/\s+/).filter(Boolean).length).toBeLessThanOrEqual(2500);
 });
 
 test("the README's two commands name the Go version tools/pulumi-cli/go.mod needs, which scripts/preflight.sh checks", () => {

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import { PREVIEW_UNKNOWN } from '../../src/providers/kit/check';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
@@ -383,5 +384,75 @@ describe("the README's first stack, with the zone and token of its Configure sec
     await stack.preview({ expectNoChanges: true, color: 'never' });
     await stack.destroy({ color: 'never' });
     expect((await context.sandbox.emulator.admin.inventory(zoneId)).counts).toMatchObject(seeded);
+  });
+});
+
+describe("the README's GitHub Actions job, in a copy of examples/ci-preview with the packed package", () => {
+  const context = withSandbox('readme-ci-job');
+  let folder: string;
+  let env: NodeJS.ProcessEnv;
+  let zoneId: string;
+  const sh = (command: string, extra: NodeJS.ProcessEnv = {}) =>
+    promisify(execFile)('bash', ['-c', command], { cwd: folder, env: { ...env, ...extra }, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+
+  beforeAll(async () => {
+    zoneId = context.zone('enterprise');
+    // The stack's folder, outside this repo (nothing of its node_modules resolves), with the tarball the README has
+    // a user put there until the package is published.
+    folder = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'zoneguard-ci-job-')));
+    fs.cpSync(path.join(examples, 'ci-preview'), folder, { recursive: true });
+    const { stdout } = await promisify(execFile)('npm', ['pack', '--silent', '--pack-destination', folder], { cwd: path.resolve(examples, '..'), encoding: 'utf8' });
+    expect(stdout.trim().split('\n').pop()).toBe('pulumi-zoneguard-0.1.0.tgz');
+    // The job's backend and the stack's one-time config (ci.sh's header), with the real CLI.
+    env = {
+      ...process.env,
+      PULUMI_HOME: path.join(context.sandbox.dir, 'home'),
+      PULUMI_BACKEND_URL: `file://${path.join(context.sandbox.dir, 'state')}`,
+      PULUMI_CONFIG_PASSPHRASE: 'ci',
+    };
+    delete env.NODE_PATH;
+    delete env.PULUMI_STACK;
+    await sh(
+      [
+        'pulumi stack init ci --non-interactive',
+        `pulumi config set zoneId ${zoneId}`,
+        'pulumi config set shopHost shop.acme-bank.example',
+        "pulumi config set --path 'blockedUserAgents[0]' sqlmap",
+        `pulumi config set zoneguard:baseUrl ${context.sandbox.emulator.baseUrl}`,
+        `pulumi config set --secret zoneguard:apiToken ${context.sandbox.emulator.credentials.apiToken}`,
+      ].join(' && '),
+    );
+  });
+
+  afterAll(() => {
+    if (folder && !process.env.ZONEGUARD_KEEP_E2E) fs.rmSync(folder, { recursive: true, force: true });
+  });
+
+  test("its run step (npm ci, then ci.sh pr) installs from the folder's lockfile and prints the reviewer's report", async () => {
+    const job = readmeBlock('Jobs', 'yaml');
+    const steps = [...job.matchAll(/^ {6}- run: (.+)$/gm)].map((match) => match[1]!);
+    expect(steps).toEqual(['npm ci && ./ci.sh pr']);
+    // Minus the runner: its Pulumi CLI runs the program with Pulumi's Node.js language host, which this repository
+    // cannot build; a `pulumi` first on PATH hands the preview the program served from this process (inline-host.ts).
+    const served = await serveProgram(inlineProgram(path.join(folder, 'index.ts')));
+    const bin = path.join(context.sandbox.dir, 'runner-bin');
+    fs.mkdirSync(bin, { recursive: true });
+    const real = (await sh('command -v pulumi')).stdout.trim();
+    fs.writeFileSync(path.join(bin, 'pulumi'), `#!/bin/sh\nexec ${real} "$@" ${served.flags.join(' ')}\n`, { mode: 0o755 });
+    const summary = path.join(context.sandbox.dir, 'step-summary.md');
+    fs.writeFileSync(summary, '');
+    const result = await sh(steps[0]!, { PATH: `${bin}:${env.PATH}`, GITHUB_STEP_SUMMARY: summary }).then(
+      ({ stdout }) => ({ code: 0, stdout }),
+      (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: `${error.stdout}\n${error.stderr}` }),
+    );
+    served.close(result.code !== 0);
+    expect(result.code).toBe(0);
+    // npm ci installed the tarball: a real copy, with its zoneguard command.
+    expect(fs.lstatSync(path.join(folder, 'node_modules', 'pulumi-zoneguard')).isSymbolicLink()).toBe(false);
+    expect(fs.existsSync(path.join(folder, 'node_modules', '.bin', 'zoneguard'))).toBe(true);
+    const report = result.stdout.slice(result.stdout.indexOf('### Pulumi preview of stack `ci`'));
+    expect(report.split('\n')[0]).toBe('### Pulumi preview of stack `ci`: 3 to create');
+    expect(report).toContain(`**Zone \`${zoneId}\`**`);
+    expect(fs.readFileSync(summary, 'utf8')).toBe(report);
   });
 });

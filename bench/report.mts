@@ -115,7 +115,7 @@ if (wanted.length > 0 && merge) {
     lines.splice(ownAt < 0 ? lastRow + 1 : ownAt, 0, ...rows);
     document = lines.join('\n');
     const heading = `## ${result.bench}\n`;
-    const section = [heading, `Command: \`${result.command}\` (${fmt.ms(result.ms)}, run ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC at commit ${commit}${dirty > 0 ? ` with ${dirty} tracked files modified` : ''}; load average after it ${result.loadAfter.map((value) => value.toFixed(2)).join(', ')})`, '', result.section, ''].join('\n');
+    const section = [heading, `Command: \`${result.command}\` (${fmt.ms(result.ms)}, run ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC at commit ${commit}${dirty > 0 ? ` with ${dirty} tracked files modified` : ''}, Pulumi CLI ${pulumiVersion} with @pulumi/pulumi ${sdkVersion}; load average after it ${result.loadAfter.map((value) => value.toFixed(2)).join(', ')})`, '', result.section, ''].join('\n');
     const at = document.indexOf(heading);
     if (at < 0) document = `${document.trimEnd()}\n\n${section}`;
     else {
@@ -134,7 +134,7 @@ if (wanted.length > 0 && merge) {
     '',
     `Written by \`npm run bench\` (scripts/bench.sh → bench/report.mts) on ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC; ` +
       'the lines below describe that run. A section rewritten since by one bench (`npm run bench -- NAME --write`) says in its ' +
-      'Command line when and at which commit it ran, and its summary rows come from that run. Do not edit by hand: run `npm run bench` again.',
+      'Command line when, at which commit and with which Pulumi CLI it ran, and its summary rows come from that run. Do not edit by hand: run `npm run bench` again.',
     '',
     `- Node ${machine.node} (${machine.platform}), Pulumi CLI ${pulumiVersion}, @pulumi/pulumi ${sdkVersion}`,
     `- ${machine.cpus} CPUs (nproc) ${machine.cpuModel}, ${fmt.bytes(machine.memoryBytes)} memory; load average (1, 5, 15 min) ${load(machine.loadAverage)} at the start: ` +

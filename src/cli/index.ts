@@ -46,7 +46,7 @@ export function describeEmulator(emulator: StartedEmulator, statePath: string | 
   return lines.join('\n');
 }
 
-/** Reads and checks a seed file; its problems become one `path: message` line each. */
+/** Reads and checks a seed file; its problems become one line, `path: message` each, separated by `; `. */
 export function readSeedFile(path: string): SeedFile {
   return readCheckedJson('seed file', path, SeedFileJsonSchema);
 }

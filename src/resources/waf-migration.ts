@@ -51,7 +51,8 @@ export interface WafMigrationArgs {
 /**
  * The migration of a zone from the previous WAF managed rules to the new ones (`/zones/{zone_id}/waf_migration` and
  * the `http_request_firewall_managed` entry point). Irreversible, so `protect` defaults to true, `diff` never replaces,
- * and delete refuses: drop it from the stack with `retainOnDelete: true` or `pulumi state delete`.
+ * and delete refuses: drop it from the stack with `retainOnDelete: true` and `protect: false`, both recorded by an `up`
+ * first (`retainOnDelete` alone leaves it protected), or with `pulumi state delete --force`.
  */
 export class WafMigration extends ZoneGuardResource {
   declare readonly mode: pulumi.Output<MigrationMode>;

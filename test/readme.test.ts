@@ -112,6 +112,19 @@ describe('links between the documents', () => {
       ...[...read(file).matchAll(/<a (?:id|name)="([^"]+)"/g)].map((match) => match[1]!),
     ]);
 
+  test('every document a doc comment of src/ cites exists, with the heading it names (the API reference links them)', () => {
+    const sources = fs.readdirSync(path.join(root, 'src'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
+    const cited = new Set(
+      sources.flatMap((file) => [...(read(`src/${file}`).match(/\/\*\*[\s\S]*?\*\//g) ?? []).join('\n').matchAll(/(?<![\w/.-])((?:docs\/[\w-]+|README|BENCHMARKS|CHANGELOG)\.md)(?:#([\w-]+))?/g)].map((m) => `${m[1]}#${m[2] ?? ''}`)),
+    );
+    expect(cited.size).toBeGreaterThan(10);
+    const broken = [...cited].filter((target) => {
+      const [name, hash] = target.split('#') as [string, string];
+      return !fs.existsSync(path.join(root, name)) || (hash !== '' && !anchors(name).has(hash));
+    });
+    expect(broken).toEqual([]);
+  });
+
   test.each(documents)('%s: every relative link names a file that exists, and a heading of it', (file) => {
     const text = read(file).replace(/```[\s\S]*?```/g, '');
     const broken = [...text.matchAll(/\]\(([^)\s]+)\)/g)]

@@ -402,7 +402,7 @@ export function fieldTableBlocks(kind: ResourceKind, snapshot: ZoneSnapshot): Bl
   }));
 }
 
-/** An object's free texts without the owner marker at the end of one (docs/ownership.md#the-owner-marker). */
+/** An object's free texts without the owner marker at the end of one (docs/ownership.md). */
 function unmarked<T extends { id: string; ref?: string | undefined; description?: string | undefined }>(object: T, markers: Map<string, string>): T {
   const texts: Partial<Record<'ref' | 'description', string>> = {};
   for (const field of ['ref', 'description'] as const) {

@@ -5,7 +5,7 @@ import { FirewallRuleCreateItemSchema } from '../schemas/firewall-rules';
 import { adoption, declareKind, inPlace, zoneField, type Identity } from './declaration';
 import { TakeOverSchema } from './marker';
 
-/** A firewall rule's own fields, in place in both forms and under the same names on the wire (docs/service.md#firewall-rules). */
+/** A firewall rule's own fields, in place in both forms and under the same names on the wire (docs/service.md#area-b-firewall-rules). */
 export const FIREWALL_RULE_FIELDS = ['action', 'paused', 'priority', 'description', 'ref', 'products'] as const;
 
 /** A firewall rule is one object whichever kind holds it. */

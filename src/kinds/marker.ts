@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { MARKER_DIGITS, MARKER_PREFIX } from '../schemas/owner-marker';
 
 /**
- * The owner marker: who owns an object, recorded on the object itself (docs/ownership.md#the-owner-marker). It is a
+ * The owner marker: who owns an object, recorded on the object itself (docs/ownership.md). It is a
  * short digest of the full identity of the resource that created or adopted the object (project, stack, parent
  * chain, kind, logical name), written at the end of the object's `ref` (firewall rules and filters, ruleset rules)
  * or `description` (CSP policies), after the user's own text and one space: `block bots zg:1a2b3c4d5e`. The
@@ -39,7 +39,7 @@ export function ownerMarker(identity: OwnerIdentity): string {
 }
 
 /**
- * What an object's live marker means to the resource whose marker is `mine` (docs/ownership.md#decisions):
+ * What an object's live marker means to the resource whose marker is `mine` (docs/ownership.md):
  * - `mine`: the resource's own;
  * - `unmarked`: no marker (made by hand, by another tool, or by zoneguard before markers);
  * - `other`: another owner's: never written, never deleted, adopted only with `takeOver`.

@@ -26,16 +26,27 @@ export interface CspPolicyArgs extends TakeOverArgs {
 
 /** A content security policy of a zone's page security (`/zones/{zone_id}/page_guard/policies`). */
 export class CspPolicy extends OwnedResource {
+  /** What the policy does: `log` reports what it would block, `allow` enforces it. */
   declare readonly action: pulumi.Output<CspAction>;
+  /** The requests the policy applies to, in the rules language. */
   declare readonly expression: pulumi.Output<string>;
+  /** The CSP directive string the policy sends. */
   declare readonly value: pulumi.Output<string>;
+  /** Whether the policy is on (a boolean here, text on the wire: docs/service.md#policy-enabled). */
   declare readonly enabled: pulumi.Output<boolean>;
+  /** Your description, without the owner marker the service holds after it. */
   declare readonly description: pulumi.Output<string>;
   /** The policy this resource took over at create, when it was given one. */
   declare readonly adoptPolicyId: pulumi.Output<string | undefined>;
   /** The id the service assigned (also the resource's id). */
   declare readonly policyId: pulumi.Output<string>;
 
+  /**
+   * Declares a CspPolicy: `check` validates `args` before any API call, at preview too.
+   * @param name The resource's name, unique among the stack's resources of its kind (a rename needs `aliases`).
+   * @param args Its inputs ({@link CspPolicyArgs}).
+   * @param opts Pulumi's resource options (`dependsOn`, `protect`, `aliases`, `retainOnDelete`, ...).
+   */
   constructor(name: string, args: CspPolicyArgs, opts?: pulumi.CustomResourceOptions) {
     super(...registration('CspPolicy', name, args, opts));
     // A warning, not a failure: a site may need these sources. It runs in the program, so the engine shows it under

@@ -46,13 +46,19 @@ export interface CustomRuleArgs extends PhaseRuleFields {
 
 /** The outputs of a rule of either phase. */
 export abstract class PhaseRuleResource extends ZoneGuardResource {
+  /** The requests the rule matches, in the rules language. */
   declare readonly expression: pulumi.Output<string>;
+  /** The rule's description. */
   declare readonly description: pulumi.Output<string>;
+  /** Whether the rule runs. */
   declare readonly enabled: pulumi.Output<boolean>;
+  /** Your ref, without the owner marker the service holds after it; how other rules' `position` names this one. */
   declare readonly ref: pulumi.Output<string>;
+  /** With action block: the response the rule sends, when declared. */
   declare readonly response: pulumi.Output<BlockResponseInput | undefined>;
   /** Where the rule runs as declared while that holds; where it runs now after a refresh found it moved. */
   declare readonly position: pulumi.Output<RulePlace | undefined>;
+  /** The rule this resource took over at create, when it was given one. */
   declare readonly adoptRuleId: pulumi.Output<string | undefined>;
   /** Whether the create took the rule over from another owner's marker (docs/ownership.md#take-over). */
   declare readonly takeOver: pulumi.Output<boolean | undefined>;
@@ -68,9 +74,17 @@ export abstract class PhaseRuleResource extends ZoneGuardResource {
  * entry point is created with the first rule when it has none.
  */
 export class CustomRule extends PhaseRuleResource {
+  /** What the rule does. */
   declare readonly action: pulumi.Output<CustomRuleArgs['action'] extends pulumi.Input<infer A> ? A : never>;
+  /** With action skip: what the rule skips. */
   declare readonly skip: pulumi.Output<RuleSkip | undefined>;
 
+  /**
+   * Declares a CustomRule: `check` validates `args` before any API call, at preview too.
+   * @param name The resource's name, unique among the stack's resources of its kind (a rename needs `aliases`).
+   * @param args Its inputs ({@link CustomRuleArgs}).
+   * @param opts Pulumi's resource options (`dependsOn`, `protect`, `aliases`, `retainOnDelete`, ...).
+   */
   constructor(name: string, args: CustomRuleArgs, opts?: pulumi.CustomResourceOptions) {
     super(...registration('CustomRule', name, args, opts));
   }

@@ -27,15 +27,25 @@ export interface FirewallFilterArgs extends TakeOverArgs {
  * outside the stack still using it makes the delete fail, naming that rule.
  */
 export class FirewallFilter extends OwnedResource {
+  /** The requests the filter matches, in the rules language; every rule on the filter applies it. */
   declare readonly expression: pulumi.Output<string>;
+  /** The filter's description. */
   declare readonly description: pulumi.Output<string>;
+  /** Whether the filter is paused. */
   declare readonly paused: pulumi.Output<boolean>;
+  /** Your ref, without the owner marker the service holds after it. */
   declare readonly ref: pulumi.Output<string>;
   /** The filter this resource took over at create, when it was given one. */
   declare readonly adoptFilterId: pulumi.Output<string | undefined>;
   /** The id the service assigned to the filter (also the resource's id): what a FirewallRule's `filterId` takes. */
   declare readonly filterId: pulumi.Output<string>;
 
+  /**
+   * Declares a FirewallFilter: `check` validates `args` before any API call, at preview too.
+   * @param name The resource's name, unique among the stack's resources of its kind (a rename needs `aliases`).
+   * @param args Its inputs ({@link FirewallFilterArgs}).
+   * @param opts Pulumi's resource options (`dependsOn`, `protect`, `aliases`, `retainOnDelete`, ...).
+   */
   constructor(name: string, args: FirewallFilterArgs, opts?: pulumi.CustomResourceOptions) {
     super(...registration('FirewallFilter', name, args, opts));
   }

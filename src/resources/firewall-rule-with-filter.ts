@@ -18,8 +18,15 @@ export interface FirewallRuleWithFilterArgs extends FirewallRuleFields {
  * deletes its filter too; a filter left behind by a rule quota failure is reused by the next create.
  */
 export class FirewallRuleWithFilter extends FirewallRuleResource {
+  /** The requests the rule matches: the expression of its own filter. */
   declare readonly expression: pulumi.Output<string>;
 
+  /**
+   * Declares a FirewallRuleWithFilter: `check` validates `args` before any API call, at preview too.
+   * @param name The resource's name, unique among the stack's resources of its kind (a rename needs `aliases`).
+   * @param args Its inputs ({@link FirewallRuleWithFilterArgs}).
+   * @param opts Pulumi's resource options (`dependsOn`, `protect`, `aliases`, `retainOnDelete`, ...).
+   */
   constructor(name: string, args: FirewallRuleWithFilterArgs, opts?: pulumi.CustomResourceOptions) {
     super(...registration('FirewallRuleWithFilter', name, args, opts));
     // A WafMigration of the same zone in this program waits for this rule (zone-order.ts).

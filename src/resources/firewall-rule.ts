@@ -25,11 +25,17 @@ export interface FirewallRuleFields extends TakeOverArgs {
 
 /** The outputs of every firewall rule; each class also notes itself for a WafMigration of its zone (zone-order.ts). */
 export abstract class FirewallRuleResource extends OwnedResource {
+  /** What the rule does with the requests its filter matches. */
   declare readonly action: pulumi.Output<FirewallAction>;
+  /** With action bypass: the products the rule bypasses. */
   declare readonly products: pulumi.Output<FirewallProduct[] | undefined>;
+  /** Whether the rule is paused. */
   declare readonly paused: pulumi.Output<boolean>;
+  /** The rule's priority, or null when it has none. */
   declare readonly priority: pulumi.Output<number | null>;
+  /** The rule's description. */
   declare readonly description: pulumi.Output<string>;
+  /** Your ref, without the owner marker the service holds after it. */
   declare readonly ref: pulumi.Output<string>;
   /** The id the service assigned to the rule (also the resource's id). */
   declare readonly ruleId: pulumi.Output<string>;
@@ -54,6 +60,12 @@ export interface FirewallRuleArgs extends FirewallRuleFields {
  * (`POST /zones/{zone_id}/firewall/rules` with `filter: { id }`). Deleting it leaves the filter to its own resource.
  */
 export class FirewallRule extends FirewallRuleResource {
+  /**
+   * Declares a FirewallRule: `check` validates `args` before any API call, at preview too.
+   * @param name The resource's name, unique among the stack's resources of its kind (a rename needs `aliases`).
+   * @param args Its inputs ({@link FirewallRuleArgs}).
+   * @param opts Pulumi's resource options (`dependsOn`, `protect`, `aliases`, `retainOnDelete`, ...).
+   */
   constructor(name: string, args: FirewallRuleArgs, opts?: pulumi.CustomResourceOptions) {
     super(...registration('FirewallRule', name, args, opts));
     // A WafMigration of the same zone in this program waits for this rule (zone-order.ts).

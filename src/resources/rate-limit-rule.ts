@@ -18,9 +18,17 @@ export interface RateLimitRuleArgs extends PhaseRuleFields {
 
 /** One rate limiting rule of a zone (phase http_ratelimit), written alone as a CustomRule is. */
 export class RateLimitRule extends PhaseRuleResource {
+  /** What the rule does to a client over the rate. */
   declare readonly action: pulumi.Output<RateLimitRuleArgs['action'] extends pulumi.Input<infer A> ? A : never>;
+  /** How requests are counted and for how long the action lasts. */
   declare readonly ratelimit: pulumi.Output<RatelimitInput>;
 
+  /**
+   * Declares a RateLimitRule: `check` validates `args` before any API call, at preview too.
+   * @param name The resource's name, unique among the stack's resources of its kind (a rename needs `aliases`).
+   * @param args Its inputs ({@link RateLimitRuleArgs}).
+   * @param opts Pulumi's resource options (`dependsOn`, `protect`, `aliases`, `retainOnDelete`, ...).
+   */
   constructor(name: string, args: RateLimitRuleArgs, opts?: pulumi.CustomResourceOptions) {
     super(...registration('RateLimitRule', name, args, opts));
   }

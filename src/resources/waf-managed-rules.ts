@@ -37,6 +37,7 @@ export class WafManagedRules extends ZoneGuardResource {
   declare readonly order: pulumi.Output<string[]>;
   /** The rules by ref, as the service holds them. */
   declare readonly rules: pulumi.Output<Record<string, WafManagedRule>>;
+  /** Whether delete puts back what the entry point held before create (`recorded`). */
   declare readonly restoreOnDelete: pulumi.Output<boolean>;
   /** Whether the create took the entry point over from another owner's marker. */
   declare readonly takeOver: pulumi.Output<boolean | undefined>;
@@ -47,6 +48,12 @@ export class WafManagedRules extends ZoneGuardResource {
   /** What the entry point held before this resource took it over. */
   declare readonly recorded: pulumi.Output<EntrypointRuleset | null>;
 
+  /**
+   * Declares a WafManagedRules: `check` validates `args` before any API call, at preview too.
+   * @param name The resource's name, unique among the stack's resources of its kind (a rename needs `aliases`).
+   * @param args Its inputs ({@link WafManagedRulesArgs}).
+   * @param opts Pulumi's resource options (`dependsOn`, `protect`, `aliases`, `retainOnDelete`, ...).
+   */
   constructor(name: string, args: WafManagedRulesArgs, opts?: pulumi.CustomResourceOptions) {
     // Keyed by ref, so the engine's diff names the rule that changed, not every rule after a shifted position.
     const shaped = pulumi.output(args.rules).apply((list) => rulesByRef(list as ManagedRuleWithRef[]));

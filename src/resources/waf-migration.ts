@@ -55,8 +55,11 @@ export interface WafMigrationArgs {
  * first (`retainOnDelete` alone leaves it protected), or with `pulumi state delete --force`.
  */
 export class WafMigration extends ZoneGuardResource {
+  /** The declared mode: `validation` (both WAFs on, the new one first) or `direct`. */
   declare readonly mode: pulumi.Output<MigrationMode>;
+  /** The adjustments submitted with the migration, every list present. */
   declare readonly adjustments: pulumi.Output<Required<WafMigrationAdjustments>>;
+  /** How long create and update wait for the zone to settle, and how often they look (seconds). */
   declare readonly wait: pulumi.Output<{ timeoutSeconds: number; pollIntervalSeconds: number }>;
   /** Where the zone stands: validation, pending or complete. */
   declare readonly migrationState: pulumi.Output<string>;
@@ -69,6 +72,12 @@ export class WafMigration extends ZoneGuardResource {
   /** What the conversion changed or dropped, and the adjustments applied. */
   declare readonly conversion: pulumi.Output<WafConversion>;
 
+  /**
+   * Declares a WafMigration: `check` validates `args` before any API call, at preview too.
+   * @param name The resource's name, unique among the stack's resources of its kind (a rename needs `aliases`).
+   * @param args Its inputs ({@link WafMigrationArgs}).
+   * @param opts Pulumi's resource options (`dependsOn`, `protect`, `aliases`, `retainOnDelete`, ...).
+   */
   constructor(name: string, args: WafMigrationArgs, opts?: pulumi.CustomResourceOptions) {
     super(
       ...registration(

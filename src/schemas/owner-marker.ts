@@ -1,5 +1,5 @@
 /**
- * The owner marker's text on the wire (docs/ownership.md#the-owner-marker): `zg:` and 10 hex digits at the end of an
+ * The owner marker's text on the wire (docs/ownership.md): `zg:` and 10 hex digits at the end of an
  * object's `ref` or `description`, after the user's own text and one space: `block bots zg:1a2b3c4d5e`. Who it names
  * and what follows from it is src/kinds/marker.ts; this is only how it is written and read.
  */

@@ -106,6 +106,6 @@ export function describeVerdict(verdict: Verdict): string {
 /** The verdict per zone in one line: equivalent on every request tried, or how many differ, or why it is undecided. */
 export function equivalenceLine(result: Equivalence): string {
   if (result.unevaluated.length > 0) return `not decided: ${result.unevaluated.length} rule(s) could not be evaluated (${result.unevaluated.map((u) => `${u.key}: ${u.reason}`).join('; ')})`;
-  if (result.differences.length === 0) return `equivalent on every request tried (${result.tried} requests)`;
+  if (result.differences.length === 0) return `equivalent on every request tried (${result.tried} request${result.tried === 1 ? '' : 's'})`;
   return `${result.differences.length} of ${result.tried} requests tried differ`;
 }

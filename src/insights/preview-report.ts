@@ -3,7 +3,7 @@
 // stack outputs in v3.259) or, with PULUMI_ENABLE_STREAMING_JSON_PREVIEW=true, the engine's events one a line, stack
 // outputs included; both read into the digest's shape. Per zone, what `up` would change; the sources each CSP policy gains or loses; the
 // firewall rules and WAF custom rules added, changed or removed; the WAF migration plan a stack output carries while
-// the migration is pending; and each failure in one line. Pure: the preview's JSON in, the text out.
+// the migration is pending; the firewall rules upgrade plan a stack output carries; and each failure in one line. Pure: the preview's JSON in, the text out.
 import { stripVTControlCharacters } from 'node:util';
 import { z } from 'zod';
 import { PREVIEW_UNKNOWN } from '../unknown';
@@ -204,6 +204,41 @@ export function pendingPlans(digest: PreviewDigest): PendingPlan[] {
   });
 }
 
+/** A stack output that is a firewall rules upgrade plan (planFirewallRulesUpgrade's), whole or in part. */
+export interface FirewallUpgradeOutput {
+  output: string;
+  plan: { zoneId?: unknown; legacyApi?: unknown; converted?: unknown; equivalence?: unknown; rules?: unknown; problems?: unknown };
+}
+
+/** The stack outputs shaped as a firewall rules upgrade plan. */
+export function firewallUpgradePlans(digest: PreviewDigest): FirewallUpgradeOutput[] {
+  const stack = (digest.steps ?? []).find((step) => resourceOfUrn(step.urn).kind === 'Stack');
+  return Object.entries(stack?.newState?.outputs ?? {}).flatMap(([output, value]) =>
+    typeof value === 'object' && value !== null && 'legacyApi' in value && 'rules' in value ? [{ output, plan: value as FirewallUpgradeOutput['plan'] }] : [],
+  );
+}
+
+/** The Markdown of one firewall rules upgrade plan: the verdict, the problems, each rule with a difference in behaviour. */
+function firewallUpgradeLines({ output, plan }: FirewallUpgradeOutput): string[] {
+  const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+  const field = (value: unknown, name: string): unknown => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[name] : undefined);
+  const verdict = field(plan.equivalence, 'verdict');
+  const state = plan.legacyApi === 'retired' ? 'legacy API retired' : plan.converted === true ? 'converted' : 'conversion to come';
+  const rules = list(plan.rules).flatMap((rule) => {
+    const differences = list(field(rule, 'differences')).map(String);
+    if (differences.length === 0) return [];
+    const custom = field(rule, 'customRuleId');
+    const where = `custom rule #${String(field(rule, 'position'))}${typeof custom === 'string' ? ` ${code(custom)}` : ' (to come)'}, held by ${String(field(rule, 'holder'))}`;
+    return differences.map((difference) => `- rule ${code(String(field(rule, 'legacyRuleId')))} → ${where}: ${difference}`);
+  });
+  return [
+    `**Firewall rules upgrade plan** (stack output ${code(output)}) of zone ${code(String(plan.zoneId))}: ${state}; ${typeof verdict === 'string' ? verdict : 'no verdict (nothing to compare)'}`,
+    '',
+    ...list(plan.problems).map((problem) => `- problem: ${String(problem)}`),
+    ...rules,
+  ];
+}
+
 /** Each error of the preview in one line: the resource (kind and name) and the message's first line. */
 export function failureLines(digest: PreviewDigest): string[] {
   return (digest.diagnostics ?? [])
@@ -302,6 +337,7 @@ export function renderPreviewReport(digest: PreviewDigest, options: { stack?: st
     lines.push('', ...details.map((line) => `- ${line}`), ...(details.length > 0 ? [''] : []));
   }
   for (const plan of pendingPlans(digest)) lines.push(...planLines(plan), '');
+  for (const plan of firewallUpgradePlans(digest)) lines.push(...firewallUpgradeLines(plan), '');
   if (failures.length > 0) lines.push('**Failed**', '', ...failures.map((failure) => `- ${failure}`), '');
   return `${lines.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
 }

@@ -41,7 +41,7 @@ test('zoneguard scripts --help: exit 0, usage on stdout', async () => {
 test('every command is registered beside emulator', async () => {
   const result = await zoneguard(['--help']);
   expect(result.code).toBe(0);
-  for (const name of ['emulator', 'scripts', 'connections', 'cookies', 'export', 'migration', 'orphans', 'preview-report']) expect(result.stdout).toMatch(new RegExp(`\\n  ${name} `));
+  for (const name of ['emulator', 'scripts', 'connections', 'cookies', 'export', 'firewall-upgrade-plan', 'migration', 'orphans', 'preview-report']) expect(result.stdout).toMatch(new RegExp(`\\n  ${name} `));
   const plan = await zoneguard(['migration', 'plan', '--help']);
   expect(plan.code).toBe(0);
   expect(plan.stdout).toMatch(/^Usage: zoneguard migration plan \[options\]\n/);

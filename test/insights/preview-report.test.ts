@@ -129,3 +129,36 @@ test('renderPreviewReport: the whole report', () => {
 test('renderPreviewReport: nothing to change', () => {
   expect(renderPreviewReport({ steps: [], changeSummary: { same: 3 } }, { stack: 'ci' })).toBe('### Pulumi preview of stack `ci`: no changes\n\n`pulumi up` would change nothing.\n');
 });
+
+test('renderPreviewReport: a firewall rules upgrade plan output gives its verdict, its problems and each rule with a difference', () => {
+  const rule = (legacyRuleId: string, position: number, customRuleId: string | null, differences: string[]) => ({ legacyRuleId, position, customRuleId, holder: 'nobody', differences, action: 'block' });
+  const stack = {
+    op: 'same',
+    urn: 'urn:pulumi:ci::ci-preview::pulumi:pulumi:Stack::ci-preview-ci',
+    newState: {
+      outputs: {
+        firewallPlan: {
+          zoneId: ZONE,
+          legacyApi: 'readable',
+          converted: false,
+          equivalence: { verdict: '2 of 40 requests tried differ' },
+          problems: ['firewall rule r3: the rulesets grammar refuses its conversion (expression: …)'],
+          rules: [rule('r1', 1, null, []), rule('r2', 2, null, ['its filter is paused, so it did not run; converted, it is enabled and runs'])],
+        },
+      },
+    },
+  };
+  expect(renderPreviewReport({ steps: [stack], changeSummary: { same: 1 } }, { stack: 'ci' })).toBe(
+    [
+      '### Pulumi preview of stack `ci`: no changes',
+      '',
+      '`pulumi up` would change nothing.',
+      '',
+      `**Firewall rules upgrade plan** (stack output \`firewallPlan\`) of zone \`${ZONE}\`: conversion to come; 2 of 40 requests tried differ`,
+      '',
+      '- problem: firewall rule r3: the rulesets grammar refuses its conversion (expression: …)',
+      '- rule `r2` → custom rule #2 (to come), held by nobody: its filter is paused, so it did not run; converted, it is enabled and runs',
+      '',
+    ].join('\n'),
+  );
+});

@@ -4,6 +4,7 @@ import { processIo, type CliIo } from './io';
 import { connectionsCommand } from './connections';
 import { cookiesCommand } from './cookies';
 import { exportCommand } from './export';
+import { firewallUpgradePlanCommand } from './firewall-upgrade-plan';
 import { migrationCommand } from './migration-plan';
 import { orphansCommand } from './orphans';
 import { previewReportCommand } from './preview-report';
@@ -11,9 +12,9 @@ import { scriptsCommand } from './scripts';
 
 export { EXIT, processIo, type CliIo, type Output, type RunIo } from './io';
 export { runCommand } from './run';
-export { scriptsCommand, connectionsCommand, cookiesCommand, exportCommand, migrationCommand, orphansCommand, previewReportCommand };
+export { scriptsCommand, connectionsCommand, cookiesCommand, exportCommand, firewallUpgradePlanCommand, migrationCommand, orphansCommand, previewReportCommand };
 
 /** Every insight command, for `program.addCommand(...)` in the bin. */
 export function insightCommands(io: CliIo = processIo()): Command[] {
-  return [scriptsCommand(io), connectionsCommand(io), cookiesCommand(io), exportCommand(io), migrationCommand(io), orphansCommand(io), previewReportCommand(io)];
+  return [scriptsCommand(io), connectionsCommand(io), cookiesCommand(io), exportCommand(io), firewallUpgradePlanCommand(io), migrationCommand(io), orphansCommand(io), previewReportCommand(io)];
 }

@@ -40,7 +40,7 @@ function readExport(file: string): StackExport {
  * The exports, each holding something of the zone: an export that holds nothing there (another zone's stack, or a
  * stack whose first `up` recorded nothing) would make every object of the zone look unheld.
  */
-function readExports(files: readonly string[], zoneId: string): StackExport[] {
+export function readExports(files: readonly string[], zoneId: string): StackExport[] {
   const exports = files.map((file) => ({ file, export: readExport(file) }));
   const empty = exports.filter((e) => ownershipOf([e.export], zoneId).resources === 0).map((e) => e.file);
   if (empty.length > 0) {

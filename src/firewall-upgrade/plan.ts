@@ -161,7 +161,11 @@ export async function readFirewallUpgradePlan(client: ZoneGuardClient, zoneId: s
     await client.rulesets.updateEntrypoint({ zoneId, phase: CUSTOM_PHASE, ruleset: { name: phase?.name ?? 'default', rules }, dryRun: true });
     return draft;
   } catch (error) {
-    if (!(error instanceof ZoneGuardError) || error instanceof AuthenticationError || error.status !== 400) throw error;
+    if (error instanceof AuthenticationError) {
+      // A read-only token reads everything the plan needs but this check: say so rather than fail the plan.
+      return { ...draft, problems: [...draft.problems, `zone ${zoneId}: the token cannot dry-run the custom phase after the conversion (${error.message}), so its quota is not checked; run the plan with a token that may edit rulesets to check it`] };
+    }
+    if (!(error instanceof ZoneGuardError) || error.status !== 400) throw error;
     return planFromReads({ ...reads, dryRunRefusals: error.errors.map((item) => item.message) });
   }
 }

@@ -73,4 +73,51 @@ describe('planFirewallRulesUpgrade against the emulator', () => {
       new RegExp(`^zone ${id}: the token cannot read its firewall rules \\(the legacy firewall rules API\\) \\(.*\\); give it read access to that API for this zone, or run with a token that has it$`),
     );
   });
+
+  test('a token that reads the firewall rules but not the rulesets API: one line naming that API', async () => {
+    const { id } = await zone('half-readable.example');
+    const { token } = await emulator().admin.addToken({ zoneId: id, apis: ['firewall/rules', 'filters'] });
+    const client = testClient(emulator(), { credentials: { apiToken: token } });
+    await expect(planFirewallRulesUpgrade({ zoneId: id, client })).rejects.toThrow(
+      new RegExp(`^zone ${id}: the token cannot read its custom rules \\(the rulesets API, phase http_request_firewall_custom\\) \\(.*\\); give it read access`),
+    );
+  });
+
+  test('36 rules of both forms: the plan made before the conversion names the place and the differences the conversion then gives', async () => {
+    const { id } = await emulator().admin.seedZone({ name: 'many.example', plan: 'business' });
+    const client = testClient(emulator());
+    const filters = await client.filters.create({
+      zoneId: id,
+      filters: Array.from({ length: 6 }, (_, i) => ({ expression: `ip.src in {198.51.${100 + i}.0/24}`, paused: i === 5 })),
+    });
+    const actions = ['block', 'challenge', 'js_challenge', 'managed_challenge', 'allow', 'log', 'bypass'] as const;
+    const rule = (i: number) => {
+      const action = actions[i % actions.length]!;
+      return {
+        action,
+        ...(action === 'bypass' ? { products: ['waf' as const, 'rateLimit' as const] } : {}),
+        ...(i % 3 === 0 ? {} : { priority: (i * 37) % 50 }),
+        ...(i % 11 === 10 ? { paused: true } : {}),
+        description: `rule ${i}`,
+      };
+    };
+    // 24 rules of the single-call form, 12 on the six shared filters (two each), one of them paused.
+    await client.firewallRules.create({ zoneId: id, rules: Array.from({ length: 24 }, (_, i) => ({ ...rule(i), filter: { expression: `http.request.uri.path eq "/p${i}" or http.host eq "h${i}.example"` } })) });
+    await client.firewallRules.create({ zoneId: id, rules: Array.from({ length: 12 }, (_, i) => ({ ...rule(24 + i), filter: { id: filters[i % 6]!.id } })) });
+    await client.rulesets.updateEntrypoint({ zoneId: id, phase: CUSTOM, ruleset: { name: 'default', rules: [{ action: 'block', expression: 'http.request.uri.path eq "/admin"', description: 'by hand' }] } });
+
+    const before = await planFirewallRulesUpgrade({ zoneId: id, client });
+    expect([before.rules.length, before.problems, before.converted]).toEqual([36, [], false]);
+    expect(before.rules.map((r) => r.position)).toEqual(Array.from({ length: 36 }, (_, i) => i + 2));
+    const pausedFilterRules = before.rules.filter((r) => r.differences.some((d) => d.startsWith('its filter is paused')));
+    expect(pausedFilterRules.length).toBe(2);
+
+    await emulator().admin.setLegacyFirewall(id, 'maintenance');
+    const after = await planFirewallRulesUpgrade({ zoneId: id, client });
+    const entrypoint = await client.rulesets.getEntrypoint({ zoneId: id, phase: CUSTOM });
+    expect(after.converted).toBe(true);
+    expect(after.rules.map((r) => [r.legacyRuleId, r.position, r.customRuleId])).toEqual(before.rules.map((r) => [r.legacyRuleId, r.position, entrypoint.rules[r.position - 1]?.id]));
+    expect(after.equivalence).toEqual(before.equivalence);
+    expect(after.rules.map((r) => r.differences)).toEqual(before.rules.map((r) => r.differences));
+  });
 });

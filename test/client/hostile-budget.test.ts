@@ -109,25 +109,41 @@ describe('hostile store contents, on a real redis-server', () => {
   const LIMIT = { requests: 20, windowMs: 2_000 };
   let errors: string[];
   let spy: jest.SpyInstance;
+  /** What a test opened, closed after it whatever its outcome (an open connection keeps jest from exiting). */
+  let opened: Array<() => Promise<unknown> | void>;
+  const connectTo = (url: string, warn: (message: string) => void = () => undefined) => {
+    const connection = new StoreConnection(url, warn);
+    opened.push(async () => (await connection.ready())?.disconnect());
+    return connection;
+  };
+  const probeOf = (): Redis => {
+    const probe = new Redis(redis().url);
+    opened.push(() => probe.disconnect());
+    return probe;
+  };
   beforeEach(async () => {
+    opened = [];
     const store = new Redis(redis().url);
     await store.flushall();
     store.disconnect();
     errors = [];
     spy = jest.spyOn(console, 'error').mockImplementation((line: string) => void errors.push(line));
   });
-  afterEach(() => spy.mockRestore());
+  afterEach(async () => {
+    spy.mockRestore();
+    for (const close of opened) await close();
+  });
 
   it('20,000 processes dated ahead in the set of processes: removed, said once, and the allowance is not drained', async () => {
     const key = storeKeyOf({ baseUrl: 'https://api.example.com/client/v4', secrets: ['ahead-token'], limits: LIMIT });
-    const probe = new Redis(redis().url);
+    const probe = probeOf();
     const [seconds, micros] = await probe.time();
     const aDayAhead = Number(seconds) * 1e6 + Number(micros) + 86_400e6;
     const pipeline = probe.pipeline();
     for (let i = 0; i < 20_000; i += 1) pipeline.zadd(`${key}:processes`, String(aDayAhead + i), `stale-${i}`);
     await pipeline.exec();
     const warnings: string[] = [];
-    const connection = new StoreConnection(redis().url, (message) => warnings.push(message));
+    const connection = connectTo(redis().url, (message) => warnings.push(message));
     const budget = new StoreRateBudget(connection, new RateBudget(LIMIT), key);
     (await budget.acquire())();
     // The service's word after that request: 18 left of 20. The store's count of the fleet comes after it.
@@ -145,19 +161,42 @@ describe('hostile store contents, on a real redis-server', () => {
       `zoneguard: the rate budget store ${redis().url} held 20000 processes dated after its own time (a writer with a skewed clock, or not ours): removed`,
     ]);
     expect(warnings).toEqual([]);
-    (await connection.ready())?.disconnect();
-    probe.disconnect();
+  });
+
+  it('500 processes in the window but one request: no more processes are counted than requests, so no share is nothing', async () => {
+    const key = storeKeyOf({ baseUrl: 'https://api.example.com/client/v4', secrets: ['crowd-token'], limits: LIMIT });
+    const probe = probeOf();
+    const [seconds, micros] = await probe.time();
+    // Dated a moment ago, within the window: as members a live process writes, but no process of the fleet did.
+    const justNow = Number(seconds) * 1e6 + Number(micros) - 100_000;
+    const pipeline = probe.pipeline();
+    for (let i = 0; i < 500; i += 1) pipeline.zadd(`${key}:processes`, String(justNow), `crowd-${i}`);
+    await pipeline.exec();
+    const connection = connectTo(redis().url);
+    const budget = new StoreRateBudget(connection, new RateBudget(LIMIT), key);
+    (await budget.acquire())();
+    budget.observe({ remaining: 18, resetMs: 2_000 });
+    // The count of the fleet noted this process present beside the 500.
+    while (!(await probe.zscore(`${key}:processes`, 'crowd-0')) || (await probe.zcard(`${key}:processes`)) < 501) await new Promise((resolve) => setTimeout(resolve, 10));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const waits: number[] = [];
+    const releases: Release[] = [];
+    for (let i = 0; i < 5; i += 1) releases.push(await budget.acquire((waitMs) => waits.push(waitMs)));
+    for (const release of releases) release();
+    // 501 processes made each share of the 18 left nothing (18 / 2 / 501): every request waited.
+    expect(waits).toEqual([]);
   });
 
   it('a store answering each call in 400 ms: left for the process budget after two calls, said once', async () => {
     const proxy = await delayingProxy(redis().port, 400);
+    opened.push(() => proxy.close());
     const key = storeKeyOf({ baseUrl: 'https://api.example.com/client/v4', secrets: ['slow-store-token'], limits: LIMIT });
     const warnings: string[] = [];
-    const connection = new StoreConnection(`redis://127.0.0.1:${proxy.port}`, (message) => warnings.push(message));
+    const connection = connectTo(`redis://127.0.0.1:${proxy.port}`, (message) => warnings.push(message));
     const budget = new StoreRateBudget(connection, new RateBudget(LIMIT), key);
     const releases = await Promise.all(Array.from({ length: 10 }, () => budget.acquire()));
     for (const release of releases) release();
-    const probe = new Redis(redis().url);
+    const probe = probeOf();
     // Reservations are made one at a time: each of the ten held the others 400 ms. Two slow ones, then none.
     expect(await probe.zcard(key)).toBe(2);
     expect(warnings).toHaveLength(1);
@@ -167,9 +206,6 @@ describe('hostile store contents, on a real redis-server', () => {
       ),
     );
     expect(Number(/answered in (\d+) ms/.exec(warnings[0]!)?.[1])).toBeGreaterThanOrEqual(400);
-    probe.disconnect();
-    (await connection.ready())?.disconnect();
-    await proxy.close();
   });
 });
 

@@ -3,3 +3,4 @@
 export { checkEquivalence, describeRequest, describeVerdict, equivalenceLine, type Difference, type Equivalence, type KeyedCustomRule } from './equivalence';
 export { planFromReads, readFirewallUpgradePlan, type FirewallRulesUpgradePlan, type PlannedRule, type PlanReads } from './plan';
 export { holderOf, holderText, matchConversions, type Holder, type Holders } from './match';
+export { moveOf, renderMoveProgram, type Move, type MoveRule } from './move';

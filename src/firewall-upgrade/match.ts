@@ -9,6 +9,8 @@ import { splitMarked } from '../schemas/owner-marker';
 export interface Holders {
   readonly held: ReadonlySet<string>;
   readonly markers: ReadonlyMap<string, string>;
+  /** The URN of the resource that holds each id, where the exports say. */
+  readonly holders?: ReadonlyMap<string, string>;
 }
 
 /** Who holds a rule: a resource of the given stacks (its URN), another owner (its marker), or nobody. */
@@ -57,7 +59,11 @@ export function markerOf(...refs: (string | undefined)[]): string | undefined {
 export function holderOf(ids: readonly (string | undefined)[], marker: string | undefined, holders: Holders | undefined): Holder {
   const urn = marker === undefined ? undefined : holders?.markers.get(marker);
   if (urn !== undefined) return { by: 'this stack', urn };
-  if (ids.some((id) => id !== undefined && holders?.held.has(id))) return { by: 'this stack' };
+  const heldId = ids.find((id) => id !== undefined && holders?.held.has(id));
+  if (heldId !== undefined) {
+    const by = holders?.holders?.get(heldId);
+    return by === undefined ? { by: 'this stack' } : { by: 'this stack', urn: by };
+  }
   if (marker !== undefined) return { by: 'another owner', marker };
   return { by: 'nobody' };
 }

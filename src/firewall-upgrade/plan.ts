@@ -6,7 +6,8 @@ import { AuthenticationError, NotFoundError, RetiredApiError, ZoneGuardError } f
 import { convertFirewallRules, declaredExpressionProblem, declaredRuleProblemText, legacyOrder, ruleProblems } from '../rulesets';
 import { CUSTOM_PHASE, type FirewallRuleWire, type RulesetRule, type SavedRuleset } from '../schemas';
 import { checkEquivalence, describeRequest, describeVerdict, equivalenceLine, type KeyedCustomRule } from './equivalence';
-import { holderOf, holderText, markerOf, matchConversions, ruleNotes, type Holders } from './match';
+import { holderOf, holderText, markerOf, matchConversions, ruleNotes, type Holder, type Holders } from './match';
+import { moveOf, type Move, type MoveEntry } from './move';
 
 /** One legacy rule in the plan. */
 export interface PlannedRule {
@@ -40,6 +41,8 @@ export interface FirewallRulesUpgradePlan {
   equivalence: { verdict: string; tried: number; differences: { request: string; before: string; after: string }[]; unreached: string[] } | null;
   /** Bad input, one line each, naming the rule and what to do; empty when the move can go ahead. */
   problems: string[];
+  /** The move of the rules the given stacks hold to CustomRules (docs/firewall-and-migration.md#move); null without stack exports. */
+  move: Move | null;
 }
 
 /** What the plan is made of: the reads, the zone's dry run of the converted phase, and the stack exports' holders. */
@@ -77,6 +80,7 @@ export function planFromReads(reads: PlanReads): FirewallRulesUpgradePlan {
       otherCustomRules: phaseRules.map((rule) => ({ id: rule.id ?? '', description: rule.description ?? '', holder: holderText(holderOf([rule.id], markerOf(rule.ref), reads.holders)) })),
       equivalence: null,
       problems: [],
+      move: reads.holders ? moveOf(phaseRules.flatMap((rule) => held(reads.holders, null, rule, holderOf([rule.id], markerOf(rule.ref), reads.holders))), null) : null,
     };
   }
   const ordered = legacyOrder(reads.legacy);
@@ -112,6 +116,12 @@ export function planFromReads(reads: PlanReads): FirewallRulesUpgradePlan {
     };
   });
   const mine = new Set(matched.filter((i): i is number => i !== undefined));
+  const entries = ordered.flatMap((legacy, i) => {
+    const at = matched[i];
+    const custom = at === undefined ? undefined : phaseRules[at];
+    const holder = holderOf([legacy.id, legacy.filter.id, custom?.id], markerOf(legacy.ref, legacy.filter.ref, custom?.ref), reads.holders);
+    return held(reads.holders, legacy.id, custom ?? (after[(positions[i] ?? 1) - 1] as RulesetRule), holder);
+  });
   return {
     zoneId,
     legacyApi: 'readable',
@@ -125,7 +135,14 @@ export function planFromReads(reads: PlanReads): FirewallRulesUpgradePlan {
       unreached: [...equivalence.unreached],
     },
     problems,
+    move: reads.holders ? moveOf(entries, phaseRules.at(-1)?.id ?? null) : null,
   };
+}
+
+/** A rule of the plan as an entry of the move, when the given stacks hold it. */
+function held(holders: Holders | undefined, legacyRuleId: string | null, rule: RulesetRule, holder: Holder): MoveEntry[] {
+  if (holders === undefined || holder.by !== 'this stack') return [];
+  return [{ holder, legacyRuleId, customRuleId: rule.id ?? null, rule }];
 }
 
 /** A read the token may not make: one clear line naming the API and what to do. */

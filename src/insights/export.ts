@@ -157,7 +157,7 @@ function nameObjects<T extends { id: string; description?: string }>(objects: T[
   });
 }
 
-function block(constructor: string, variable: string, name: string, fields: [string, string | undefined][], comment: string[]): string {
+export function block(constructor: string, variable: string, name: string, fields: [string, string | undefined][], comment: string[]): string {
   const lines = comment.map((c) => `// ${c}`);
   lines.push(`export const ${variable} = new ${constructor}(${tsString(name)}, {`);
   for (const [key, value] of fields) if (value !== undefined) lines.push(key === value ? `  ${key},` : `  ${key}: ${value},`);

@@ -107,6 +107,8 @@ const text = (value: unknown) => (typeof value === 'string' && value !== '' ? va
 /** What stack exports hold in `zoneId`: the ids their resources hold, the owner markers they record, and their pending creates. */
 export interface Ownership {
   held: Set<string>;
+  /** The URN of the resource that holds each id of `held` (a pending create's adoption has none). */
+  holders: Map<string, string>;
   /** Each owner marker a resource records (written, or to write: the owner input) or a pending operation writes, with the resource's URN. */
   markers: Map<string, string>;
   pending: PendingCreate[];
@@ -118,10 +120,13 @@ export interface Ownership {
 function record(ownership: Ownership, resource: ResourceState, kind: ResourceKind): void {
   ownership.resources += 1;
   for (const marker of [text(resource.outputs?.[MARKER_KEY]), text(resource.inputs?.[OWNER_KEY])]) if (marker) ownership.markers.set(marker, resource.urn);
-  if (text(resource.id)) ownership.held.add(resource.id!);
   const owned = declarationOf(kind).identity.owns;
   const ownedId = owned ? text(resource.outputs?.[owned.output]) : undefined;
-  if (ownedId) ownership.held.add(ownedId);
+  for (const id of [text(resource.id), ownedId]) {
+    if (id === undefined) continue;
+    ownership.held.add(id);
+    ownership.holders.set(id, resource.urn);
+  }
 }
 
 /**
@@ -138,7 +143,7 @@ function recordPending(ownership: Ownership, resource: ResourceState & { inputs:
 
 /** The ids the stacks' resources hold in `zoneId`, the markers they record there, and their pending creates. Pure. */
 export function ownershipOf(exports: readonly StackExport[], zoneId: string): Ownership {
-  const ownership: Ownership = { held: new Set(), markers: new Map(), pending: [], resources: 0 };
+  const ownership: Ownership = { held: new Set(), holders: new Map(), markers: new Map(), pending: [], resources: 0 };
   for (const { deployment } of exports) {
     for (const resource of deployment.resources ?? []) {
       const kind = kindOfType(resource.type);

@@ -207,7 +207,7 @@ export function pendingPlans(digest: PreviewDigest): PendingPlan[] {
 /** A stack output that is a firewall rules upgrade plan (planFirewallRulesUpgrade's), whole or in part. */
 export interface FirewallUpgradeOutput {
   output: string;
-  plan: { zoneId?: unknown; legacyApi?: unknown; converted?: unknown; equivalence?: unknown; rules?: unknown; problems?: unknown };
+  plan: { zoneId?: unknown; legacyApi?: unknown; converted?: unknown; equivalence?: unknown; rules?: unknown; problems?: unknown; move?: unknown };
 }
 
 /** The stack outputs shaped as a firewall rules upgrade plan. */
@@ -236,6 +236,8 @@ function firewallUpgradeLines({ output, plan }: FirewallUpgradeOutput): string[]
     '',
     ...list(plan.problems).map((problem) => `- problem: ${String(problem)}`),
     ...rules,
+    // How the move's up goes (create then delete, overlapping; or adopt): docs/firewall-and-migration.md#move.
+    ...(typeof field(plan.move, 'note') === 'string' ? [`- the move of ${list(field(plan.move, 'rules')).length} rule(s) of this stack: ${String(field(plan.move, 'note'))}`] : []),
   ];
 }
 

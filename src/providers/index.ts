@@ -5,6 +5,7 @@ import type { Implementation } from './kit/implementation';
 import { RESOURCE_KINDS, declarationOf, type KindDeclaration } from '../kinds';
 import { ownershipSpec, withOwnership } from './kit/ownership';
 import { withOwnerMarker } from './kit/marker';
+import { LEGACY_FIREWALL_KINDS, withConversion } from './kit/conversion';
 import { withInputsPresent } from './kit/check';
 import { withPreviewKnown } from './kit/context';
 import { isDynamicProviderHost, quietHostEchoes, withQuietFailures } from './kit/quiet';
@@ -20,7 +21,8 @@ function handlersModule(kind: ResourceKind): { file: string; name: string } {
 }
 
 /**
- * A kind's handlers with its owner marker (kit/marker.ts), behind the ownership guard (kit/ownership.ts), each taking
+ * A kind's handlers with its owner marker (kit/marker.ts), a legacy firewall kind's delete leaving a converted zone
+ * without a call (kit/conversion.ts), behind the ownership guard (kit/ownership.ts), each taking
  * what it needs from the kind's declaration, and with a check that refuses missing inputs in one failure before any kind reads them (kit/check.ts),
  * after taking out the preview's key (kit/context.ts).
  */
@@ -30,7 +32,8 @@ function load(kind: ResourceKind): Implementation {
   const handlers = (require(file) as Record<string, Implementation | undefined>)[name];
   if (!handlers) throw new Error(`zoneguard: src/providers/${file.slice(2)}.ts exports no ${name}: the handlers of ${kind}`);
   const declaration = declarationOf(kind);
-  return withPreviewKnown(withInputsPresent(kind, withOwnership(kind, marked(declaration, handlers), ownershipSpec(declaration))));
+  const legacy = LEGACY_FIREWALL_KINDS.includes(kind) ? withConversion(kind, marked(declaration, handlers)) : marked(declaration, handlers);
+  return withPreviewKnown(withInputsPresent(kind, withOwnership(kind, legacy, ownershipSpec(declaration))));
 }
 
 /** A kind's handlers with its owner marker on every object, where its declaration gives the marked field (kit/marker.ts). */

@@ -51,4 +51,55 @@ describe('zoneguard firewall-upgrade-plan', () => {
     expect(await run(['--zone', zoneId, '--stack-export', file, ...h.flags()], e.io)).toBe(2);
     expect(e.stderr()).toContain(`${file}: holds no zoneguard resource of zone ${zoneId}`);
   });
+
+  test('--program prints the CustomRules of the rules the stack holds: created in order while available, adopting once converted', async () => {
+    const zoneId = await seeded('cli-plan-program.example');
+    const [office, bots] = (await h.emulator.admin.inventory(zoneId)).firewallRules;
+    const type = 'pulumi-nodejs:dynamic/zoneguard:FirewallRuleWithFilter';
+    const resource = (id: string, name: string) => ({ urn: `urn:pulumi:dev::site::${type}::${name}`, type, id, inputs: { zoneId }, outputs: { zoneId, ruleId: id } });
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'zg-plan-')), 'export.json');
+    fs.writeFileSync(file, JSON.stringify({ version: 3, deployment: { resources: [resource(office!.id, 'office'), resource(bots!.id, 'bots')] } }));
+
+    const usage = capture();
+    expect(await run(['--zone', zoneId, '--program', ...h.flags()], usage.io)).toBe(2);
+    expect(usage.stderr()).toContain('--program needs --stack-export: the program declares the rules your stack holds');
+
+    const plan = capture();
+    expect(await run(['--zone', zoneId, '--stack-export', file, ...h.flags()], plan.io)).toBe(0);
+    expect(plan.stdout()).toContain('The move (2 rules of the given stacks): the up creates these 2 custom rule(s) first, in this order, then deletes the firewall rules they replace: the two overlap');
+    const available = capture();
+    expect(await run(['--zone', zoneId, '--stack-export', file, '--program', ...h.flags()], available.io)).toBe(0);
+    expect(available.stdout()).toContain(
+      [
+        `// Was firewall rule ${office!.id}, held by urn:pulumi:dev::site::${type}::office.`,
+        "export const ruleOffice = new CustomRule('office', {",
+        '  zoneId,',
+        "  action: 'skip',",
+        "  expression: 'ip.src eq 198.51.100.7',",
+        "  description: 'office',",
+        "  skip: { ruleset: 'current' },",
+        '  position: { first: true },',
+        '});',
+        '',
+        `// Was firewall rule ${bots!.id}, held by urn:pulumi:dev::site::${type}::bots.`,
+        "export const ruleBots = new CustomRule('bots', {",
+        '  zoneId,',
+        "  action: 'skip',",
+        '  expression: \'http.user_agent contains "bot"\',',
+        "  skip: { products: ['waf'] },",
+        '  position: { after: ruleOffice.ruleId },',
+        '});',
+      ].join('\n'),
+    );
+
+    await h.emulator.admin.setLegacyFirewall(zoneId, 'maintenance');
+    const { rules } = await h.client.rulesets.getEntrypoint({ zoneId, phase: 'http_request_firewall_custom' });
+    const converted = capture();
+    expect(await run(['--zone', zoneId, '--stack-export', file, '--program', ...h.flags()], converted.io)).toBe(0);
+    // Made by hand, the rules carry no marker: adopted without takeOver, where they run.
+    expect(converted.stdout()).toContain(`  skip: { ruleset: 'current' },\n  adoptRuleId: '${rules[0]!.id}',\n});`);
+    expect(converted.stdout()).toContain(`  skip: { products: ['waf'] },\n  adoptRuleId: '${rules[1]!.id}',\n});`);
+    expect(converted.stdout()).toContain('the up adopts each of these 2 converted rule(s) (one write each: its owner marker)');
+    expect(converted.stdout()).not.toMatch(/position|takeOver/);
+  });
 });

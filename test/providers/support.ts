@@ -14,7 +14,7 @@ export interface ProviderFixture {
   /** A new zone (business plan unless `seed` says otherwise), so a test's counts and request log are its own. */
   freshZone(seed?: Partial<ZoneSeed>): Promise<string>;
   /** Requests the emulator received since the last call (or since start). */
-  requestsSince(): Promise<Array<{ method: string; path: string }>>;
+  requestsSince(): Promise<Array<{ method: string; path: string; status: number }>>;
   /** The same, as `METHOD path` with the path below the zone: `POST /firewall/rules`. */
   apiCalls(): Promise<string[]>;
   /**

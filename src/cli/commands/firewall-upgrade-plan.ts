@@ -1,7 +1,7 @@
 import { Command } from 'commander';
-import { readFirewallUpgradePlan, type FirewallRulesUpgradePlan } from '../../firewall-upgrade';
+import { readFirewallUpgradePlan, renderMoveProgram, type FirewallRulesUpgradePlan } from '../../firewall-upgrade';
 import { ownershipOf } from '../../insights/orphans';
-import { jsonText, processIo, type CliIo, type RunIo } from './io';
+import { UsageError, jsonText, processIo, type CliIo, type RunIo } from './io';
 import { addConnectionOptions, zoneOption, type ConnectionOptions } from './options';
 import { clientFrom } from './client';
 import { readExports } from './orphans';
@@ -12,6 +12,7 @@ interface PlanOptions extends ConnectionOptions {
   zone: string;
   stackExport?: string[];
   json?: boolean;
+  program?: boolean;
 }
 
 /** What a custom rule does, in one cell: its action and what a skip skips. */
@@ -62,6 +63,17 @@ export function renderFirewallUpgradePlan(plan: FirewallRulesUpgradePlan): strin
       )}`,
     );
   }
+  if (plan.move) {
+    out.push(
+      `The move (${plan.move.rules.length} rule${plan.move.rules.length === 1 ? '' : 's'} of the given stacks): ${plan.move.note}; --program prints its CustomRules\n` +
+        (plan.move.rules.length > 0
+          ? renderTable(
+              [{ header: 'CUSTOM RULE RESOURCE' }, { header: 'ADOPTS' }, { header: 'REPLACES' }],
+              plan.move.rules.map((rule) => [rule.name, rule.customRuleId ?? '(created)', rule.replaces ?? '-']),
+            )
+          : ''),
+    );
+  }
   if (plan.equivalence && plan.equivalence.unreached.length > 0) {
     out.push(`Legacy rules no request tried reached (shadowed, or met by no value tried): ${plan.equivalence.unreached.join(', ')}\n`);
   }
@@ -74,7 +86,8 @@ export function firewallUpgradePlanCommand(io: CliIo = processIo()): Command {
     .description("show what moving a zone's legacy firewall rules to custom rules does: each rule's custom rule, who holds it, every difference in behaviour; changes nothing")
     .addOption(zoneOption())
     .option('--stack-export <file...>', 'what pulumi stack export wrote, one file per stack on this zone (- for standard input): who holds each rule')
-    .option('--json', 'JSON on stdout instead of tables (the plan planFirewallRulesUpgrade answers)');
+    .option('--json', 'JSON on stdout instead of tables (the plan planFirewallRulesUpgrade answers)')
+    .option('--program', 'print the Pulumi program of the move instead: a CustomRule for each rule the --stack-export stacks hold (docs/firewall-and-migration.md#move)');
   addConnectionOptions(
     command,
     `
@@ -83,14 +96,19 @@ custom phase after the conversion (which saves nothing). docs/firewall-and-migra
 
 Examples:
   $ zoneguard firewall-upgrade-plan --zone 023e105f4ecef8ad9ca31a8372d0c353
-  $ pulumi stack export | zoneguard firewall-upgrade-plan --zone 023e105f4ecef8ad9ca31a8372d0c353 --stack-export -`,
+  $ pulumi stack export | zoneguard firewall-upgrade-plan --zone 023e105f4ecef8ad9ca31a8372d0c353 --stack-export -
+  $ pulumi stack export | zoneguard firewall-upgrade-plan --zone 023e105f4ecef8ad9ca31a8372d0c353 --stack-export - --program > move.ts`,
   );
   command.action(
     actionOf<PlanOptions>(io, async (options) => {
+      if (options.program && !options.stackExport) {
+        throw new UsageError('--program needs --stack-export: the program declares the rules your stack holds, which its export tells');
+      }
       const holders = options.stackExport ? ownershipOf(readExports(options.stackExport, options.zone), options.zone) : undefined;
       const { client } = clientFrom(options, io.env);
       const plan = await readFirewallUpgradePlan(client, options.zone, holders);
-      io.stdout.write(options.json ? jsonText(plan) : renderFirewallUpgradePlan(plan));
+      if (options.program && plan.move) io.stdout.write(renderMoveProgram(plan.zoneId, plan.move));
+      else io.stdout.write(options.json ? jsonText(plan) : renderFirewallUpgradePlan(plan));
     }),
   );
   return wireCommand(command, io);

@@ -105,9 +105,12 @@ export function isConflictError(error: unknown): error is ZoneGuardError {
 
 /** What a refusal of the retired legacy API means for the firewall resources, and what to do (docs/firewall-and-migration.md). */
 export const RETIRED_API_HINT =
-  '; the service has retired the legacy firewall rules and filters API for this zone, so this rule can no longer be ' +
-  'changed this way. Recreate it as a custom rule of the rulesets API (phase http_request_firewall_custom), then take ' +
-  'this resource out of the stack without a delete: pulumi state delete <urn>, or retainOnDelete: true before removing it';
+  '; the service has retired the legacy firewall rules and filters API for this zone and converted its firewall rules ' +
+  'into custom rules, so this resource can no longer be written, created or read. Move it to a CustomRule: ' +
+  '`zoneguard firewall-upgrade-plan --zone <zone id> --stack-export <file> --program` prints the CustomRule of each ' +
+  'converted rule (adoptRuleId, takeOver); declare those in place of the firewall resources and remove these from ' +
+  'the program: the next pulumi up takes the rules over and the firewall resources leave the state without a call ' +
+  '(docs/firewall-and-migration.md#move)';
 
 /** `step`, with the meaning of a retired API added to its message (410, or 10020 in maintenance mode). */
 export async function firewallStep<T>(what: string, call: () => Promise<T>): Promise<T> {

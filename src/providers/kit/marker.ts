@@ -4,6 +4,7 @@ import { MARKER_ROOM, looksMarked, splitMarked, withMarker } from '../../schemas
 import { MARKER_KEY, type ResourceKind } from './closure';
 import { ProviderError, goneMessage, type Implementation } from './implementation';
 import { nameOf, ownerOf } from './ownership';
+import { noteTakenOver } from './conversion';
 
 /** What a kind whose objects carry a marker adds to its implementation: the object as the service holds it now. */
 export interface LiveObject {
@@ -122,13 +123,17 @@ export function withOwnerMarker(declaration: KindDeclaration, impl: Implementati
     async create(inputs) {
       const mine = markerFor(kind as ResourceKind, inputs);
       const adopted = typeof inputs[adoptInput] === 'string' ? (inputs[adoptInput] as string) : undefined;
+      let previous: string | undefined;
       if (adopted) {
         // An id that names nothing is the kind's own message (its create reads it again).
         const object = await live(adopted, inputs);
         const block = object && adoptionBlock(`${what(inputs, adopted)}: adopting it`, liveMarker(object), mine, inputs[TAKE_OVER] === true, adoptInput);
         if (block) throw new ProviderError(block);
+        previous = object && liveMarker(object);
       }
       const result = await impl.create(marked(inputs, mine));
+      // A custom rule that carried a legacy resource's marker is that rule's conversion: its delete then leaves it (kit/conversion.ts).
+      if (previous !== undefined && previous !== mine) noteTakenOver(previous, result.id);
       return { ...result, outs: shown(result.outs, onObject(result.outs, mine)) };
     },
 

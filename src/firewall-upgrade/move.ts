@@ -1,0 +1,115 @@
+// The move of a stack's firewall resources to CustomRule resources, in one `pulumi up` (docs/firewall-and-migration.md#move):
+// which CustomRule replaces each firewall rule the stack holds, in the planned order, and the program that declares
+// them. Pure.
+import { phaseRuleFromWire } from '../rulesets/phase-rules';
+import type { RulesetRule } from '../schemas';
+import { splitMarked } from '../schemas/owner-marker';
+import { block, slug, tsLiteral, tsString } from '../insights/export';
+import type { Holder } from './match';
+
+/** One CustomRule of the move: what the stack declares in place of one of its firewall rules. */
+export interface MoveRule {
+  /** The resource's name: the firewall resource's it replaces (from its URN), else one made of the rule's ids. */
+  name: string;
+  /** The URN of the stack's resource that holds the rule now (a firewall resource, or a CustomRule after the move). */
+  replaces: string | null;
+  /** The legacy rule, while the legacy API answers reads. */
+  legacyRuleId: string | null;
+  /** The converted custom rule it adopts (`adoptRuleId`); null while the conversion is still to come (it is created). */
+  customRuleId: string | null;
+  /** Whether the custom rule carries an owner marker (the firewall resource's, kept by the conversion): adopting it needs takeOver. */
+  takeOver: boolean;
+  /** The custom rule it declares (its ref without the owner marker). */
+  rule: RulesetRule;
+}
+
+/** The move of a zone: how the `up` goes, in one line, and the CustomRules in the order they run. */
+export interface Move {
+  /** `create then delete` while the legacy API is available; `adopt` once the zone's rules were converted. */
+  steps: 'create then delete' | 'adopt';
+  note: string;
+  /** The id of the phase's rule the first created rule goes after (`available`); null: first in the phase, or nothing created. */
+  after: string | null;
+  rules: MoveRule[];
+}
+
+/** What the plan knows of one rule the stack holds. */
+export interface MoveEntry {
+  holder: Holder;
+  legacyRuleId: string | null;
+  customRuleId: string | null;
+  rule: RulesetRule;
+}
+
+/** The last part of a URN (the resource's logical name), or undefined. */
+export function nameOfUrn(urn: string | undefined): string | undefined {
+  const name = urn?.split('::').at(-1);
+  return name === undefined || name === '' ? undefined : name;
+}
+
+/** The move of the rules the stack holds (`entries`, in the planned order), after the phase's rule `after`. Pure. */
+export function moveOf(entries: readonly MoveEntry[], after: string | null): Move {
+  const used = new Set<string>();
+  const rules = entries.map((entry): MoveRule => {
+    const urn = entry.holder.by === 'this stack' ? entry.holder.urn : undefined;
+    const base = nameOfUrn(urn) ?? `custom-rule-${(entry.legacyRuleId ?? entry.customRuleId ?? '').slice(0, 8)}`;
+    let name = base;
+    for (let n = 2; used.has(name); n += 1) name = `${base}-${n}`;
+    used.add(name);
+    const { own, marker } = splitMarked(entry.rule.ref);
+    const rule: RulesetRule = { ...entry.rule, ref: entry.rule.ref === entry.rule.id ? '' : own };
+    return { name, replaces: urn ?? null, legacyRuleId: entry.legacyRuleId, customRuleId: entry.customRuleId, takeOver: entry.customRuleId !== null && marker !== undefined, rule };
+  });
+  const creates = rules.filter((rule) => rule.customRuleId === null).length;
+  const note =
+    creates > 0
+      ? `the up creates these ${creates} custom rule(s) first, in this order, then deletes the firewall rules they replace: ` +
+        'the two overlap, both run meanwhile, so every request is covered by one or the other at every moment'
+      : `the up adopts each of these ${rules.length} converted rule(s) (one write each: its owner marker) and the firewall ` +
+        'resources leave the state without a call to the legacy API: nothing is deleted';
+  return { steps: creates > 0 ? 'create then delete' : 'adopt', note, after: creates > 0 ? after : null, rules };
+}
+
+/** A resource's variable: camel case of its name. */
+const variableOf = (name: string) => `rule${(slug(name) || 'x').split('-').map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join('')}`;
+
+/**
+ * The Pulumi program of the move: one CustomRule per rule the stack holds, declared with the fields the rule holds or
+ * will hold. Converted: each adopts its rule (`adoptRuleId`, `takeOver` when the firewall resource's marker is on it)
+ * and keeps its place. Still to come: each is placed after the one before it, the first after the phase's rules. Pure.
+ */
+export function renderMoveProgram(zoneId: string, move: Move): string {
+  const lines = [
+    "import { CustomRule } from 'pulumi-zoneguard';",
+    '',
+    `const zoneId = ${tsString(zoneId)};`,
+    '',
+    `// The move of this stack's firewall rules to custom rules (docs/firewall-and-migration.md#move): ${move.note}.`,
+    '// Remove the FirewallRuleWithFilter, FirewallFilter and FirewallRule resources of this zone from the program.',
+  ];
+  let previous: string | undefined;
+  const variables = new Set<string>();
+  for (const entry of move.rules) {
+    let variable = variableOf(entry.name);
+    for (let n = 2; variables.has(variable); n += 1) variable = `${variableOf(entry.name)}${n}`;
+    variables.add(variable);
+    const declared = phaseRuleFromWire(entry.rule);
+    const placed = previous !== undefined ? `{ after: ${previous}.ruleId }` : move.after !== null ? `{ after: ${tsString(move.after)} }` : '{ first: true }';
+    const fields: [string, string | undefined][] = [
+      ['zoneId', 'zoneId'],
+      ['action', tsString(declared.action)],
+      ['expression', tsString(declared.expression)],
+      ['description', declared.description === '' ? undefined : tsString(declared.description)],
+      ['enabled', declared.enabled ? undefined : 'false'],
+      ['ref', entry.rule.ref === '' || entry.rule.ref === undefined ? undefined : tsString(entry.rule.ref)],
+      ['skip', declared.skip ? tsLiteral(declared.skip, 2) : undefined],
+      ['position', entry.customRuleId === null ? placed : undefined],
+      ['adoptRuleId', entry.customRuleId === null ? undefined : tsString(entry.customRuleId)],
+      ['takeOver', entry.takeOver ? 'true' : undefined],
+    ];
+    const was = [entry.legacyRuleId ? `firewall rule ${entry.legacyRuleId}` : undefined, entry.replaces ? `held by ${entry.replaces}` : undefined].filter(Boolean).join(', ');
+    lines.push('', block('CustomRule', variable, entry.name, fields, [was === '' ? `Custom rule ${entry.customRuleId ?? ''}.` : `Was ${was}.`]));
+    if (entry.customRuleId === null) previous = variable;
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,123 @@
+// The delete of a legacy firewall resource (FirewallRuleWithFilter, FirewallFilter, FirewallRule) on a zone whose
+// firewall rules the service converted into custom rules (docs/firewall-and-migration.md#move): the legacy API then
+// refuses every write (maintenance: 10020) or every call (retired: 410), and the rule lives on as a custom rule. The
+// resource leaves the state with one line naming that custom rule, and nothing is deleted or written. What tells the
+// conversion, without a call the service would refuse:
+// - a CustomRule of this run took over a custom rule that carried this resource's owner marker (the conversion keeps
+//   the legacy rule's ref, marker included: docs/service.md#legacy-conversion), or the zone's custom phase still holds
+//   a rule with this resource's marker: that rule is this one's conversion;
+// - another legacy resource of the zone was found converted in this run (the service converts a zone's rules at once);
+// - the legacy API answered a read with 410 (retired).
+import { RetiredApiError } from '../../client/errors';
+import { CUSTOM_PHASE, type SavedRuleset } from '../../schemas';
+import { splitMarked } from '../../schemas/owner-marker';
+import { label } from '../../kinds';
+import type { ResourceKind } from './closure';
+import { getClient } from './context';
+import { ProviderError, unlessNotFound, type Implementation } from './implementation';
+import { markerFor, recordedMarker } from './marker';
+import { nameOf } from './ownership';
+
+/** The kinds of the legacy firewall rules and filters API, whose deletes this guard wraps. */
+export const LEGACY_FIREWALL_KINDS: readonly ResourceKind[] = ['FirewallRuleWithFilter', 'FirewallFilter', 'FirewallRule'];
+
+/** How a legacy resource's conversion was told: its custom rule (when known), and from what. */
+export interface Conversion {
+  readonly customRuleId?: string;
+  readonly how: 'taken over' | 'marked' | 'zone converted' | 'retired' | 'maintenance';
+}
+
+// Per provider process (one per deployment: kit/ownership.ts): the custom rules this run's adoptions took over, by
+// the marker they carried before; the zones found converted; each zone's custom phase, read at most once.
+const takenOver = new Map<string, string>();
+const convertedZones = new Set<string>();
+const phases = new Map<string, Promise<SavedRuleset | undefined>>();
+
+/** Notes that an adoption moved `id`'s owner marker from `previous` to its own (kit/marker.ts). */
+export function noteTakenOver(previous: string | undefined, id: string): void {
+  if (previous !== undefined) takenOver.set(previous, id);
+}
+
+/** For tests: forget what this process saw, as a new provider process would. */
+export function resetConversions(): void {
+  takenOver.clear();
+  convertedZones.clear();
+  phases.clear();
+}
+
+function customPhase(zoneId: string): Promise<SavedRuleset | undefined> {
+  let phase = phases.get(zoneId);
+  if (!phase) {
+    phase = unlessNotFound(() => getClient().rulesets.getEntrypoint({ zoneId, phase: CUSTOM_PHASE }), undefined);
+    phase.catch(() => phases.delete(zoneId));
+    phases.set(zoneId, phase);
+  }
+  return phase;
+}
+
+/**
+ * The custom rule that is the conversion of the object marked `marker`, from what this run took over and the zone's
+ * custom phase (one read per zone and run), or undefined when neither knows one.
+ */
+async function conversionOf(zoneId: string, marker: string): Promise<Conversion | undefined> {
+  const taken = takenOver.get(marker);
+  if (taken !== undefined) return { customRuleId: taken, how: 'taken over' };
+  const phase = await customPhase(zoneId);
+  const rule = phase?.rules.find((candidate) => splitMarked(candidate.ref).marker === marker);
+  return rule?.id === undefined ? undefined : { customRuleId: rule.id, how: 'marked' };
+}
+
+/** The line a converted legacy resource leaves the state with. Pure. */
+export function convertedLine(what: string, conversion: Conversion): string {
+  const rule = conversion.customRuleId === undefined ? 'its custom rule' : `custom rule ${conversion.customRuleId}`;
+  const why: Record<Conversion['how'], string> = {
+    'taken over': `${rule} holds its conversion, taken over in this run`,
+    marked: `${rule} holds its conversion and still carries this resource's owner marker: declare a CustomRule with adoptRuleId: '${conversion.customRuleId ?? ''}' and takeOver: true to manage it`,
+    'zone converted': 'the zone\'s other legacy rules were found converted in this run',
+    retired: 'the legacy API answers 410 Gone',
+    maintenance: 'the legacy API refused the delete as in maintenance (10020)',
+  };
+  return (
+    `zoneguard: ${what}: the zone's firewall rules were converted to custom rules (${why[conversion.how]}); ` +
+    'nothing is deleted: the resource leaves the state, and the zone\'s custom rules stay (docs/firewall-and-migration.md#move)'
+  );
+}
+
+/** Whether a failure is the legacy API's refusal of a retired or converted zone (410, or 10020 in maintenance). */
+function refusedAsRetired(error: unknown): RetiredApiError | undefined {
+  const cause = error instanceof ProviderError ? error.cause : error;
+  return cause instanceof RetiredApiError ? cause : undefined;
+}
+
+/**
+ * The implementation of a legacy firewall kind whose delete leaves the state without a call, when the zone's firewall
+ * rules were converted (above). Where nothing of this run tells it (a filter whose rules are not in the stack, a second
+ * run after an interrupted move), the delete is sent as before, and the legacy API's refusal (410 on its read, 10020
+ * on the delete itself) is taken as the sign: the resource leaves the state, nothing deleted.
+ */
+export function withConversion(kind: ResourceKind, impl: Implementation): Implementation {
+  const what = (props: Record<string, unknown>, id: string) => label(kind, props, nameOf(props), id);
+  return {
+    ...impl,
+
+    async delete(id, props) {
+      const zoneId = String(props.zoneId);
+      const marker = recordedMarker(props) ?? markerFor(kind, props);
+      const conversion = kind === 'FirewallFilter' ? undefined : await conversionOf(zoneId, marker);
+      const known = conversion ?? (convertedZones.has(zoneId) ? { how: 'zone converted' as const } : undefined);
+      if (known) {
+        convertedZones.add(zoneId);
+        console.error(convertedLine(what(props, id), known));
+        return;
+      }
+      try {
+        await impl.delete(id, props);
+      } catch (error) {
+        const refusal = refusedAsRetired(error);
+        if (!refusal) throw error;
+        convertedZones.add(zoneId);
+        console.error(convertedLine(what(props, id), { how: refusal.status === 410 ? 'retired' : 'maintenance' }));
+      }
+    },
+  };
+}

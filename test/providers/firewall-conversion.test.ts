@@ -1,0 +1,164 @@
+// The delete of a legacy firewall resource once the zone's firewall rules were converted to custom rules
+// (src/providers/kit/conversion.ts, docs/firewall-and-migration.md#move): against the emulator over loopback HTTP,
+// with the owner markers the resource classes pass in.
+import { OWNER_KEY } from '../../src/kinds/marker';
+import { NAME_KEY, implementation } from '../../src/providers';
+import { convertedLine, resetConversions } from '../../src/providers/kit/conversion';
+import { RETIRED_API_HINT } from '../../src/providers/kit/firewall';
+import { resetOwnership } from '../../src/providers/kit/ownership';
+import { checkedBy, useCaughtStderr, useProviderFixture } from './support';
+
+const fx = useProviderFixture();
+const stderr = useCaughtStderr();
+const CUSTOM = 'http_request_firewall_custom';
+const RULE_MARKER = 'zg:0123456789';
+const FILTER_MARKER = 'zg:1111111111';
+const TWO_CALL_MARKER = 'zg:2222222222';
+
+const singleCall = implementation('FirewallRuleWithFilter');
+const filter = implementation('FirewallFilter');
+const rule = implementation('FirewallRule');
+const customRule = implementation('CustomRule');
+type Props = Record<string, unknown>;
+
+/** A new provider process: nothing of an earlier run is remembered. */
+const newRun = () => {
+  resetOwnership();
+  resetConversions();
+};
+
+/** A zone holding a single-call rule, and a shared filter with a rule on it, made by the providers as a stack would. */
+async function zoneWithRules() {
+  const zoneId = await fx.freshZone();
+  const single = await singleCall.create(
+    await checkedBy(singleCall, { zoneId, expression: '(http.request.uri.path eq "/admin")', action: 'block', ref: 'A-1', [NAME_KEY]: 'admin', [OWNER_KEY]: RULE_MARKER }),
+  );
+  const shared = await filter.create(await checkedBy(filter, { zoneId, expression: '(ip.src in {192.0.2.0/24})', [NAME_KEY]: 'office', [OWNER_KEY]: FILTER_MARKER }));
+  const onFilter = await rule.create(await checkedBy(rule, { zoneId, filterId: shared.id, action: 'allow', [NAME_KEY]: 'office-allow', [OWNER_KEY]: TWO_CALL_MARKER }));
+  return { zoneId, single, shared, onFilter };
+}
+
+const legacyCalls = async () => (await fx.apiCalls()).filter((call) => /\/(firewall\/rules|filters)(\/|\?|$)/.test(call));
+
+/** The converted custom rule that carries `marker` at the end of its ref. */
+async function convertedOf(zoneId: string, marker: string) {
+  const { rules } = await fx.client.rulesets.getEntrypoint({ zoneId, phase: CUSTOM });
+  return rules.find((candidate) => candidate.ref?.endsWith(marker))!;
+}
+
+beforeEach(newRun);
+
+describe('maintenance', () => {
+  test('the CustomRules adopt the converted rules; the firewall resources then leave the state without one call to the legacy API', async () => {
+    const { zoneId, single, shared, onFilter } = await zoneWithRules();
+    await fx.emulator.admin.setLegacyFirewall(zoneId, 'maintenance');
+    const admin = await convertedOf(zoneId, RULE_MARKER);
+    const allow = await convertedOf(zoneId, TWO_CALL_MARKER);
+    newRun();
+    await fx.requestsSince();
+    for (const [converted, name, marker] of [[admin, 'admin', 'zg:abcdefab01'], [allow, 'office-allow', 'zg:abcdefab02']] as const) {
+      const inputs = await checkedBy(customRule, {
+        zoneId,
+        action: converted.action,
+        expression: converted.expression,
+        ...(converted.action === 'skip' ? { skip: { ruleset: 'current' } } : {}),
+        adoptRuleId: converted.id,
+        takeOver: true,
+        [NAME_KEY]: name,
+        [OWNER_KEY]: marker,
+      });
+      await customRule.create(inputs);
+    }
+    await fx.requestsSince();
+    await singleCall.delete(single.id, single.outs as Props);
+    await rule.delete(onFilter.id, onFilter.outs as Props);
+    await filter.delete(shared.id, shared.outs as Props);
+    expect(await legacyCalls()).toEqual([]);
+    expect(stderr.calls()).toEqual([
+      [convertedLine(`FirewallRuleWithFilter 'admin' ${single.id} in zone ${zoneId}`, { customRuleId: admin.id!, how: 'taken over' })],
+      [convertedLine(`FirewallRule 'office-allow' ${onFilter.id} in zone ${zoneId}`, { customRuleId: allow.id!, how: 'taken over' })],
+      [convertedLine(`FirewallFilter 'office' ${shared.id} in zone ${zoneId}`, { how: 'zone converted' })],
+    ]);
+    expect(stderr.calls()[0]![0]).toBe(
+      `zoneguard: FirewallRuleWithFilter 'admin' ${single.id} in zone ${zoneId}: the zone's firewall rules were converted to custom rules ` +
+        `(custom rule ${admin.id} holds its conversion, taken over in this run); nothing is deleted: the resource leaves the state, and the zone's custom rules stay (docs/firewall-and-migration.md#move)`,
+    );
+    expect((await fx.emulator.admin.inventory(zoneId)).counts).toMatchObject({ firewallRules: 2, filters: 2 });
+  });
+
+  test('a converted rule nobody adopted still carries the resource\'s marker: the delete names it and how to adopt it, with one read of the phase', async () => {
+    const { zoneId, single } = await zoneWithRules();
+    await fx.emulator.admin.setLegacyFirewall(zoneId, 'maintenance');
+    const admin = await convertedOf(zoneId, RULE_MARKER);
+    newRun();
+    await fx.requestsSince();
+    await singleCall.delete(single.id, single.outs as Props);
+    expect(await fx.apiCalls()).toEqual([`GET /rulesets/phases/${CUSTOM}/entrypoint`]);
+    expect(stderr.calls()[0]![0]).toContain(`(custom rule ${admin.id} holds its conversion and still carries this resource's owner marker: declare a CustomRule with adoptRuleId: '${admin.id}' and takeOver: true to manage it)`);
+  });
+
+  test('a filter alone (its rules not in the run) sends its delete, and the refusal (10020) is taken as the conversion: nothing deleted', async () => {
+    const { zoneId, shared } = await zoneWithRules();
+    await fx.emulator.admin.setLegacyFirewall(zoneId, 'maintenance');
+    newRun();
+    await fx.requestsSince();
+    await filter.delete(shared.id, shared.outs as Props);
+    expect(await fx.apiCalls()).toEqual([`GET /filters/${shared.id}`, `DELETE /filters/${shared.id}`]);
+    expect(stderr.calls()).toEqual([[convertedLine(`FirewallFilter 'office' ${shared.id} in zone ${zoneId}`, { how: 'maintenance' })]]);
+    expect((await fx.emulator.admin.inventory(zoneId)).counts.filters).toBe(2);
+  });
+
+  test('an update says to move the resource to a CustomRule, not only the service\'s 10020', async () => {
+    const { zoneId, single } = await zoneWithRules();
+    await fx.emulator.admin.setLegacyFirewall(zoneId, 'maintenance');
+    newRun();
+    const news = await checkedBy(singleCall, { zoneId, expression: '(http.request.uri.path eq "/admin")', action: 'challenge', ref: 'A-1', [NAME_KEY]: 'admin', [OWNER_KEY]: RULE_MARKER });
+    const error = (await singleCall.update(single.id, single.outs as Props, news).catch((e: unknown) => e)) as Error;
+    expect(error.message).toMatch(/: 10020 firewallrules\.api\.maintenance_mode: /);
+    expect(error.message.endsWith(RETIRED_API_HINT)).toBe(true);
+    expect(RETIRED_API_HINT).toContain('Move it to a CustomRule: `zoneguard firewall-upgrade-plan --zone <zone id> --stack-export <file> --program`');
+  });
+});
+
+describe('retired', () => {
+  test('a filter alone: the legacy read answers 410, which is no write, and the filter leaves the state', async () => {
+    const { zoneId, shared } = await zoneWithRules();
+    await fx.emulator.admin.setLegacyFirewall(zoneId, 'retired');
+    newRun();
+    await fx.requestsSince();
+    await filter.delete(shared.id, shared.outs as Props);
+    const calls = await fx.requestsSince();
+    expect(calls.map((call) => `${call.method} ${call.status}`)).toEqual(['GET 410']);
+    expect(stderr.calls()).toEqual([[convertedLine(`FirewallFilter 'office' ${shared.id} in zone ${zoneId}`, { how: 'retired' })]]);
+  });
+
+  test('a rule whose conversion is marked as its own leaves with no legacy call; a refresh says what to do', async () => {
+    const { zoneId, single } = await zoneWithRules();
+    await fx.emulator.admin.setLegacyFirewall(zoneId, 'retired');
+    newRun();
+    await fx.requestsSince();
+    await singleCall.delete(single.id, single.outs as Props);
+    expect(await legacyCalls()).toEqual([]);
+    const error = (await singleCall.read(single.id, single.outs as Props).catch((e: unknown) => e)) as Error;
+    expect(error.message).toContain('HTTP 410 Gone: 10020 the firewall rules and filters API is retired for this zone');
+    expect(error.message.endsWith(RETIRED_API_HINT)).toBe(true);
+  });
+});
+
+describe('available', () => {
+  test('nothing converted: the delete goes to the service as before (one read of the phase per zone first)', async () => {
+    const { zoneId, single, shared, onFilter } = await zoneWithRules();
+    await fx.requestsSince();
+    await singleCall.delete(single.id, single.outs as Props);
+    await rule.delete(onFilter.id, onFilter.outs as Props);
+    await filter.delete(shared.id, shared.outs as Props);
+    expect((await fx.apiCalls()).filter((call) => call.startsWith('DELETE') || call.includes('rulesets'))).toEqual([
+      `GET /rulesets/phases/${CUSTOM}/entrypoint`,
+      `DELETE /firewall/rules/${single.id}`,
+      `DELETE /firewall/rules/${onFilter.id}`,
+      `DELETE /filters/${shared.id}`,
+    ]);
+    expect(stderr.calls()).toEqual([]);
+    expect((await fx.emulator.admin.inventory(zoneId)).counts).toMatchObject({ firewallRules: 0, filters: 0 });
+  });
+});

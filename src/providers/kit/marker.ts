@@ -132,8 +132,9 @@ export function withOwnerMarker(declaration: KindDeclaration, impl: Implementati
         previous = object && liveMarker(object);
       }
       const result = await impl.create(marked(inputs, mine));
-      // A custom rule that carried a legacy resource's marker is that rule's conversion: its delete then leaves it (kit/conversion.ts).
-      if (previous !== undefined && previous !== mine) noteTakenOver(previous, result.id);
+      // A ruleset rule that carried another resource's marker (a legacy firewall rule's, kept by the conversion) is that
+      // rule's conversion: the legacy resource's delete then leaves it (kit/conversion.ts).
+      if (declaration.identity.object === 'rulesetRule' && previous !== undefined && previous !== mine) noteTakenOver(previous, result.id);
       return { ...result, outs: shown(result.outs, onObject(result.outs, mine)) };
     },
 

@@ -7,5 +7,7 @@ if [ ! -x "$node24/node" ]; then
   exit 1
 fi
 export PATH="$node24:$root/node_modules/.bin:$PATH"
-# Jest loads ESM-only packages (got) through require(esm), which needs the VM modules API.
-export NODE_OPTIONS="--experimental-vm-modules --no-warnings=ExperimentalWarning ${NODE_OPTIONS:-}"
+# Jest loads ESM-only packages (got) through require(esm), which needs the VM modules API; its ExperimentalWarning is
+# silenced, and only it: `--no-warnings` takes no value, so `--no-warnings=ExperimentalWarning` silenced every process
+# warning (a TimeoutOverflowWarning, a deprecation) in every process these scripts start.
+export NODE_OPTIONS="--experimental-vm-modules --disable-warning=ExperimentalWarning ${NODE_OPTIONS:-}"

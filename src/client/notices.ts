@@ -1,8 +1,9 @@
 /**
  * Lines the client says of itself on stderr, each kind once per process: an odd answer of the service (a reset past its
- * window, two rate limit policies), odd contents of the shared budget's store. On stderr with console.error,
- * not as a process warning: scripts/env.sh sets `--no-warnings=ExperimentalWarning`, which on Node 24 silences every
- * process warning, and a Pulumi program's or provider's stderr reaches the user's terminal where a warning did not.
+ * window, two rate limit policies), odd contents of the shared budget's store. On stderr with console.error, not as a
+ * process warning: `--no-warnings` in NODE_OPTIONS silences every process warning (scripts/env.sh set it as
+ * `--no-warnings=ExperimentalWarning`, which takes no value, and hid the store's warning), and a provider's stderr
+ * reaches the stack's diagnostics (test/e2e/custom-rules.test.ts reads such lines in a preview's output).
  */
 
 // Kept on globalThis under a registered symbol, as the rate budgets are (rate-budget.ts): two copies of this package in

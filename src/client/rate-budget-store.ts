@@ -100,8 +100,8 @@ export function storeUrlForMessages(url: string): string {
 /** Told once per process and store when the store cannot be used and the process's own budget applies alone. */
 export type StoreWarning = (message: string) => void;
 
-// On stderr, not as a process warning: scripts/env.sh's --no-warnings=ExperimentalWarning silences every process
-// warning on Node 24 (src/client/notices.ts). Said once per store by StoreConnection.
+// On stderr, not as a process warning, which `--no-warnings` silences (src/client/notices.ts). Said once per store by
+// StoreConnection.
 const defaultWarning: StoreWarning = (message) => console.error(message);
 
 /** What the store says of the fleet as an answer is heard (FLEET_SCRIPT). */

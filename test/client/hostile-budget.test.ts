@@ -18,7 +18,10 @@ jest.setTimeout(120_000);
 const root = path.resolve(__dirname, '../..');
 const child = path.join(__dirname, 'fixtures/budget-child.mts');
 const ZONE = '0123456789abcdef0123456789abcdef';
-/** What scripts/env.sh puts in NODE_OPTIONS that matters here: on Node 24 it silences every process warning. */
+/**
+ * What scripts/env.sh put in NODE_OPTIONS before it used `--disable-warning`: `--no-warnings` takes no value, so this
+ * silences every process warning, as a user's `--no-warnings` does. The client's lines must be on stderr all the same.
+ */
 const ENV_SH_WARNINGS = '--no-warnings=ExperimentalWarning';
 
 const redis = useRedisServer();

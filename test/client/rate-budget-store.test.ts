@@ -56,8 +56,9 @@ function runChild(env: Record<string, string>, reads = READS): Promise<ChildResu
       cwd: root,
       env: {
         PATH: process.env.PATH ?? '',
-        // As scripts/env.sh runs every process: on Node 24 this silences every process warning, so what the store says
-        // must reach stderr another way (docs/client.md#rate-budget-store).
+        // As scripts/env.sh ran every process before it used --disable-warning, and as a user's --no-warnings does: this
+        // silences every process warning, so what the store says must reach stderr another way
+        // (docs/client.md#rate-budget-store).
         NODE_OPTIONS: '--no-warnings=ExperimentalWarning',
         ZONEGUARD_BASE_URL: emulator().baseUrl,
         ZONEGUARD_API_TOKEN: emulator().credentials.apiToken,

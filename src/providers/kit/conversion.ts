@@ -45,11 +45,14 @@ export function resetConversions(): void {
   phases.clear();
 }
 
+/**
+ * The zone's custom phase, read once per zone and run; undefined when it has none or cannot be read. Only a hint: a
+ * token of the legacy API alone (no rulesets API) deletes as before, and the legacy API's refusal then speaks.
+ */
 function customPhase(zoneId: string): Promise<SavedRuleset | undefined> {
   let phase = phases.get(zoneId);
   if (!phase) {
-    phase = unlessNotFound(() => getClient().rulesets.getEntrypoint({ zoneId, phase: CUSTOM_PHASE }), undefined);
-    phase.catch(() => phases.delete(zoneId));
+    phase = unlessNotFound(() => getClient().rulesets.getEntrypoint({ zoneId, phase: CUSTOM_PHASE }), undefined).catch(() => undefined);
     phases.set(zoneId, phase);
   }
   return phase;

@@ -309,9 +309,14 @@ class PhaseRules {
     if (answer) this.#entrypoints.saw(zoneId, answer);
   }
 
-  /** Takes over rule `id` of the zone's entry point, writing only what differs from the declared rule. */
+  /**
+   * Takes over rule `id` of the zone's entry point, writing only what differs from the declared rule. The entry point
+   * as the marker's read just saw it (STREAM_GAP_MS, as `live`), else read again: a run adopting a zone's converted
+   * rules one after the other reads it about once (each write answers it whole), not once a rule.
+   */
   async adopt(inputs: DeclaredRule, id: string): Promise<FoundRule> {
-    const current = await this.#entrypoints.reread(inputs.zoneId);
+    const seen = await this.#entrypoints.recent(inputs.zoneId, STREAM_GAP_MS);
+    const current = seen && foundIn(seen).some((rule) => rule.id === id) ? seen : await this.#entrypoints.reread(inputs.zoneId);
     const found = current && foundIn(current).find((rule) => rule.id === id);
     if (!current || !found) {
       throw new ProviderError(

@@ -19,6 +19,7 @@ const BENCHES = [
   { name: 'provider-overhead', file: 'bench/provider-overhead.bench.mts', flags: [], engine: false },
   { name: 'expression', file: 'bench/expression.bench.ts', flags: [], engine: false },
   { name: 'firewall-upgrade', file: 'bench/firewall-upgrade.bench.mts', flags: [], engine: false },
+  { name: 'firewall-move', file: 'bench/firewall-move.bench.mts', flags: [], engine: true },
   { name: 'refresh-coalesced', file: 'bench/refresh-coalesced.bench.mts', flags: [], engine: true },
   { name: 'fleet', file: 'bench/fleet.bench.mts', flags: [], engine: true },
   { name: 'growth', file: 'bench/growth.bench.mts', flags: [], engine: true },

@@ -4,8 +4,8 @@ import { MARKER_DIGITS, MARKER_PREFIX } from '../schemas/owner-marker';
 
 /**
  * The owner marker: who owns an object, recorded on the object itself (docs/ownership.md). It is a
- * short digest of the full identity of the resource that created or adopted the object (project, stack, parent
- * chain, kind, logical name), written at the end of the object's `ref` (firewall rules and filters, ruleset rules)
+ * short digest of the full identity of the resource that created or adopted the object (its stack's owner id, project,
+ * stack, parent chain, kind, logical name), written at the end of the object's `ref` (firewall rules and filters, ruleset rules)
  * or `description` (CSP policies), after the user's own text and one space: `block bots zg:1a2b3c4d5e`. The
  * provider records the marker it wrote in the state, so a rename with `aliases` keeps it. Pure: no client, no Pulumi.
  */
@@ -19,11 +19,24 @@ import { MARKER_DIGITS, MARKER_PREFIX } from '../schemas/owner-marker';
 export const OWNER_KEY = '__zoneguardOwner';
 export const MARKER_KEY = '__zoneguardMarker';
 
+/**
+ * The input that carries the stack's owner id (src/resources/stack-owner.ts), and the output that records it with the
+ * marker written: a state whose marker was made before owner ids has none, and the next up writes the marker again
+ * (docs/ownership.md#owner-id). Never validated, never diffed, like the owner input.
+ */
+export const OWNER_ID_KEY = '__zoneguardOwnerId';
+
 /** `takeOver`, as every adoptable kind's `check` validates it (docs/ownership.md#take-over). */
 export const TakeOverSchema = z.boolean({ error: 'must be a boolean' }).optional();
 
-/** The parts of a resource's identity the marker is made from; `parent` is the parent's URN ('' for a top-level resource). */
+/**
+ * The parts of a resource's identity the marker is made from; `parent` is the parent's URN ('' for a top-level
+ * resource). `ownerId` is the stack's owner id, a random id its state records once (src/resources/stack-owner.ts):
+ * two stacks of one project and stack name on two backends have two. Undefined for the marker of a stack from before
+ * owner ids (pulumi-zoneguard 0.1.0 up to this change), which the first up after upgrading writes anew.
+ */
 export interface OwnerIdentity {
+  ownerId: string | undefined;
   project: string;
   stack: string;
   parent: string;
@@ -33,8 +46,9 @@ export interface OwnerIdentity {
 
 /** The marker of the resource `identity` names. Stable: the same resource always has the same marker. */
 export function ownerMarker(identity: OwnerIdentity): string {
-  const { project, stack, parent, kind, name } = identity;
-  const digest = createHash('sha256').update(JSON.stringify([project, stack, parent, kind, name])).digest('hex');
+  const { ownerId, project, stack, parent, kind, name } = identity;
+  const parts = [project, stack, parent, kind, name];
+  const digest = createHash('sha256').update(JSON.stringify(ownerId === undefined ? parts : [ownerId, ...parts])).digest('hex');
   return `${MARKER_PREFIX}${digest.slice(0, MARKER_DIGITS)}`;
 }
 

@@ -9,6 +9,7 @@ import { LEGACY_FIREWALL_KINDS, withConversion } from './kit/conversion';
 import { withInputsPresent } from './kit/check';
 import { withPreviewKnown } from './kit/context';
 import { isDynamicProviderHost, quietHostEchoes, withQuietFailures } from './kit/quiet';
+import { stackOwner as stackOwnerImplementation } from './stack-owner';
 
 /**
  * The module of a kind's handlers, by the one name through every layer (docs/CONTRACTS.md#names): `<kind-file>.ts`
@@ -57,5 +58,7 @@ export function implementation(kind: ResourceKind): Implementation {
   return wrapped;
 }
 
-export { NAME_KEY, providerText, RESOURCE_KINDS, TYPE_MODULE, type ResourceKind } from './kit/closure';
+export { NAME_KEY, providerText, RESOURCE_KINDS, STACK_OWNER_TYPE, stackOwnerText, TYPE_MODULE, type ResourceKind } from './kit/closure';
+/** The provider of the stack's owner id, which the closure of its resource loads (kit/closure.ts `stackOwnerText`). */
+export const stackOwner: Implementation = withQuietFailures(stackOwnerImplementation);
 // Pure: `zoneguard export` declares a migrated zone's entry point with them; the resource class shapes its rules.

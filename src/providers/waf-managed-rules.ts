@@ -15,9 +15,9 @@ import {
 import { checkWithSchema, containsUnknown, PREVIEW_UNKNOWN } from './kit/check';
 import { assertConfigured, configure, getClient, inPreview } from './kit/context';
 import { ProviderError, step, unlessNotFound, type Implementation } from './kit/implementation';
-import { nameOf, ownerOf } from './kit/ownership';
+import { nameOf } from './kit/ownership';
 import { MARKER_KEY, standing } from '../kinds/marker';
-import { markerFor, recordedMarker } from './kit/marker';
+import { markerFor, markerOutdated, recordedMarker, writtenMarker } from './kit/marker';
 import { splitMarked, withMarker } from '../schemas/owner-marker';
 import { dryRunStep } from './kit/dry-run';
 import { WafManagedRulesKind, label as kindLabel } from '../kinds';
@@ -265,14 +265,13 @@ export const wafManagedRules: Implementation = {
       const declared = news as WafManagedRulesInputs;
       if (inPreview() && !containsUnknown(declared.order) && !containsUnknown(declared.rules) && !(live && holdsDeclared(live, declared))) {
         await dryRunStep(kindLabel(RESOURCE, { zoneId: olds.zoneId }, nameOf(news) ?? nameOf(olds)), () =>
-          getClient().rulesets.updateEntrypoint({ zoneId: String(olds.zoneId), ruleset: entrypointUpdate(live, declared, markerOf({ ...news, ...olds })), dryRun: true }),
+          getClient().rulesets.updateEntrypoint({ zoneId: String(olds.zoneId), ruleset: entrypointUpdate(live, declared, writtenMarker(RESOURCE, olds, news)), dryRun: true }),
         );
       }
     }
-    // Made before markers: the next up writes the marker into the description (the program's inputs carry the owner;
-    // a refresh's diff of the old inputs counts nothing).
-    const unmarked = olds[MARKER_KEY] === undefined && ownerOf(news) !== undefined;
-    return { changes: all.length > 0 || unmarked, replaces: zone, deleteBeforeReplace: zone.length > 0 ? true : undefined };
+    // Made before markers or owner ids: the next up writes the marker into the description (the program's inputs
+    // carry the owner; a refresh's diff of the old inputs counts nothing).
+    return { changes: all.length > 0 || markerOutdated(olds, news), replaces: zone, deleteBeforeReplace: zone.length > 0 ? true : undefined };
   },
 
   async create(raw) {
@@ -308,9 +307,10 @@ export const wafManagedRules: Implementation = {
     const previous = olds as WafManagedRulesOutputs;
     // The ids come from the service, not the state: a rule changed elsewhere since keeps its id all the same.
     const current = await currentEntrypoint(desired.zoneId, 'reading the entry point ruleset');
-    const marker = markerOf({ ...news, ...(olds[MARKER_KEY] ? { [MARKER_KEY]: olds[MARKER_KEY] } : {}) });
+    const marker = writtenMarker(RESOURCE, olds, news);
+    // The entry point must carry the marker the state holds (or none); the write then puts `marker` on it.
     const refusal =
-      ownerRefusal(desired.zoneId, nameOf(news), markerOn(current), marker, 'update') ?? (current && interveningWriter(desired.zoneId, nameOf(news), previous, current, 'this update'));
+      ownerRefusal(desired.zoneId, nameOf(news), markerOn(current), recordedMarker(olds) ?? marker, 'update') ?? (current && interveningWriter(desired.zoneId, nameOf(news), previous, current, 'this update'));
     if (refusal) throw new ProviderError(refusal);
     const saved = current && holdsDeclared(current, desired) && markerOn(current) === marker ? current : await save(desired, current, marker);
     return { outs: outputsOf(desired, saved, previous.recorded ?? null, marker) };

@@ -1,14 +1,16 @@
 import * as pulumi from '@pulumi/pulumi';
 import { propertiesOf, declarationOf, typeToken } from '../kinds';
-import { OWNER_KEY, ownerMarker } from '../kinds/marker';
+import { OWNER_ID_KEY, OWNER_KEY, ownerMarker } from '../kinds/marker';
 import { NAME_KEY, providerText, type ResourceKind } from '../providers';
 import { PREVIEW_KEY } from '../unknown';
+import { stackOwnerId } from './stack-owner';
 
 /**
  * What every zoneguard resource registers, so each class keeps only its own fields: the type token
  * `pulumi-nodejs:dynamic/zoneguard:<Kind>` with its kind's provider text (`__provider`, providers/kit/closure.ts), as
  * pulumi.dynamic.Resource does with a closure it serializes, the provider's view of its logical name (`NAME_KEY`) and
- * its owner marker (`OWNER_KEY`: a digest of project, stack, parent URN, kind and name, src/kinds/marker.ts), in a
+ * its owner marker (`OWNER_KEY`: a digest of the stack's owner id, project, stack, parent URN, kind and name,
+ * src/kinds/marker.ts) with that owner id (`OWNER_ID_KEY`, src/resources/stack-owner.ts, on which it thus depends), in a
  * preview the key that says so (`PREVIEW_KEY`, src/unknown.ts), and
  * every property of its kind's declaration (src/kinds). The engine makes an `Output` property only for a key among the
  * registered properties, so every property is registered, as undefined where the program gives no input (an undefined
@@ -28,10 +30,13 @@ export function registration(
 ): [type: string, name: string, props: pulumi.Inputs, opts: pulumi.CustomResourceOptions | undefined] {
   const computed = Object.fromEntries(propertiesOf(declarationOf(kind)).map((key) => [key, undefined]));
   const parent = opts?.parent ? opts.parent.urn : '';
-  const owner = pulumi.output(parent).apply((urn) => ownerMarker({ project: pulumi.getProject(), stack: pulumi.getStack(), parent: urn, kind, name }));
+  const ownerId = stackOwnerId();
+  const owner = pulumi
+    .all([parent, ownerId])
+    .apply(([urn, id]) => ownerMarker({ ownerId: id, project: pulumi.getProject(), stack: pulumi.getStack(), parent: urn, kind, name }));
   // A preview says so to the provider (PREVIEW_KEY), whose check takes it out again.
   const preview = pulumi.runtime.isDryRun() ? { [PREVIEW_KEY]: true } : {};
-  return [typeToken(kind), name, { ...computed, ...inputs, [NAME_KEY]: name, [OWNER_KEY]: owner, ...preview, __provider: providerText(kind) }, opts];
+  return [typeToken(kind), name, { ...computed, ...inputs, [NAME_KEY]: name, [OWNER_KEY]: owner, [OWNER_ID_KEY]: ownerId, ...preview, __provider: providerText(kind) }, opts];
 }
 
 /**

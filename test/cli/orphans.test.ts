@@ -215,7 +215,7 @@ describe('every kind of the registry', () => {
 
 // What the owner marker on each object says (docs/ownership.md): markers as the resource classes make them.
 describe('owner markers', () => {
-  const mark = (stack: string, kind: string, name: string) => ownerMarker({ project: 'shop', stack, parent: '', kind, name });
+  const mark = (stack: string, kind: string, name: string) => ownerMarker({ ownerId: 'test-owner', project: 'shop', stack, parent: '', kind, name });
   /** A marked resource of the export: its state records the marker it wrote, as the providers' outputs do. */
   const marked = (kind: string, name: string, id: string, extra: Record<string, unknown> = {}) => ({ kind, name, id, outputs: { [MARKER_KEY]: mark('dev', kind, name), ...extra } });
   const ONLY_READS = 'nothing deleted (read only): --delete-pending deletes what matches a pending create, --delete <id> what you name\n';

@@ -231,7 +231,7 @@ describe('coalesced refresh', () => {
 
 describe('the owner marker in the ref (src/providers/kit/marker.ts)', () => {
   const marked = implementation('CustomRule');
-  const owner = (name: string) => ({ [NAME_KEY]: name, [OWNER_KEY]: ownerMarker({ project: 'p', stack: 's', parent: '', kind: 'CustomRule', name }) });
+  const owner = (name: string) => ({ [NAME_KEY]: name, [OWNER_KEY]: ownerMarker({ ownerId: 'test-owner', project: 'p', stack: 's', parent: '', kind: 'CustomRule', name }) });
 
   async function createMarked(name: string, news: Record<string, unknown>) {
     const inputs = await checkedBy(marked, { ...news, ...owner(name) });

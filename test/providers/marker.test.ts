@@ -1,8 +1,9 @@
 // The owner marker (docs/ownership.md): its text on the wire and what follows from it, as tables; then the marked
 // providers against the emulator over loopback HTTP, with the owner markers the resource classes pass in.
-import { MARKER_KEY, OWNER_KEY, ownerMarker, standing } from '../../src/kinds/marker';
+import { MARKER_KEY, OWNER_ID_KEY, OWNER_KEY, ownerMarker, standing } from '../../src/kinds/marker';
 import { NAME_KEY, implementation } from '../../src/providers';
-import { adoptionBlock, writeBlock } from '../../src/providers/kit/marker';
+import { adoptionBlock, markerOutdated, writeBlock, writtenMarker } from '../../src/providers/kit/marker';
+import { PREVIEW_UNKNOWN } from '../../src/unknown';
 import { resetOwnership } from '../../src/providers/kit/ownership';
 import { MARKER_ROOM, looksMarked, splitMarked, withMarker } from '../../src/schemas/owner-marker';
 import { checkedBy, useCaughtStderr, useProviderFixture, writesIn } from './support';
@@ -31,11 +32,12 @@ describe('the marker text', () => {
     expect(looksMarked('ticket 12')).toBe(false);
   });
 
-  test('ownerMarker is stable and tells apart every part of the identity', () => {
-    const base = { project: 'p', stack: 's', parent: '', kind: 'CspPolicy', name: 'n' };
+  test('ownerMarker is stable and tells apart every part of the identity, the stack\'s owner id included', () => {
+    const base = { ownerId: '0123456789abcdef', project: 'p', stack: 's', parent: '', kind: 'CspPolicy', name: 'n' };
     expect(ownerMarker(base)).toBe(ownerMarker({ ...base }));
     expect(ownerMarker(base)).toMatch(/^zg:[0-9a-f]{10}$/);
-    const variants = [{ project: 'q' }, { stack: 't' }, { parent: 'urn:pulumi:s::p::T::a' }, { kind: 'FirewallRule' }, { name: 'm' }];
+    // Two stacks of one project and stack name on two backends draw two owner ids; undefined is a marker made before owner ids.
+    const variants = [{ ownerId: 'fedcba9876543210' }, { ownerId: undefined }, { project: 'q' }, { stack: 't' }, { parent: 'urn:pulumi:s::p::T::a' }, { kind: 'FirewallRule' }, { name: 'm' }];
     const markers = new Set([base, ...variants.map((change) => ({ ...base, ...change }))].map(ownerMarker));
     expect(markers.size).toBe(variants.length + 1);
   });
@@ -78,6 +80,26 @@ describe('decisions from the marker', () => {
     ['delete', OTHER, true],
   ])('%s of an object marked %s: blocked %s', (verb, live, blocked) => {
     expect(writeBlock('CspPolicy p', verb, live, MINE) !== undefined).toBe(blocked);
+  });
+});
+
+describe('markers made before owner ids (docs/ownership.md#owner-id)', () => {
+  const LEGACY = 'zg:1111111111';
+  const ID = '0123456789abcdef';
+  const program = { [OWNER_KEY]: MINE, [OWNER_ID_KEY]: ID };
+  test.each<[string, Record<string, unknown>, Record<string, unknown>, boolean, string]>([
+    ['made before markers', {}, program, true, MINE],
+    ['made before owner ids: the program\'s marker is written', { [MARKER_KEY]: LEGACY }, program, true, MINE],
+    ['made with an owner id: the recorded marker stays', { [MARKER_KEY]: MINE, [OWNER_ID_KEY]: ID }, program, false, MINE],
+    ['renamed with aliases: its recorded marker stays', { [MARKER_KEY]: OTHER, [OWNER_ID_KEY]: ID }, program, false, OTHER],
+    ['a preview of the up that draws the owner id counts the write', { [MARKER_KEY]: LEGACY }, { [OWNER_KEY]: PREVIEW_UNKNOWN, [OWNER_ID_KEY]: PREVIEW_UNKNOWN }, true, 'stand-in'],
+    ['a refresh diffs the state\'s inputs from before owner ids: nothing to write', { [MARKER_KEY]: LEGACY }, { [OWNER_KEY]: LEGACY }, false, LEGACY],
+    ['a refresh of state from before markers: nothing to write', {}, {}, false, 'stand-in'],
+  ])('%s', (_case, olds, news, outdated, written) => {
+    expect(markerOutdated(olds, news)).toBe(outdated);
+    const marker = writtenMarker('CspPolicy', olds, news);
+    if (written === 'stand-in') expect(marker).toMatch(/^zg:[0-9a-f]{10}$/);
+    else expect(marker).toBe(written);
   });
 });
 
@@ -162,6 +184,32 @@ describe('the marked providers against the emulator', () => {
     expect(outs).toMatchObject({ ref: 'team-a', [MARKER_KEY]: MINE });
     expect(await fx.client.filters.get({ zoneId, filterId: old!.id })).toMatchObject({ ref: `team-a ${MINE}` });
     expect((await filter.diff(old!.id, outs as Record<string, unknown>, program)).changes).toBe(false);
+  });
+
+  test('state from before owner ids: one update checks the object carries the old marker and writes the program\'s; the next diff is clean', async () => {
+    const LEGACY = 'zg:1111111111';
+    const ownerId = '0123456789abcdef';
+    const made = await filter.create(await checkedBy(filter, filterInputs('/before-owner-ids', LEGACY)));
+    const state = made.outs as Record<string, unknown>;
+    expect(state).not.toHaveProperty(OWNER_ID_KEY);
+    const program = await checkedBy(filter, filterInputs('/before-owner-ids', MINE, { [OWNER_ID_KEY]: ownerId }));
+    expect((await filter.diff(made.id, state, program)).changes).toBe(true);
+    await fx.requestsSince();
+    const { outs } = await filter.update(made.id, state, program);
+    expect(outs).toMatchObject({ ref: 'team-a', [MARKER_KEY]: MINE, [OWNER_ID_KEY]: ownerId });
+    expect(await fx.client.filters.get({ zoneId, filterId: made.id })).toMatchObject({ ref: `team-a ${MINE}` });
+    expect(writesIn(await fx.requestsSince())).toHaveLength(1);
+    expect((await filter.diff(made.id, outs as Record<string, unknown>, program)).changes).toBe(false);
+  });
+
+  test('state from before owner ids whose object another owner marked since: the rewrite is refused before any write', async () => {
+    const LEGACY = 'zg:1111111111';
+    const made = await filter.create(await checkedBy(filter, filterInputs('/legacy-taken', LEGACY)));
+    await fx.client.filters.update({ zoneId, filterId: made.id, expression: '(http.request.uri.path eq "/legacy-taken")', ref: `team-a ${OTHER}` });
+    await fx.requestsSince();
+    const program = await checkedBy(filter, filterInputs('/legacy-taken', MINE, { [OWNER_ID_KEY]: '0123456789abcdef' }));
+    await expect(filter.update(made.id, made.outs as Record<string, unknown>, program)).rejects.toThrow(`it is marked as held by another owner (marker ${OTHER}`);
+    expect(writesIn(await fx.requestsSince())).toEqual([]);
   });
 
   test('a single-call create refused for a duplicate expression reuses the leftover filter only when it carries its own marker', async () => {

@@ -158,7 +158,7 @@ function withPath(record: Record<string, unknown>, path: string, value: unknown)
 /** The rule as the service holds it, without what every write changes (its version, its time). */
 const held = ({ version: _version, last_updated: _updated, ...rule }: RulesetRule) => rule;
 
-const owner = (kind: PhaseKind) => ({ [NAME_KEY]: 'drifting', [OWNER_KEY]: ownerMarker({ project: 'p', stack: 's', parent: '', kind, name: 'drifting' }) });
+const owner = (kind: PhaseKind) => ({ [NAME_KEY]: 'drifting', [OWNER_KEY]: ownerMarker({ ownerId: 'test-owner', project: 'p', stack: 's', parent: '', kind, name: 'drifting' }) });
 
 /** Another owner's rule, made by hand in a fresh zone: the one the declared place names. */
 function otherRule(kind: PhaseKind): Omit<RulesetRule, 'id'> {

@@ -15,7 +15,7 @@ const fx = useProviderFixture();
 const provider = implementation('CustomRule');
 const limits = implementation('RateLimitRule');
 
-const owner = (name: string) => ({ [NAME_KEY]: name, [OWNER_KEY]: ownerMarker({ project: 'p', stack: 's', parent: '', kind: 'CustomRule', name }) });
+const owner = (name: string) => ({ [NAME_KEY]: name, [OWNER_KEY]: ownerMarker({ ownerId: 'test-owner', project: 'p', stack: 's', parent: '', kind: 'CustomRule', name }) });
 const rule = (zoneId: string, name: string, overrides: Record<string, unknown> = {}) => ({
   zoneId,
   action: 'block',

@@ -1,4 +1,4 @@
-import type { ResourceKind } from '../../kinds';
+import { TYPE_MODULE, type ResourceKind } from '../../kinds';
 
 export { RESOURCE_KINDS, TYPE_MODULE, type ResourceKind } from '../../kinds';
 
@@ -12,7 +12,7 @@ export { RESOURCE_KINDS, TYPE_MODULE, type ResourceKind } from '../../kinds';
  */
 export const NAME_KEY = '__zoneguardName';
 
-export { MARKER_KEY, OWNER_KEY } from '../../kinds/marker';
+export { MARKER_KEY, OWNER_ID_KEY, OWNER_KEY } from '../../kinds/marker';
 
 /**
  * The provider the engine stores, as source text, in the state of every resource of one kind, twice (its inputs and
@@ -30,4 +30,12 @@ export { MARKER_KEY, OWNER_KEY } from '../../kinds/marker';
  */
 export function providerText(kind: ResourceKind): string {
   return `exports.handler = () => require('pulumi-zoneguard/providers').implementation(${JSON.stringify(kind)});\n`;
+}
+
+/** The type token of the resource that keeps the stack's owner id (src/resources/stack-owner.ts). Changing it would change its URN. */
+export const STACK_OWNER_TYPE = `pulumi-nodejs:dynamic/${TYPE_MODULE}:StackOwner`;
+
+/** Its provider as the engine stores it, like {@link providerText}: providers/stack-owner.ts, loaded by package specifier. */
+export function stackOwnerText(): string {
+  return "exports.handler = () => require('pulumi-zoneguard/providers').stackOwner;\n";
 }

@@ -3,7 +3,7 @@ import { ownerMarker, standing } from '../../kinds/marker';
 import { MARKER_ROOM, looksMarked, splitMarked, withMarker } from '../../schemas/owner-marker';
 import { MARKER_KEY, type ResourceKind } from './closure';
 import { ProviderError, goneMessage, type Implementation } from './implementation';
-import { nameOf, ownerOf } from './ownership';
+import { nameOf, ownerIdOf, ownerOf } from './ownership';
 import { noteTakenOver } from './conversion';
 
 /** What a kind whose objects carry a marker adds to its implementation: the object as the service holds it now. */
@@ -15,15 +15,36 @@ export interface LiveObject {
 /** The option that lets an adoption take an object marked by another owner (docs/ownership.md#take-over). */
 export const TAKE_OVER = 'takeOver';
 
-/** The marker this resource writes on an object it has not marked yet: the program's (src/resources/kit.ts). */
+/**
+ * The marker this resource writes on an object it has not marked yet: the program's (src/resources/kit.ts). Where the
+ * program's is not known (a new stack's preview, before its first up draws the owner id), one of the same form, so a
+ * preview's dry run sends a field of the length the up writes.
+ */
 export function markerFor(kind: ResourceKind, props: Record<string, unknown>): string {
-  return ownerOf(props) ?? ownerMarker({ project: '', stack: '', parent: '', kind, name: nameOf(props) ?? '' });
+  return ownerOf(props) ?? ownerMarker({ ownerId: undefined, project: '', stack: '', parent: '', kind, name: nameOf(props) ?? '' });
 }
 
 /** The marker the state recorded as written on the object, if any (state from before markers has none). */
 export function recordedMarker(props: Record<string, unknown> | undefined): string | undefined {
   const marker = props?.[MARKER_KEY];
   return typeof marker === 'string' && marker !== '' ? marker : undefined;
+}
+
+/**
+ * Whether the next write must put the program's marker on the object (docs/ownership.md#owner-id): the state recorded
+ * none (made before markers), or one made before owner ids (no owner id recorded beside it), while the program passes
+ * its owner (always, from resource classes of this version; a refresh diffs the state's own inputs, which never asks
+ * for a write). A rename with `aliases` keeps the recorded marker: its owner id is recorded. Pure.
+ */
+export function markerOutdated(olds: Record<string, unknown>, news: Record<string, unknown>): boolean {
+  if (ownerIdOf(news) === undefined) return recordedMarker(olds) === undefined && ownerOf(news) !== undefined;
+  return recordedMarker(olds) === undefined || ownerIdOf(olds) === undefined;
+}
+
+/** The marker an update writes: the program's when the state's is outdated ({@link markerOutdated}), else the one the state recorded. Pure. */
+export function writtenMarker(kind: ResourceKind, olds: Record<string, unknown>, news: Record<string, unknown>): string {
+  const recorded = recordedMarker(olds);
+  return recorded === undefined || markerOutdated(olds, news) ? markerFor(kind, news) : recorded;
 }
 
 /** Who an object's marker names, for a message: this stack's resources are told apart from the rest by the state only. */
@@ -113,10 +134,10 @@ export function withOwnerMarker(declaration: KindDeclaration, impl: Implementati
 
     async diff(id, olds, news) {
       const result = await impl.diff(id, olds, news);
-      // Made before markers: the next up writes the marker (one update; the preview shows it on the owner input).
-      // Only against the program's inputs (they carry the owner): the engine's refresh diffs the state's old inputs,
-      // and a refresh writes nothing, so it must not count a change either.
-      if (recordedMarker(olds) === undefined && ownerOf(news) !== undefined && !result.changes) return { ...result, changes: true };
+      // Made before markers, or before owner ids: the next up writes the marker (one update; the preview shows it on
+      // the owner input). Only against the program's inputs (they carry the owner): the engine's refresh diffs the
+      // state's old inputs, and a refresh writes nothing, so it must not count a change either.
+      if (markerOutdated(olds, news) && !result.changes) return { ...result, changes: true };
       return result;
     },
 
@@ -145,10 +166,11 @@ export function withOwnerMarker(declaration: KindDeclaration, impl: Implementati
     },
 
     async update(id, olds, news) {
-      const marker = recordedMarker(olds) ?? markerFor(kind as ResourceKind, news);
+      const marker = writtenMarker(kind as ResourceKind, olds, news);
       const object = await live(id, olds);
       if (!object) throw new ProviderError(goneMessage(what(news, id)));
-      const block = writeBlock(what(news, id), 'update', liveMarker(object), marker);
+      // The object must carry the marker the state holds (or none); the write then puts `marker` on it.
+      const block = writeBlock(what(news, id), 'update', liveMarker(object), recordedMarker(olds) ?? marker);
       if (block) throw new ProviderError(block);
       const result = await impl.update(id, object, marked(news, marker));
       return { ...result, outs: shown(result.outs, onObject(result.outs, marker)) };

@@ -1,5 +1,6 @@
 import type { KindDeclaration, ObjectType } from '../../kinds';
-import { NAME_KEY, OWNER_KEY, type ResourceKind } from './closure';
+import { NAME_KEY, OWNER_ID_KEY, OWNER_KEY, type ResourceKind } from './closure';
+import { PREVIEW_UNKNOWN } from '../../unknown';
 import { ProviderError, type Implementation } from './implementation';
 
 /** How a resource came to hold an object in this provider process: made it, adopted it, or has it in its state. */
@@ -115,10 +116,21 @@ export function nameOf(props: Record<string, unknown> | undefined): string | und
   return typeof name === 'string' && name !== '' ? name : undefined;
 }
 
-/** The owner marker a resource passed in (src/resources/kit.ts), if any. */
+/** A value the program passed in, when known: not empty, and not the engine's placeholder of a preview (a new stack's owner id is drawn by its first up). */
+const known = (value: unknown) => (typeof value === 'string' && value !== '' && value !== PREVIEW_UNKNOWN ? value : undefined);
+
+/** The owner marker a resource passed in (src/resources/kit.ts), if known. */
 export function ownerOf(props: Record<string, unknown> | undefined): string | undefined {
-  const owner = props?.[OWNER_KEY];
-  return typeof owner === 'string' && owner !== '' ? owner : undefined;
+  return known(props?.[OWNER_KEY]);
+}
+
+/**
+ * The stack's owner id a resource passed in (src/resources/stack-owner.ts) or its state recorded: known, the
+ * placeholder of a preview that draws it, or undefined for a state from before owner ids.
+ */
+export function ownerIdOf(props: Record<string, unknown> | undefined): string | undefined {
+  const id = props?.[OWNER_ID_KEY];
+  return typeof id === 'string' && id !== '' ? id : undefined;
 }
 
 /** Who the resource of `props` (then `fallback`, the old ones) is. */
@@ -128,10 +140,18 @@ const whoOf = (kind: ResourceKind, props: Record<string, unknown> | undefined, f
   owner: ownerOf(props) ?? ownerOf(fallback),
 });
 
-/** The outputs with the resource's name and owner marker kept, so a delete (which sees only the outputs) knows who it is. */
-const named = <T extends Record<string, unknown> | undefined>(props: T, who: Who): T => {
+/**
+ * The outputs with the resource's name, owner marker and the stack's owner id kept, so a delete (which sees only the
+ * outputs) knows who it is, and a later diff knows the marker was made from an owner id (kit/marker.ts).
+ */
+const named = <T extends Record<string, unknown> | undefined>(props: T, who: Who, ownerId: string | undefined): T => {
   if (props === undefined) return props;
-  return { ...props, ...(who.name === undefined ? {} : { [NAME_KEY]: who.name }), ...(who.owner === undefined ? {} : { [OWNER_KEY]: who.owner }) } as T;
+  return {
+    ...props,
+    ...(who.name === undefined ? {} : { [NAME_KEY]: who.name }),
+    ...(who.owner === undefined ? {} : { [OWNER_KEY]: who.owner }),
+    ...(known(ownerId) === undefined ? {} : { [OWNER_ID_KEY]: ownerId }),
+  } as T;
 };
 
 function remember(object: ObjectType, who: Who, id: string): void {
@@ -177,7 +197,7 @@ export function withOwnership(kind: ResourceKind, impl: Implementation, spec: Ow
         // What it owns besides (a single-call rule's filter) is held too: another resource's delete must leave it.
         const owned = ownedId(spec, result.outs);
         if (owned) holders.set(keyOf(spec.owns!.object, owned), { ...who, how });
-        return { ...result, outs: named(result.outs, who) };
+        return { ...result, outs: named(result.outs, who, ownerIdOf(inputs)) };
       } catch (error) {
         if (taken !== undefined) holders.delete(keyOf(spec.object, taken));
         throw error;
@@ -188,14 +208,14 @@ export function withOwnership(kind: ResourceKind, impl: Implementation, spec: Ow
       const who = whoOf(kind, props);
       const result = await impl.read(id, props);
       if (result.id) remember(spec.object, who, result.id);
-      return { ...result, props: named(result.props, who), inputs: named(result.inputs, who) };
+      return { ...result, props: named(result.props, who, ownerIdOf(props)), inputs: named(result.inputs, who, ownerIdOf(props)) };
     },
 
     async update(id, olds, news) {
       const who = whoOf(kind, news, olds);
       remember(spec.object, who, id);
       const result = await impl.update(id, olds, news);
-      return { ...result, outs: named(result.outs, who) };
+      return { ...result, outs: named(result.outs, who, ownerIdOf(news)) };
     },
 
     async delete(id, props) {

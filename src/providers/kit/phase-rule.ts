@@ -23,7 +23,7 @@ import {
   type RulePlace,
 } from '../../rulesets';
 import { CUSTOM_PHASE, ErrorCode, RATELIMIT_PHASE, type RulePosition, type RulesetRule, type SavedRuleset } from '../../schemas';
-import { checkWithSchema, containsUnknown, PREVIEW_UNKNOWN } from './check';
+import { checkWithSchema, containsUnknown, isEngineKey, PREVIEW_UNKNOWN } from './check';
 import { ReadCoalescer, STREAM_GAP_MS } from './coalesce';
 import { Entrypoints } from './entrypoints';
 import { assertConfigured, configure, getClient, inPreview } from './context';
@@ -31,7 +31,7 @@ import { diffFields } from './diff';
 import { dryRunStep } from './dry-run';
 import { ProviderError, step, unlessNotFound, type Implementation } from './implementation';
 import { nameOf, ownerOf } from './ownership';
-import { markerFor, recordedMarker, type LiveObject } from './marker';
+import { markerFor, writtenMarker, type LiveObject } from './marker';
 import { MARKER_KEY } from '../../kinds/marker';
 import { splitMarked, withMarker } from '../../schemas/owner-marker';
 
@@ -370,8 +370,12 @@ export function moves(olds: Record<string, unknown>, news: Record<string, unknow
   return news.position !== undefined && !isDeepStrictEqual(normalizeRuleField('position', olds.position), normalizeRuleField('position', news.position));
 }
 
-/** Whether no input is still unknown (preview), so the exact write can be sent as a dry run. Pure. */
-const allKnown = (news: Record<string, unknown>) => Object.values(news).every((value) => value !== PREVIEW_UNKNOWN && !containsUnknown(value));
+/**
+ * Whether no declared input is still unknown (preview), so the exact write can be sent as a dry run. The owner may be
+ * (a new stack's owner id is drawn by its first up): the dry run then sends a marker of the same form. Pure.
+ */
+const allKnown = (news: Record<string, unknown>) =>
+  Object.entries(news).every(([key, value]) => isEngineKey(key) || (value !== PREVIEW_UNKNOWN && !containsUnknown(value)));
 
 /**
  * The declared rule as a write sends it: its ref with the owner marker (kit/marker.ts marks the inputs of create and
@@ -428,7 +432,7 @@ export function phaseRule(spec: PhaseRuleSpec): Implementation & LiveObject {
       }
       const previous = { ...(olds as unknown as PhaseRuleOutputs), ruleId: id };
       const move = moves(olds, news);
-      await dryRunStep(rules.labelOf(news, id), () => rules.patch(asWritten(news, recordedMarker(olds) ?? markerFor(kind, news)), previous, move, true));
+      await dryRunStep(rules.labelOf(news, id), () => rules.patch(asWritten(news, writtenMarker(kind, olds, news)), previous, move, true));
       if (move) await rules.previewMove(news as unknown as DeclaredRule, id);
       return result;
     },

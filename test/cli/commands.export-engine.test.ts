@@ -54,8 +54,8 @@ test('the first pulumi up adopts everything and writes only the owner markers, o
   const before = await sandbox.emulator.admin.inventory(zoneId);
   await sandbox.emulator.admin.clearRequests();
   const up = await stack.up({ color: 'never' });
-  // The settings, two CSP policies and four firewall rules of the demo enterprise zone.
-  expect(up.summary.resourceChanges).toMatchObject({ create: 8 });
+  // The stack, its owner id, the settings, two CSP policies and four firewall rules of the demo enterprise zone.
+  expect(up.summary.resourceChanges).toMatchObject({ create: 9 });
   expect(up.outputs.resources?.value).toBe(7);
   // Each adopted object gets its resource's owner marker (docs/ownership.md), and nothing else changes.
   const writes = (await sandbox.emulator.admin.requests()).filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path.replace(/[0-9a-f]{32}/g, ':id')}`);

@@ -95,7 +95,7 @@ test('two stacks create their rules in one zone with per-rule writes; a rule add
   byHand = saved.rules.find((rule) => ownRef(rule) === 'by-hand')!;
   await sandbox.emulator.admin.clearRequests();
   const up = await beta.up({ color: 'never' });
-  expect(up.summary.resourceChanges).toMatchObject({ create: 4 }); // the stack and its three rules
+  expect(up.summary.resourceChanges).toMatchObject({ create: 5 }); // the stack, its owner id and its three rules
   // Alpha made both entry points; beta's creates are one POST each.
   expect(await writes()).toEqual(Array(3).fill('POST /zones/:id/rulesets/:id/rules'));
   // Beta's two rules are created side by side: each is added last, in the order the engine ran them.

@@ -53,7 +53,7 @@ describe('examples/policies-across-zones', () => {
 
   test('up applies the policy set to every zone; a second preview shows no change', async () => {
     const up = await stack.up({ color: 'never' });
-    expect(up.summary.resourceChanges).toEqual({ create: 10 }); // the stack, 3 zones × (settings + 2 policies)
+    expect(up.summary.resourceChanges).toEqual({ create: 11 }); // the stack, its owner id, 3 zones × (settings + 2 policies)
     const policies = up.outputs.policies!.value as Record<string, Record<string, string>>;
     expect(Object.keys(policies).sort()).toEqual(['bank', 'media', 'store']);
     for (const [name, zoneId] of Object.entries(zones)) {
@@ -108,7 +108,7 @@ describe('examples/waf-migration-validation', () => {
 
   test('up starts the migration in validation mode and outputs the plan; a second preview shows no change', async () => {
     const up = await stack.up({ color: 'never' });
-    expect(up.summary.resourceChanges).toEqual({ create: 2 });
+    expect(up.summary.resourceChanges).toEqual({ create: 3 }); // the stack, its owner id, the migration
     expect(await context.client.wafMigration.status({ zoneId })).toMatchObject({
       migration_state: 'validation',
       old_waf_status: 'enabled',
@@ -167,7 +167,7 @@ describe('examples/waf-migrate-then-manage', () => {
   test('up migrates the zone, and WafManagedRules takes the entry point over with one write, its owner marker; a second preview shows no change', async () => {
     await context.sandbox.emulator.admin.clearRequests();
     const up = await stack.up({ color: 'never' });
-    expect(up.summary.resourceChanges).toEqual({ create: 3 });
+    expect(up.summary.resourceChanges).toEqual({ create: 4 }); // with the stack's owner id
     // The migration's submission, then the take-over's marker in the entry point's description (docs/ownership.md).
     expect(await writes()).toEqual([`PUT ${entrypoint}`, `PUT ${entrypoint}`]);
     expect(await context.client.wafMigration.status({ zoneId })).toMatchObject({ migration_state: 'complete', new_waf_status: 'enabled' });
@@ -209,10 +209,10 @@ describe('examples/rules-per-team', () => {
   });
 
   test('two stacks of one program each create their rules in one zone, in the declared order, beside a rule made by hand; second previews show no change', async () => {
-    expect((await security.up({ color: 'never' })).summary.resourceChanges).toEqual({ create: 3 });
+    expect((await security.up({ color: 'never' })).summary.resourceChanges).toEqual({ create: 4 }); // the stack, its owner id, two rules
     const { id: rulesetId } = await context.client.rulesets.getEntrypoint({ zoneId, phase });
     await context.client.rulesets.createRule({ zoneId, rulesetId, rule: { action: 'log', expression: 'true', ref: 'by-hand' } });
-    expect((await api.up({ color: 'never' })).summary.resourceChanges).toEqual({ create: 3 });
+    expect((await api.up({ color: 'never' })).summary.resourceChanges).toEqual({ create: 4 });
     expect(await refs()).toEqual(['office', 'admin', 'api-bots', 'by-hand']);
     expect((await context.client.rulesets.getEntrypoint({ zoneId, phase: 'http_ratelimit' })).rules.map((rule) => splitMarked(rule.ref).own)).toEqual(['api-login']);
     await security.preview({ expectNoChanges: true, color: 'never' });
@@ -244,7 +244,7 @@ describe('examples/ci-preview', () => {
 
   test('up deploys; the outputs summarize the observed CSP and the WAF migration plan; a second preview shows no change', async () => {
     const up = await stack.up({ color: 'never' });
-    expect(up.summary.resourceChanges).toEqual({ create: 3 });
+    expect(up.summary.resourceChanges).toEqual({ create: 4 }); // with the stack's owner id
     const shopCsp = up.outputs.shopCsp!.value as { policyId: string; value: string; leftOut: string[] };
     expect(shopCsp.value).toMatch(/^script-src 'self' https:\/\//);
     expect(shopCsp.leftOut.length).toBeGreaterThan(0);

@@ -63,7 +63,7 @@ const writes = async () =>
 test('up creates the filter, then three rules on it; a second preview shows no change', async () => {
   await sandbox.emulator.admin.clearRequests();
   const up = await stack.up({ color: 'never' });
-  expect(up.summary.resourceChanges).toMatchObject({ create: 5 });
+  expect(up.summary.resourceChanges).toMatchObject({ create: 6 }); // with the stack's owner id
   const { filterId, ruleIds } = await outputs();
   expect(await writes()).toEqual(['POST /filters', 'POST /firewall/rules', 'POST /firewall/rules', 'POST /firewall/rules']);
   expect(await client.filters.get({ zoneId, filterId })).toMatchObject({ expression: FIRST, description: 'Admin paths', paused: false });
@@ -82,7 +82,7 @@ test("a new expression updates the filter in place: one PUT, and every rule keep
   const before = await outputs();
   desired.expression = SECOND;
   const { text, summary } = await previewDiff(stack);
-  expect(summary).toMatchObject({ update: 1, same: 4 });
+  expect(summary).toMatchObject({ update: 1, same: 5 }); // with the stack's owner id
   expect(summary.replace ?? 0).toBe(0);
   expect(text).toMatch(/~ pulumi-nodejs:dynamic\/zoneguard:FirewallFilter: \(update\)/);
   expect(text).toMatch(/~ expression\s*:\s*"\(http.request.uri.path contains \\"\/admin\\"\)" =>/);
@@ -101,7 +101,7 @@ test('a rule added and a rule removed: one POST, one DELETE of that rule alone; 
   desired.rules = { ...kept, allow: 'block' };
   await sandbox.emulator.admin.clearRequests();
   const up = await stack.up({ color: 'never' });
-  expect(up.summary.resourceChanges).toMatchObject({ create: 1, delete: 1, same: 4 });
+  expect(up.summary.resourceChanges).toMatchObject({ create: 1, delete: 1, same: 5 }); // with the stack's owner id
   const after = await outputs();
   expect(after.filterId).toBe(before.filterId);
   expect(after.ruleIds.slice(0, 2)).toEqual(before.ruleIds.slice(0, 2));

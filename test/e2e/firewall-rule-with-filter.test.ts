@@ -64,7 +64,7 @@ async function inventory() {
 
 test('up creates the rule with its filter; a second preview shows no change', async () => {
   const up = await stack.up({ color: 'never' });
-  expect(up.summary.resourceChanges).toMatchObject({ create: 2 });
+  expect(up.summary.resourceChanges).toMatchObject({ create: 3 }); // the stack, its owner id and the rule
   const { ruleId, filterId } = await outputs();
   expect(ruleId).toMatch(/^[0-9a-f]{32}$/);
   expect(await client.firewallRules.get({ zoneId, ruleId })).toMatchObject({
@@ -115,7 +115,7 @@ test.each([
   const before = await outputs();
   Object.assign(desired, { [field]: value });
   const { text, summary } = await previewDiff(stack);
-  expect(summary).toMatchObject({ update: 1, same: 1 });
+  expect(summary).toMatchObject({ update: 1, same: 2 }); // the stack and its owner id
   expect(summary.replace ?? 0).toBe(0);
   expect(text).toMatch(shown);
   for (const other of MANAGED.filter((f) => f !== field)) expect(text).not.toMatch(new RegExp(`[~+-] ${other}\\s*:`));
@@ -134,7 +134,7 @@ test('a new expression replaces the rule: the new one is created before the old 
   const old = await outputs();
   desired.expression = SECOND;
   const { text, summary } = await previewDiff(stack);
-  expect(summary).toMatchObject({ replace: 1, same: 1 });
+  expect(summary).toMatchObject({ replace: 1, same: 2 }); // the stack and its owner id
   expect(text).toMatch(/\+-\s*pulumi-nodejs:dynamic\/zoneguard:FirewallRuleWithFilter: \(replace\)/);
   expect(text).toMatch(/~ expression\s*:\s*"\(http.request.uri.path contains \\"\/admin\\" and not ip.src in \{192.0.2.0\/24\}\)" =>/);
 

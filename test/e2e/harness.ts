@@ -3,8 +3,15 @@ import * as path from 'node:path';
 import { LocalWorkspace, type Stack, type PulumiFn } from '@pulumi/pulumi/automation';
 import * as ts from 'typescript';
 import { startEmulator, type StartEmulatorOptions, type StartedEmulator } from '../../src/emulator';
+import { kindOfType } from '../../src/kinds';
 
 const root = path.resolve(__dirname, '../..');
+
+/**
+ * Whether a resource of a stack's state is one of zoneguard's kinds, holding an object of the service: not the
+ * stack's owner id (docs/ownership.md#owner-id), which every stack has from its first up and which holds nothing.
+ */
+export const holdsServiceObject = (resource: { type: string }): boolean => kindOfType(resource.type) !== undefined;
 
 /** Fails loudly when the engine is not on PATH: in CI a missing engine is a failure, never a skip. */
 export function assertEngineOnPath(): void {
@@ -20,8 +27,11 @@ export function assertEngineOnPath(): void {
 export interface EngineSandbox {
   emulator: StartedEmulator;
   dir: string;
-  /** A stack of an inline program, with zoneguard's config pointing at the emulator. */
-  stack(name: string, program: PulumiFn, config?: Record<string, { value: string; secret?: boolean }>): Promise<Stack>;
+  /**
+   * A stack of an inline program, with zoneguard's config pointing at the emulator. `backend` names another file
+   * backend of the sandbox (default: its one), so two stacks of the same project and stack name can live side by side.
+   */
+  stack(name: string, program: PulumiFn, config?: Record<string, { value: string; secret?: boolean }>, backend?: string): Promise<Stack>;
   /** Every file of the backend's state directory, as text: what an attacker with the state would read. */
   stateText(): string;
   close(): Promise<void>;
@@ -43,9 +53,11 @@ export async function openSandbox(label: string, emulatorOptions: StartEmulatorO
   return {
     emulator,
     dir,
-    async stack(name, program, config = {}) {
-      const workDir = path.join(dir, name);
+    async stack(name, program, config = {}, backend) {
+      const workDir = path.join(dir, backend === undefined ? name : `${backend}-${name}`);
+      const state = path.join(dir, backend === undefined ? 'state' : `state-${backend}`);
       fs.mkdirSync(workDir, { recursive: true });
+      fs.mkdirSync(state, { recursive: true });
       const stack = await LocalWorkspace.createOrSelectStack(
         { stackName: name, projectName: `zoneguard-e2e-${label}`, program },
         {
@@ -54,7 +66,7 @@ export async function openSandbox(label: string, emulatorOptions: StartEmulatorO
           projectSettings: {
             name: `zoneguard-e2e-${label}`,
             runtime: 'nodejs',
-            backend: { url: `file://${path.join(dir, 'state')}` },
+            backend: { url: `file://${state}` },
           },
         },
       );

@@ -7,7 +7,7 @@ import { FirewallRuleWithFilter } from '../../src/resources/firewall-rule-with-f
 import { PageGuardSettings } from '../../src/resources/page-guard-settings';
 import { WafMigration } from '../../src/resources/waf-migration';
 import { engine, freshZone, unique } from '../resilience/support';
-import { openSandbox, type EngineSandbox } from './harness';
+import { holdsServiceObject, openSandbox, type EngineSandbox } from './harness';
 
 // Who owns what, through the real engine against the emulator (README, "Who owns what"): a resource holds only the
 // object it created or the one its adopt…Id names; identical declarations get an object each; a rename keeps its
@@ -34,7 +34,7 @@ const idOf = (outputs: Record<string, { value: unknown }>, name: string) => Stri
 /** The resources of the stack's state as [name, id], the stack itself left out. */
 async function held(stack: Stack): Promise<Array<[string, string | undefined]>> {
   const resources = ((await stack.exportStack()).deployment.resources ?? []) as Array<{ urn: string; type: string; id?: string }>;
-  return resources.filter((r) => r.type.startsWith('pulumi-nodejs:dynamic/')).map((r) => [r.urn.split('::').pop()!, r.id]);
+  return resources.filter(holdsServiceObject).map((r) => [r.urn.split('::').pop()!, r.id]);
 }
 /** Requests that change something, as `METHOD path`. */
 async function writes(): Promise<string[]> {

@@ -204,7 +204,7 @@ test('the project resolves a real copy of the package and the engine from its ow
 
 test("the first preview checks the custom rule's create with the service (a dry run) and changes nothing", async () => {
   const preview = (await driver('first-preview')) as { changes: Record<string, number> };
-  expect(preview.changes).toEqual({ create: 4 });
+  expect(preview.changes).toEqual({ create: 5 }); // the stack, its owner id, the policy and the two rules
   const requests = await emulator.admin.requests();
   previewCalls = requests.length;
   // The zone has no custom rules yet: the dry run is the create-only write that would make the entry point with the rule.
@@ -218,7 +218,7 @@ test("the first preview checks the custom rule's create with the service (a dry 
 test('up creates the policy and the rules; the emulator holds them as declared', async () => {
   const up = (await driver('up')) as { changes: Record<string, number>; outputs: Record<string, string> };
   upCalls = (await emulator.admin.requests()).length;
-  expect(up.changes).toEqual({ create: 4 });
+  expect(up.changes).toEqual({ create: 5 }); // with the stack's owner id
   created = up.outputs;
   const { policyId, ruleId, filterId } = created;
   expect(await client.cspPolicies.get({ zoneId, policyId: policyId! })).toMatchObject({
@@ -259,7 +259,7 @@ test("the preview's and the up's requests were counted in the store: one key, on
 
 test('a second preview shows no change', async () => {
   const preview = (await driver('preview')) as { changes: Record<string, number> };
-  expect(preview.changes).toEqual({ same: 4 });
+  expect(preview.changes).toEqual({ same: 5 }); // with the stack's owner id
 });
 
 test("the consumer's state holds small providers that load the installed package, and no credential", async () => {
@@ -290,7 +290,7 @@ test("the consumer's state holds small providers that load the installed package
 
 test('destroy deletes the policy, the rules and the filter', async () => {
   const destroy = (await driver('destroy')) as { changes: Record<string, number> };
-  expect(destroy.changes).toEqual({ delete: 4 });
+  expect(destroy.changes).toEqual({ delete: 5 }); // with the stack's owner id
   expect((await client.rulesets.getEntrypoint({ zoneId, phase: 'http_request_firewall_custom' })).rules).toEqual([]);
   await expect(client.cspPolicies.get({ zoneId, policyId: created.policyId! })).rejects.toThrow(/404/);
   await expect(client.firewallRules.get({ zoneId, ruleId: created.ruleId! })).rejects.toThrow(/404/);

@@ -51,7 +51,7 @@ async function previewText(): Promise<{ text: string; summary: Record<string, nu
 test('up creates both; a second preview shows no change', async () => {
   const original = await client.pageGuard.get({ zoneId });
   const up = await stack.up({ color: 'never' });
-  expect(up.summary.resourceChanges).toMatchObject({ create: 3 });
+  expect(up.summary.resourceChanges).toMatchObject({ create: 4 }); // with the stack's owner id
   const policyId = up.outputs.policyId!.value as string;
   expect(await client.cspPolicies.get({ zoneId, policyId })).toMatchObject({ action: 'log', description: expect.stringMatching(/^observed shop scripts zg:[0-9a-f]{10}$/) });
   expect(up.outputs.previous!.value).toMatchObject({ enabled: original.enabled });
@@ -68,6 +68,7 @@ test('the state holds no credential and small providers', async () => {
   expect(dynamic.map((r) => r.type).sort()).toEqual([
     'pulumi-nodejs:dynamic/zoneguard:CspPolicy',
     'pulumi-nodejs:dynamic/zoneguard:PageGuardSettings',
+    'pulumi-nodejs:dynamic/zoneguard:StackOwner',
   ]);
   for (const resource of dynamic) expect(Buffer.byteLength(String(resource.inputs.__provider))).toBeLessThanOrEqual(2048);
 });
@@ -75,7 +76,7 @@ test('the state holds no credential and small providers', async () => {
 test('a changed field shows exactly that change, and up applies it', async () => {
   desired.policy.description = 'all shop scripts';
   const { text, summary } = await previewText();
-  expect(summary).toMatchObject({ update: 1, same: 2 });
+  expect(summary).toMatchObject({ update: 1, same: 3 }); // with the stack's owner id
   expect(text).toMatch(/~ description\s*:\s*"observed shop scripts" => "all shop scripts"/);
   expect(text).not.toMatch(/~ (value|action|expression|enabled)/);
   await stack.up({ color: 'never' });

@@ -5,7 +5,7 @@ import { CspPolicy } from '../../src/resources/csp-policy';
 import { FirewallFilter } from '../../src/resources/firewall-filter';
 import { FirewallRule } from '../../src/resources/firewall-rule';
 import { FirewallRuleWithFilter } from '../../src/resources/firewall-rule-with-filter';
-import { openSandbox, type EngineSandbox } from './harness';
+import { holdsServiceObject, openSandbox, type EngineSandbox } from './harness';
 import { testClient } from '../support/emulator';
 
 // Coalesced refresh reads (docs/many-stacks.md, "A refresh costs fewer calls too") through the real engine: two identical stacks in
@@ -49,7 +49,7 @@ const nameOf = (urn: string) => urn.split('::').at(-1)!;
 /** The stack's zoneguard resources by name: their id and outputs. */
 async function stateOf(stack: Stack): Promise<Map<string, { id: string; outputs: Record<string, unknown> }>> {
   const { deployment } = await stack.exportStack();
-  const resources = (deployment as { resources: StateResource[] }).resources.filter((r) => r.type.includes('zoneguard'));
+  const resources = (deployment as { resources: StateResource[] }).resources.filter(holdsServiceObject);
   return new Map(resources.map((r) => [nameOf(r.urn), { id: r.id!, outputs: r.outputs! }]));
 }
 

@@ -44,8 +44,8 @@ async function upTogether(stacks: Stack[], said = true): Promise<number[]> {
   await new Promise((resolve) => setTimeout(resolve, LIMIT.windowMs));
   await sandbox.emulator.admin.clearRequests();
   const ups = await Promise.all(stacks.map((stack) => stack.up({ color: 'never' })));
-  // Each stack creates its policies and the stack resource itself.
-  for (const up of ups) expect(up.summary.resourceChanges).toMatchObject({ create: PER_STACK + 1 });
+  // Each stack creates its policies, the stack resource itself and its owner id.
+  for (const up of ups) expect(up.summary.resourceChanges).toMatchObject({ create: PER_STACK + 2 });
   return (await sandbox.emulator.admin.requests()).map((request) => request.status);
 }
 

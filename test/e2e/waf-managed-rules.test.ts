@@ -125,7 +125,7 @@ let adopted: Awaited<ReturnType<typeof entrypoint>>;
 test('up migrates the zone, then WafManagedRules takes the migrated entry point over with one write, its owner marker', async () => {
   await sandbox.emulator.admin.clearRequests();
   const up = await stack.up({ color: 'never' });
-  expect(up.summary.resourceChanges).toEqual({ create: 3 });
+  expect(up.summary.resourceChanges).toEqual({ create: 4 }); // with the stack's owner id
   // The migration's own submission, then the take-over's one write: it finds what it declares and marks the entry
   // point's description as its own (docs/ownership.md).
   expect(await writes()).toEqual([`PUT ${ENTRYPOINT}?waf_migration=pending&phase_two=1`, `PUT ${ENTRYPOINT}`]);

@@ -166,7 +166,7 @@ describe('a Pro zone', () => {
     await storeStack.up({ color: 'never' });
     await sandbox.emulator.admin.clearRequests();
     const destroy = await storeStack.destroy({ color: 'never' });
-    expect(destroy.summary.resourceChanges).toMatchObject({ delete: 2 });
+    expect(destroy.summary.resourceChanges).toMatchObject({ delete: 3 }); // with the stack's owner id
     expect(await migrationsIn(storeStack)).toEqual([]);
     expect((await sandbox.emulator.admin.requests()).filter((r) => r.method !== 'GET')).toEqual([]);
     expect(await status(zones.pro)).toMatchObject({ migration_state: 'complete', old_waf_status: 'disabled', new_waf_status: 'enabled' });
@@ -177,7 +177,7 @@ describe('the Enterprise zone', () => {
   test('validation: both WAFs run; a second preview shows no change', async () => {
     await sandbox.emulator.admin.clearRequests();
     const up = await bankStack.up({ color: 'never' });
-    expect(up.summary.resourceChanges).toMatchObject({ create: 2 }); // the stack and the migration
+    expect(up.summary.resourceChanges).toMatchObject({ create: 3 }); // the stack, its owner id and the migration
     expect(await submissions(zones.enterprise)).toEqual(['validation']);
     expect(await status(zones.enterprise)).toMatchObject({ migration_state: 'validation', old_waf_status: 'enabled', new_waf_status: 'enabled' });
     expect([up.outputs.migrationState!.value, up.outputs.previousWafStatus!.value, up.outputs.newWafStatus!.value]).toEqual([

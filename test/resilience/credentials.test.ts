@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Stack } from '@pulumi/pulumi/automation';
-import { openSandbox, type EngineSandbox } from '../e2e/harness';
+import { holdsServiceObject, openSandbox, type EngineSandbox } from '../e2e/harness';
 import { CustomRule } from '../../src/resources/custom-rule';
 import { PageGuardSettings } from '../../src/resources/page-guard-settings';
 import { CUSTOM_PHASE } from '../../src/schemas';
@@ -73,7 +73,7 @@ async function zoneguardState(stack: Stack) {
     outputs?: Record<string, unknown>;
   }>;
   return resources
-    .filter((resource) => resource.type.startsWith('pulumi-nodejs:dynamic/zoneguard:'))
+    .filter(holdsServiceObject)
     .map((resource) => ({ urn: resource.urn, id: resource.id, inputs: strip(resource.inputs), outputs: strip(resource.outputs) }))
     .sort((a, b) => a.urn.localeCompare(b.urn));
 }

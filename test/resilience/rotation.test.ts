@@ -92,7 +92,7 @@ test('after a rotation: plain refresh and destroy are refused with the hint; ref
   const third = await rotate(stack, second);
   await sandbox.emulator.admin.clearRequests();
   const up = await stack.up({ color: 'never' });
-  expect(up.summary.resourceChanges).toEqual({ same: RESOURCES + 1 });
+  expect(up.summary.resourceChanges).toEqual({ same: RESOURCES + 2 }); // with the stack and its owner id
   expect(await succeeds((opts) => stack.refresh(opts))).toEqual([]);
 
   // Rotated once more: destroy --run-program deletes everything with the newest token.

@@ -77,6 +77,30 @@ export function writeBlock(what: string, verb: 'update' | 'delete', live: string
   return `${what}: not ${verb === 'delete' ? 'deleting' : 'updating'} it: it is marked as held by ${ownerWords(live!)}; ${next}`;
 }
 
+/**
+ * How long an adoption waits after its write before it reads the object again. Two adopters that both read the object
+ * before either wrote both pass their check; the later write wins on the service. Each then reads the marker again:
+ * the earlier writer finds the other's and fails. The wait lets the other's write land first when the two calls run
+ * at different speeds (docs/ownership.md#take-over).
+ */
+export const ADOPTION_SETTLE_MS = 500;
+
+/**
+ * After an adoption's write: reads the object's marker again (`reread`) and fails, naming the marker found, when it is
+ * no longer the one this resource wrote: another adopter marked it at the same time and won. Nothing of this resource
+ * is then recorded (its create fails), and the object is the winner's.
+ */
+export async function confirmAdoption(what: string, reread: () => Promise<string | undefined>, written: string, adoptInput: string): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, ADOPTION_SETTLE_MS));
+  const found = await reread();
+  if (found === written) return;
+  throw new ProviderError(
+    `${what}: another adopter marked it at the same time (marker ${found ?? 'none'} found after this resource wrote ${written}), and its write came last: ` +
+      `the object is that owner's, and this resource holds nothing. Run zoneguard orphans to see who holds it; remove ${adoptInput} to create an object of its own, ` +
+      `or add ${TAKE_OVER}: true to take it over`,
+  );
+}
+
 /** The most a user's own text of the marked field may hold, for `check`'s message. */
 export function ownRoom(max: number): number {
   return max - MARKER_ROOM;
@@ -153,10 +177,12 @@ export function withOwnerMarker(declaration: KindDeclaration, impl: Implementati
         previous = object && liveMarker(object);
       }
       const result = await impl.create(marked(inputs, mine));
+      const written = onObject(result.outs, mine);
+      if (adopted) await confirmAdoption(`${what(inputs, adopted)}: adopting it`, () => live(result.id, inputs).then((object) => object && liveMarker(object)), written, adoptInput);
       // A ruleset rule that carried another resource's marker (a legacy firewall rule's, kept by the conversion) is that
       // rule's conversion: the legacy resource's delete then leaves it (kit/conversion.ts).
       if (declaration.identity.object === 'rulesetRule' && previous !== undefined && previous !== mine) noteTakenOver(previous, result.id);
-      return { ...result, outs: shown(result.outs, onObject(result.outs, mine)) };
+      return { ...result, outs: shown(result.outs, written) };
     },
 
     async read(id, props) {

@@ -67,6 +67,7 @@ export const cspPolicy: Implementation & LiveObject = {
     step,
     writing: (zoneId, call) => policyReads.writing(zoneId, call),
     read: (zoneId, policyId) => policyReads.read(zoneId, policyId),
+    listing: (zoneId) => policyReads.listing(zoneId),
     get: (zoneId, policyId) => getClient().cspPolicies.get({ zoneId, policyId }),
     // One call, and never a policy found by its fields: identical policies are legitimate (two resources, two
     // stacks), and binding to one by a guess would let another resource's delete remove it (README, "Who owns what").

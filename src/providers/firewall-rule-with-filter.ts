@@ -12,7 +12,7 @@ import { diffFields } from './kit/diff';
 import { firewallStep, firewallWrite, isDuplicateFilterError, isQuotaError, normalizeField, productsFailures, ruleFields, ruleFieldsFromWire, ruleReads } from './kit/firewall';
 import { ProviderError, unlessNotFound, type Implementation } from './kit/implementation';
 import { describeHolder, heldByAnother, nameOf } from './kit/ownership';
-import type { LiveObject } from './kit/marker';
+import { markerIn, type LiveObject } from './kit/marker';
 import { splitMarked } from '../schemas/owner-marker';
 import { FirewallRuleWithFilterKind, diffPlan, label as kindLabel } from '../kinds';
 
@@ -239,6 +239,13 @@ export const firewallRuleWithFilter: Implementation & LiveObject = {
 
   async diff(_id, olds, news) {
     return diffFirewallRuleWithFilter(olds, news);
+  },
+
+  // The zone's rules, listed once per run: a leftover's filter comes with its rule (adoptRule).
+  async carrying(props, marker) {
+    const { zoneId } = props as FirewallRuleWithFilterInputs;
+    const rules = await firewallStep(`${label(props as FirewallRuleWithFilterInputs)}: listing the zone's rules for one its interrupted run made`, () => ruleReads.listing(zoneId));
+    return rules.filter((rule) => markerIn(rule, 'ref') === marker).map((rule) => rule.id);
   },
 
   async create(raw) {

@@ -269,6 +269,7 @@ test("the consumer's state holds small providers that load the installed package
     'pulumi-nodejs:dynamic/zoneguard:CspPolicy',
     'pulumi-nodejs:dynamic/zoneguard:CustomRule',
     'pulumi-nodejs:dynamic/zoneguard:FirewallRuleWithFilter',
+    'pulumi-nodejs:dynamic/zoneguard:StackOwner',
   ]);
   for (const resource of dynamic) {
     const text = String(resource.inputs.__provider);

@@ -312,7 +312,7 @@ describe('the owner marker in the ref (src/providers/kit/marker.ts)', () => {
 
 describe('a place names one rule, or nothing (docs/custom-rules.md#position)', () => {
   const marked = implementation('CustomRule');
-  const owner = (name: string) => ({ [NAME_KEY]: name, [OWNER_KEY]: ownerMarker({ project: 'p', stack: 's', parent: '', kind: 'CustomRule', name }) });
+  const owner = (name: string) => ({ [NAME_KEY]: name, [OWNER_KEY]: ownerMarker({ ownerId: 'test-owner', project: 'p', stack: 's', parent: '', kind: 'CustomRule', name }) });
   const mine = owner('office')[OWNER_KEY];
   const THEIRS = 'zg:abcdefabcd';
   const ONLY_OURS = "CustomRule 'admin' in zone";

@@ -26,14 +26,14 @@ import {
 // by a latency fault, so the kill lands while it is on the wire; where the service must have acted first, the host
 // is stopped (SIGSTOP) until the emulator has answered, then killed, so the answer is lost.
 //
-// What a user does afterwards (the Pulumi CLI v3.274, as v3.259; README "Who owns what", test/resilience/README.md):
+// What a user does afterwards (the Pulumi CLI v3.274; README "Recover after a killed run", test/resilience/README.md):
 // - provider host killed: the run fails with "error reading from server: EOF" and Pulumi records the create as
-//   failed (no pending operation). An object the service made anyway is held by no resource: `zoneguard orphans`
-//   lists it, `--delete <id>` removes it (or adopt it: a firewall rule's next create names it), then `pulumi up`.
-// - CLI killed: the stack stays locked and the create stays pending. `pulumi cancel` removes the lock; `pulumi stack
-//   export | zoneguard orphans --stack-export - --delete-pending` deletes what the pending create made;
-//   `pulumi refresh --clear-pending-creates` drops the pending create (`--import-pending-creates <urn> <id>` drops
-//   it as well without importing it, and dynamic providers cannot import anyway); then `pulumi up`.
+//   failed (no pending operation). An object the service made anyway carries the resource's marker and is held by no
+//   resource: the next `pulumi up` takes it (docs/ownership.md#leftovers).
+// - CLI killed: the stack stays locked and the create stays pending. `pulumi cancel` removes the lock; the next
+//   `pulumi up` takes what the pending create made, and warns of the pending create, which the engine keeps until
+//   `pulumi refresh --clear-pending-creates` drops it (`--import-pending-creates <urn> <id>` drops it as well
+//   without importing it, and dynamic providers cannot import anyway).
 jest.setTimeout(180_000);
 
 let sandbox: EngineSandbox;
@@ -153,7 +153,7 @@ test('the provider host killed while a create waits on the service: the run fail
   await stack.preview({ expectNoChanges: true, color: 'never' });
 });
 
-test('the provider host killed after the service created a firewall rule: the next up names the rule, and adopting it converges', async () => {
+test('the provider host killed after the service created a firewall rule: the next up takes the rule, with no create call, and converges', async () => {
   const zoneId = await freshZone(sandbox.emulator, 'kill-rule');
   const declared: Declared = {
     policies: [],
@@ -166,21 +166,16 @@ test('the provider host killed after the service created a firewall rule: the ne
   const [made] = (await sandbox.emulator.admin.inventory(zoneId)).firewallRules;
   expect(made).toBeDefined();
 
-  // The state does not know the rule: the next create meets its filter, and the provider says what to do.
-  const second = await engine((opts) => stack.up(opts));
-  expect(second.ok).toBe(false);
-  const message = second.resourceErrors.map((e) => e.message).join('\n');
-  expect(message).toContain(`FirewallRuleWithFilter 'admin' in zone ${zoneId}: firewall rule ${made!.id} of this zone already matches this expression (`);
-  expect(message).toContain(`take it over with adoptRuleId: '${made!.id}'`);
-  expect(convergenceProblems(await sandbox.emulator.admin.inventory(zoneId), declared)).toEqual([]);
-
-  declared.rules[0]!.adoptRuleId = made!.id;
-  await upOrThrow(stack);
+  // The state does not know the rule; it carries the resource's marker: the next create takes it (docs/ownership.md#leftovers).
+  await sandbox.emulator.admin.clearRequests();
+  const output = await upOrThrow(stack);
+  expect(output).toContain(`FirewallRuleWithFilter 'admin' ${made!.id} in zone ${zoneId}: taking firewall rule ${made!.id}, which carries this resource's marker ${splitMarked(made!.ref).marker}: an interrupted run made it`);
+  expect((await sandbox.emulator.admin.requests()).filter((request) => request.method !== 'GET')).toEqual([]);
   expect(convergenceProblems(await sandbox.emulator.admin.inventory(zoneId), declared)).toEqual([]);
   await stack.preview({ expectNoChanges: true, color: 'never' });
 });
 
-test('the provider host killed after the service created a CSP policy: zoneguard orphans lists it, and deleting it converges', async () => {
+test('the provider host killed after the service created a CSP policy: the next up takes it, and zoneguard orphans then lists nothing', async () => {
   const zoneId = await freshZone(sandbox.emulator, 'kill-policy');
   const declared: Declared = {
     policies: [{ name: 'login', description: 'kill-policy login', expression: 'http.host eq "login.kill-policy.example"', value: "script-src 'self'", action: 'log' }],
@@ -202,22 +197,22 @@ test('the provider host killed after the service created a CSP policy: zoneguard
   expect(early.code).toBe(2);
   expect(early.stderr).toContain('after a first pulumi up that recorded nothing, run pulumi up again first');
 
-  // As the recovery says: up again. The policy is created anew, with the same marker; the provider never takes one
-  // over by its fields. orphans then lists the one whose answer was lost as a leftover of that resource.
-  await upOrThrow(stack);
-  const urn = (await stack.exportStack()).deployment.resources.find((resource: { type: string }) => resource.type.endsWith(':CspPolicy')).urn as string;
-  const listed = await orphansOf(stack, zoneId, []);
-  expect(listed).toMatchObject({ code: 0, stderr: '' });
-  expect(listed.stdout).toContain(`policy ${made!.id}  "kill-policy login" log when http.host eq "login.kill-policy.example"  marked ${marker} by ${urn}, which does not hold it\n`);
-  expect(await orphansOf(stack, zoneId, ['--delete', made!.id])).toMatchObject({ code: 0, stdout: expect.stringContaining(`deleted policy ${made!.id}\n`) });
+  // As the recovery says: up again. The create finds the policy its interrupted run made, by its marker, and takes it.
+  await sandbox.emulator.admin.clearRequests();
+  const output = await upOrThrow(stack);
+  expect(output).toContain(`taking policy ${made!.id}, which carries this resource's marker ${marker}: an interrupted run made it`);
+  expect((await sandbox.emulator.admin.requests()).filter((request) => request.method !== 'GET')).toEqual([]);
+  const resources = (await stack.exportStack()).deployment.resources as Array<{ type: string; id?: string }>;
+  expect(resources.find((resource) => resource.type.endsWith(':CspPolicy'))?.id).toBe(made!.id);
+  expect(await orphansOf(stack, zoneId, [])).toMatchObject({ code: 0, stderr: '' });
 
   const inventory = await sandbox.emulator.admin.inventory(zoneId);
   expect(convergenceProblems(inventory, declared)).toEqual([]);
-  expect(inventory.cspPolicies.map((p) => p.id)).not.toContain(made!.id);
+  expect(inventory.cspPolicies.map((p) => p.id)).toEqual([made!.id]);
   await stack.preview({ expectNoChanges: true, color: 'never' });
 });
 
-test('the pulumi CLI killed mid-up: pulumi cancel, zoneguard orphans --delete-pending, refresh --clear-pending-creates, and the next up converges quietly', async () => {
+test('the pulumi CLI killed mid-up: pulumi cancel, the next up takes what the pending create made, refresh --clear-pending-creates, and the stack converges quietly', async () => {
   const zoneId = await freshZone(sandbox.emulator, 'kill-cli');
   const declared: Declared = {
     settings: { enabled: true, useConnectionUrlPath: true },
@@ -238,9 +233,7 @@ test('the pulumi CLI killed mid-up: pulumi cancel, zoneguard orphans --delete-pe
   const ruleCreate = expect.objectContaining({ type: 'creating', resource: expect.objectContaining({ urn: expect.stringMatching(/FirewallRuleWithFilter::admin$/) }) });
   expect(pending).toEqual(expect.arrayContaining([ruleCreate]));
   const ruleOperation = pending.find((operation) => operation.resource.urn.endsWith('FirewallRuleWithFilter::admin'))! as { resource: { urn: string; inputs?: Record<string, unknown> } };
-  const urn = ruleOperation.resource.urn;
-  // The export records the pending create's owner marker (its __zoneguardOwner input): the rule it made carries it,
-  // and orphans matches the two by it.
+  // The export records the pending create's owner marker (its __zoneguardOwner input): the rule it made carries it.
   expect(ruleOperation.resource.inputs?.[OWNER_KEY]).toBe(splitMarked(made!.ref).marker);
 
   // The killed CLI left its lock: every command refuses until `pulumi cancel`.
@@ -248,17 +241,17 @@ test('the pulumi CLI killed mid-up: pulumi cancel, zoneguard orphans --delete-pe
   expect(locked.error).toMatch(/the stack is currently locked/);
   await stack.cancel();
 
-  const cleaned = await orphansOf(stack, zoneId, ['--delete-pending']);
-  expect(cleaned).toMatchObject({ code: 0, stderr: '' });
-  expect(cleaned.stdout).toContain(`firewall rule ${made!.id}  block when (http.request.uri.path eq "/kill-cli")  pending create of ${urn}\n`);
-  expect(cleaned.stdout).toContain(`deleted firewall rule ${made!.id}\n`);
-  expect((await sandbox.emulator.admin.inventory(zoneId)).counts).toMatchObject({ firewallRules: 0, filters: 0 });
+  // The next up takes the rule the pending create made (docs/ownership.md#leftovers); the engine warns of the pending
+  // create, which it keeps until a refresh clears it.
+  const output = await upOrThrow(stack);
+  expect(output).toContain(`taking firewall rule ${made!.id}, which carries this resource's marker ${splitMarked(made!.ref).marker}: an interrupted run made it`);
+  expect(output).toMatch(/pending operations? from previous deployment/i);
+  const inventory = await sandbox.emulator.admin.inventory(zoneId);
+  expect(convergenceProblems(inventory, declared)).toEqual([]);
+  expect(inventory.firewallRules.map((rule) => rule.id)).toEqual([made!.id]);
 
   await stack.refresh({ color: 'never', clearPendingCreates: true });
   expect((await stack.exportStack()).deployment.pending_operations ?? []).toEqual([]);
-
-  const output = await upOrThrow(stack);
-  expect(output).not.toMatch(/pending operation/i);
-  expect(convergenceProblems(await sandbox.emulator.admin.inventory(zoneId), declared)).toEqual([]);
+  expect(await upOrThrow(stack)).not.toMatch(/pending operation/i);
   await stack.preview({ expectNoChanges: true, color: 'never' });
 });

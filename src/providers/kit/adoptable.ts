@@ -1,7 +1,7 @@
 import { declarationOf, label, type ResourceKind } from '../../kinds';
 import { ProviderError, unlessNotFound, type Implementation } from './implementation';
 import { nameOf } from './ownership';
-import type { LiveObject } from './marker';
+import { markerIn, type LiveObject } from './marker';
 
 /**
  * What a kind that holds many objects per zone tells the flow they share (`adoptableObject`): create or adopt by id,
@@ -18,6 +18,8 @@ export interface AdoptableSpec<W extends { id: string }, I extends { zoneId: str
   writing<T>(zoneId: string, call: () => Promise<T>): Promise<T>;
   /** A refresh's read, coalesced (kit/coalesce.ts); undefined when the service says the object is gone. */
   read(zoneId: string, id: string): Promise<W | undefined>;
+  /** The zone's objects, listed once per run (kit/coalesce.ts `listing`): where a create finds its interrupted run's object. */
+  listing(zoneId: string): Promise<readonly W[]>;
   /** One object by id (the client's NotFoundError when the service says it does not exist). */
   get(zoneId: string, id: string): Promise<W>;
   create(inputs: I): Promise<W>;
@@ -63,6 +65,12 @@ export function adoptableObject<W extends { id: string }, I extends { zoneId: st
       const { zoneId } = props as O;
       const object = await spec.step(`${labelOf(props, id)}: reading ${spec.object}`, () => spec.read(zoneId, id));
       return object && spec.outputs(zoneId, object);
+    },
+
+    async carrying(props, marker) {
+      const { zoneId } = props as I;
+      const objects = await spec.step(`${labelOf(props)}: listing the zone's objects for one its interrupted run made`, () => spec.listing(zoneId));
+      return objects.filter((object) => markerIn(object, identity.marker) === marker).map((object) => object.id);
     },
 
     async create(raw) {

@@ -98,6 +98,7 @@ export class ReadCoalescer<T extends { id: string }> {
   readonly #pending = new Map<string, { arrived: number; waiters: Array<Waiter<T>> }>();
   readonly #walks = new Map<string, Walk<T>>();
   readonly #queues = new Map<string, Promise<void>>();
+  readonly #listings = new Map<string, { scope: object; objects: Promise<readonly T[]> }>();
 
   constructor(kind: CoalescedKind<T>) {
     this.#kind = kind;
@@ -114,6 +115,28 @@ export class ReadCoalescer<T extends { id: string }> {
       }
       batch.waiters.push({ id, resolve, reject });
     });
+  }
+
+  /**
+   * The zone's whole list as it was at the first call of the provider process (one run) and its configuration:
+   * where a create looks for the object its own interrupted run made (kit/marker.ts, docs/ownership.md#leftovers).
+   * One list read per zone and run, whatever the number of creates; a failed one is read again by the next call.
+   */
+  listing(zoneId: string): Promise<readonly T[]> {
+    const scope = this.#kind.scope();
+    const known = this.#listings.get(zoneId);
+    if (known && known.scope === scope) return known.objects;
+    const objects = (async () => {
+      const all: T[] = [];
+      const pages = this.#kind.pages(zoneId);
+      for (let page = await pages.next(); !page.done; page = await pages.next()) all.push(...page.value.items);
+      return all;
+    })();
+    this.#listings.set(zoneId, { scope, objects });
+    objects.catch(() => {
+      if (this.#listings.get(zoneId)?.objects === objects) this.#listings.delete(zoneId);
+    });
+    return objects;
   }
 
   /** Ends what the zone's walk answers: called on every write of this kind to the zone, so a read sees the write. */

@@ -163,5 +163,5 @@ export async function firewallWrite<T>(zoneId: string, call: () => Promise<T>): 
  * the firewall's steps and writes, and the reads of the zone's objects, coalesced (`reads`) or one by id (`get`).
  */
 export function firewallObject<W extends { id: string }>(kind: ResourceKind, object: string, reads: ReadCoalescer<W>, get: (zoneId: string, id: string) => Promise<W>) {
-  return { kind, object, step: firewallStep, writing: firewallWrite, read: (zoneId: string, id: string) => reads.read(zoneId, id), get };
+  return { kind, object, step: firewallStep, writing: firewallWrite, read: (zoneId: string, id: string) => reads.read(zoneId, id), listing: (zoneId: string) => reads.listing(zoneId), get };
 }

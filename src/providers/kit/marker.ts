@@ -1,15 +1,37 @@
-import { label, type KindDeclaration } from '../../kinds';
+import { label, type KindDeclaration, type MarkerPlace } from '../../kinds';
 import { ownerMarker, standing } from '../../kinds/marker';
 import { MARKER_ROOM, looksMarked, splitMarked, withMarker } from '../../schemas/owner-marker';
 import { MARKER_KEY, type ResourceKind } from './closure';
 import { ProviderError, goneMessage, type Implementation } from './implementation';
-import { nameOf, ownerIdOf, ownerOf } from './ownership';
+import { isHeld, nameOf, ownerIdOf, ownerOf } from './ownership';
 import { noteTakenOver } from './conversion';
 
 /** What a kind whose objects carry a marker adds to its implementation: the object as the service holds it now. */
 export interface LiveObject {
   /** The object's outputs (the marked field as the service holds it), or undefined when the service says it is gone. */
   live(id: string, props: Record<string, unknown>): Promise<Record<string, unknown> | undefined>;
+  /**
+   * The ids of the zone's objects of the kind whose marker is `marker`, from one list read per zone and run: where a
+   * create finds the object its own interrupted run made (docs/ownership.md#leftovers).
+   */
+  carrying?(props: Record<string, unknown>, marker: string): Promise<string[]>;
+}
+
+/** The marker a wire object carries in its marked field (`ref` or `description`), if any. Pure. */
+export function markerIn(object: object, field: MarkerPlace): string | undefined {
+  const text = field === 'none' ? undefined : (object as Record<string, unknown>)[field];
+  return splitMarked(typeof text === 'string' ? text : undefined).marker;
+}
+
+/**
+ * Which of the objects carrying this resource's marker a create takes as its interrupted run's (docs/ownership.md#leftovers):
+ * the first one no resource of this deployment holds. An object the state of a resource holds is never one (a
+ * replacement's create must not take the object it replaces: the engine's delete of it would then remove the only
+ * copy). Pure.
+ */
+export function leftoverOf(carrying: readonly string[], held: (id: string) => boolean): { take?: string; also: string[] } {
+  const free = carrying.filter((id) => !held(id));
+  return { ...(free[0] === undefined ? {} : { take: free[0] }), also: free.slice(1) };
 }
 
 /** The option that lets an adoption take an object marked by another owner (docs/ownership.md#take-over). */
@@ -90,12 +112,12 @@ export const ADOPTION_SETTLE_MS = 500;
  * no longer the one this resource wrote: another adopter marked it at the same time and won. Nothing of this resource
  * is then recorded (its create fails), and the object is the winner's.
  */
-export async function confirmAdoption(what: string, reread: () => Promise<string | undefined>, written: string, adoptInput: string): Promise<void> {
+export async function confirmAdoption(what: string, reread: () => Promise<string | undefined>, written: string | undefined, adoptInput: string): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, ADOPTION_SETTLE_MS));
   const found = await reread();
   if (found === written) return;
   throw new ProviderError(
-    `${what}: another adopter marked it at the same time (marker ${found ?? 'none'} found after this resource wrote ${written}), and its write came last: ` +
+    `${what}: another adopter marked it at the same time (marker ${found ?? 'none'} found after this resource left ${written ?? 'none'}), and its write came last: ` +
       `the object is that owner's, and this resource holds nothing. Run zoneguard orphans to see who holds it; remove ${adoptInput} to create an object of its own, ` +
       `or add ${TAKE_OVER}: true to take it over`,
   );
@@ -137,6 +159,19 @@ export function withOwnerMarker(declaration: KindDeclaration, impl: Implementati
    * rule's: firewall-filter.ts), and then the object's own is what later writes and deletes must find.
    */
   const onObject = (outs: Record<string, unknown> | undefined, written: string) => (outs && liveMarker(outs)) ?? written;
+  /**
+   * The object of the zone this create's own interrupted run made, if any (docs/ownership.md#leftovers): it carries
+   * this resource's marker and no resource of the deployment holds it. Said in one line; more than one are named for
+   * `zoneguard orphans`.
+   */
+  const takenLeftover = async (inputs: Record<string, unknown>, mine: string): Promise<string | undefined> => {
+    if (!impl.carrying || ownerOf(inputs) === undefined) return undefined;
+    const { take, also } = leftoverOf(await impl.carrying(inputs, mine), (id) => isHeld(declaration.identity.object, id));
+    if (take === undefined) return undefined;
+    const more = also.length === 0 ? '' : `; ${also.join(', ')} carry it too, held by nothing: zoneguard orphans --zone ${String(inputs.zoneId)} lists them to delete`;
+    console.error(`zoneguard: ${what(inputs, take)}: taking ${declaration.identity.noun} ${take}, which carries this resource's marker ${mine}: an interrupted run made it${more}`);
+    return take;
+  };
 
   return {
     ...impl,
@@ -176,13 +211,17 @@ export function withOwnerMarker(declaration: KindDeclaration, impl: Implementati
         if (block) throw new ProviderError(block);
         previous = object && liveMarker(object);
       }
-      const result = await impl.create(marked(inputs, mine));
+      const leftover = adopted === undefined ? await takenLeftover(inputs, mine) : undefined;
+      const result = await impl.create(marked(leftover === undefined ? inputs : { ...inputs, [adoptInput]: leftover }, mine));
       const written = onObject(result.outs, mine);
-      if (adopted) await confirmAdoption(`${what(inputs, adopted)}: adopting it`, () => live(result.id, inputs).then((object) => object && liveMarker(object)), written, adoptInput);
+      // The marker the create's answer shows: a filter locked to its single-call rule keeps none, or that rule's.
+      if (adopted) await confirmAdoption(`${what(inputs, adopted)}: adopting it`, () => live(result.id, inputs).then((object) => object && liveMarker(object)), result.outs && liveMarker(result.outs), adoptInput);
       // A ruleset rule that carried another resource's marker (a legacy firewall rule's, kept by the conversion) is that
       // rule's conversion: the legacy resource's delete then leaves it (kit/conversion.ts).
       if (declaration.identity.object === 'rulesetRule' && previous !== undefined && previous !== mine) noteTakenOver(previous, result.id);
-      return { ...result, outs: shown(result.outs, written) };
+      // A leftover is taken as an adoption would take it, but the program did not ask for one: its outputs say none.
+      const outs = leftover === undefined ? result.outs : Object.fromEntries(Object.entries(result.outs ?? {}).filter(([key]) => key !== adoptInput));
+      return { ...result, outs: shown(outs, written) };
     },
 
     async read(id, props) {

@@ -239,6 +239,11 @@ export function heldByAnother(object: ObjectType, id: string, kind: ResourceKind
   return isOther(whoOf(kind, props), holder) ? holder : undefined;
 }
 
+/** Whether a resource of this deployment holds `object` `id` (made, adopted or in its state, as far as this process has seen). */
+export function isHeld(object: ObjectType, id: string): boolean {
+  return holders.has(keyOf(object, id));
+}
+
 /** For tests: forget every holder, as a new provider process would. */
 export function resetOwnership(): void {
   holders.clear();

@@ -31,7 +31,7 @@ import { diffFields } from './diff';
 import { dryRunStep } from './dry-run';
 import { ProviderError, step, unlessNotFound, type Implementation } from './implementation';
 import { nameOf, ownerOf } from './ownership';
-import { markerFor, writtenMarker, type LiveObject } from './marker';
+import { markerFor, markerIn, writtenMarker, type LiveObject } from './marker';
 import { MARKER_KEY } from '../../kinds/marker';
 import { splitMarked, withMarker } from '../../schemas/owner-marker';
 
@@ -273,6 +273,12 @@ class PhaseRules {
     }
   }
 
+  /** The ids of the phase's rules whose ref carries `marker`, from the entry point as this run first read it. */
+  async carrying(zoneId: string, marker: string): Promise<string[]> {
+    const rules = (await this.#entrypoints.current(zoneId))?.rules ?? [];
+    return rules.flatMap((rule) => (rule.id !== undefined && markerIn(rule, 'ref') === marker ? [rule.id] : []));
+  }
+
   /** Creates the rule: one call, after at most one read of the zone's entry point per run (two more when another writer made it first). */
   async create(inputs: DeclaredRule): Promise<FoundRule> {
     const { zoneId } = inputs;
@@ -400,6 +406,12 @@ export function phaseRule(spec: PhaseRuleSpec): Implementation & LiveObject {
       const recorded = props as unknown as PhaseRuleOutputs;
       const found = await step(`${rules.labelOf(props, id)}: reading the ${noun}`, () => rules.live(recorded.zoneId, id));
       return found && { ...outputsOfRule(recorded.zoneId, found, recorded) };
+    },
+
+    // From the entry point as this run read it first, the read a create makes anyway (PhaseRules.create).
+    async carrying(props, marker) {
+      const { zoneId } = props as unknown as DeclaredRule;
+      return step(`${rules.labelOf(props)}: reading the zone's ${noun}s for one its interrupted run made`, () => rules.carrying(zoneId, marker));
     },
 
     async check(olds, news) {

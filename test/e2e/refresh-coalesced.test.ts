@@ -102,7 +102,7 @@ test('a coalesced refresh finds the drift single reads find, per resource, in a 
     const ops: Record<string, string> = {};
     const onEvent = (event: EngineEvent) => {
       const meta = event.resOutputsEvent?.metadata;
-      if (meta?.type.includes('zoneguard')) ops[nameOf(meta.urn)] = meta.op;
+      if (meta && holdsServiceObject(meta)) ops[nameOf(meta.urn)] = meta.op;
     };
     await sandbox.emulator.admin.clearRequests();
     await stack.refresh({ color: 'never', onEvent, ...(parallel ? { parallel } : {}) });

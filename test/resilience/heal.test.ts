@@ -9,10 +9,10 @@ import { engine, freshZone, isAlive, providerHosts, pulumiCli, unique, upOrThrow
 
 // A killed `up` heals on the next `up` (docs/ownership.md#leftovers), with the engine's checkpoints and without
 // (PULUMI_SKIP_CHECKPOINTS=true, the mode for large stacks: docs/many-stacks.md). A stack of 150 resources of three
-// kinds on two zones grows from one policy; its `up` is killed (the CLI and its provider host, SIGKILL) once about
-// half of the creates have reached the service. The next `up` (after `pulumi cancel` for the lock, and with
-// checkpoints `pulumi refresh --clear-pending-creates` for the pending creates the engine keeps) leaves exactly the
-// program's objects: each made once, the killed run's leftovers taken with no create call, nothing orphaned.
+// kinds on two zones grows from one policy; its `up` is killed once about half of the creates have reached the
+// service: the provider host (SIGKILL) with checkpoints, the CLI and the host without. The next `up` (after
+// `pulumi cancel` for a killed CLI's lock) leaves exactly the program's objects: each made once, the killed run's
+// leftovers taken with no create call, nothing orphaned.
 jest.setTimeout(580_000);
 
 let sandbox: EngineSandbox;
@@ -85,37 +85,40 @@ test.each([
   const created = async () => (await sandbox.emulator.admin.requests()).filter(isCreate).length;
   const killed = engine((opts) => stack.up(opts));
   await waitFor('half of the creates to reach the service', async () => ((await created()) >= 75 ? true : undefined), 240_000);
-  const victims = [...pulumiCli(), ...providerHosts()];
+  // The provider host is stopped, so the creates on the wire are answered with no one to hear; then killed. Without
+  // checkpoints the CLI is killed too (it records nothing); with them it is left to record what finished, as after a
+  // host killed for its memory (a CLI killed while it rewrites the state file can leave it truncated: the engine's own
+  // hazard, not zoneguard's).
+  const hosts = providerHosts();
+  expect(hosts.length).toBeGreaterThan(0);
+  for (const host of hosts) process.kill(host.pid, 'SIGSTOP');
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const victims = [...(skip ? pulumiCli() : []), ...hosts];
   for (const victim of victims) process.kill(victim.pid, 'SIGKILL');
   const run = await killed;
   expect(run.ok).toBe(false);
   for (const victim of victims) await waitFor(`process ${victim.pid} to end`, () => (isAlive(victim.pid) ? undefined : true));
-  // What was on the wire at the kill has been answered (or dropped) after the fault's latency.
-  await new Promise((resolve) => setTimeout(resolve, 1000));
   await sandbox.emulator.admin.clearFaults();
   const madeByKilled = await created();
   expect(madeByKilled).toBeGreaterThanOrEqual(75);
-  expect(madeByKilled).toBeLessThan(150);
+  expect(madeByKilled).toBeLessThan(150 - 1);
   const recorded = ((await stack.exportStack()).deployment.resources ?? []).filter(holdsServiceObject).length;
   // Without checkpoints the state is as the last up left it (one policy); with them, what finished before the kill.
   if (skip) expect(recorded).toBe(1);
 
   // What the engine requires: the killed CLI's lock; then the next up.
-  await stack.cancel();
+  if (skip) await stack.cancel();
   await sandbox.emulator.admin.clearRequests();
   const healed = await engine((opts) => stack.up(opts));
   expect(healed.ok).toBe(true);
   const creates = await created();
-  const taken = (healed.output.match(/which carries this resource's marker zg:[0-9a-f]{10}: an interrupted run made it/g) ?? []).length;
+  // Each taking line names its object; the engine prints a diagnostic twice (as it comes and in its summary).
+  const taken = new Set(healed.output.match(/taking [a-z ]+ [0-9a-f]{32}, which carries this resource's marker zg:[0-9a-f]{10}: an interrupted run made it/g) ?? []).size;
   // Every object made once: the killed run's, then the rest; the leftovers (made, not recorded) taken with no create.
-  expect(madeByKilled + creates).toBe(150);
+  expect(await duplicatesAndMissing(zones)).toEqual([]);
+  expect(madeByKilled + creates).toBe(150 - 1); // the first policy was made by the stack's first up
   expect(taken).toBeGreaterThan(0);
   expect(taken).toBe(madeByKilled - (recorded - 1));
-  expect(await duplicatesAndMissing(zones)).toEqual([]);
-  if (!skip) {
-    expect(((await stack.exportStack()).deployment.pending_operations ?? []).length).toBeGreaterThan(0);
-    await stack.refresh({ color: 'never', clearPendingCreates: true });
-  }
   expect((await stack.exportStack()).deployment.pending_operations ?? []).toEqual([]);
   await stack.preview({ expectNoChanges: true, color: 'never' });
 });

@@ -38,6 +38,14 @@ export const TYPE_MODULE = 'zoneguard';
 /** The type token the engine records for a kind: `pulumi-nodejs:dynamic/zoneguard:<Kind>`. */
 export const typeToken = (kind: ResourceKind) => `pulumi-nodejs:dynamic/${TYPE_MODULE}:${kind}`;
 
+/**
+ * The resource that keeps a stack's owner id (src/resources/stack-owner.ts, docs/ownership.md#owner-id): loaded by
+ * its stored provider text like a kind's, but no kind of the registry (it holds no object of the service).
+ */
+export const STACK_OWNER = 'StackOwner';
+/** Its type token. Changing it would change its URN. */
+export const STACK_OWNER_TYPE = `pulumi-nodejs:dynamic/${TYPE_MODULE}:${STACK_OWNER}`;
+
 const byName = new Map<string, KindDeclaration>(KINDS.map((declaration) => [declaration.kind, declaration]));
 
 /** The declaration of `kind`, typed. */

@@ -2,14 +2,14 @@
 import '../node-version'; // first: an unsupported Node fails here, saying what to install
 import type { ResourceKind } from './kit/closure';
 import type { Implementation } from './kit/implementation';
-import { RESOURCE_KINDS, declarationOf, type KindDeclaration } from '../kinds';
+import { RESOURCE_KINDS, STACK_OWNER, declarationOf, type KindDeclaration } from '../kinds';
 import { ownershipSpec, withOwnership } from './kit/ownership';
 import { withOwnerMarker } from './kit/marker';
 import { LEGACY_FIREWALL_KINDS, withConversion } from './kit/conversion';
 import { withInputsPresent } from './kit/check';
 import { withPreviewKnown } from './kit/context';
 import { isDynamicProviderHost, quietHostEchoes, withQuietFailures } from './kit/quiet';
-import { stackOwner as stackOwnerImplementation } from './stack-owner';
+import { stackOwner as stackOwnerHandlers } from './stack-owner';
 
 /**
  * The module of a kind's handlers, by the one name through every layer (docs/CONTRACTS.md#names): `<kind-file>.ts`
@@ -44,21 +44,22 @@ function marked(declaration: KindDeclaration, impl: Implementation): Implementat
 }
 
 const quiet = new Map<ResourceKind, Implementation>();
+const stackOwner = withQuietFailures(stackOwnerHandlers);
 
 /**
  * The implementation of one resource kind; throws for a kind this version does not know. Its reported failures
  * reach the user once, as one line on the resource (src/providers/kit/quiet.ts).
  */
-export function implementation(kind: ResourceKind): Implementation {
+export function implementation(kind: ResourceKind | typeof STACK_OWNER): Implementation {
+  if (isDynamicProviderHost()) quietHostEchoes();
+  // The resource that keeps the stack's owner id (providers/stack-owner.ts): no kind, no object of the service.
+  if (kind === STACK_OWNER) return stackOwner;
   // The kind comes from a stored closure, maybe written by another version: look it up as any string.
   if (!(RESOURCE_KINDS as readonly string[]).includes(kind)) throw new Error(`zoneguard: no provider implementation for ${kind} in this version of pulumi-zoneguard`);
-  if (isDynamicProviderHost()) quietHostEchoes();
   let wrapped = quiet.get(kind);
   if (!wrapped) quiet.set(kind, (wrapped = withQuietFailures(load(kind))));
   return wrapped;
 }
 
-export { NAME_KEY, providerText, RESOURCE_KINDS, STACK_OWNER_TYPE, stackOwnerText, TYPE_MODULE, type ResourceKind } from './kit/closure';
-/** The provider of the stack's owner id, which the closure of its resource loads (kit/closure.ts `stackOwnerText`). */
-export const stackOwner: Implementation = withQuietFailures(stackOwnerImplementation);
+export { NAME_KEY, providerText, RESOURCE_KINDS, TYPE_MODULE, type ResourceKind } from './kit/closure';
 // Pure: `zoneguard export` declares a migrated zone's entry point with them; the resource class shapes its rules.

@@ -1,5 +1,6 @@
 import * as pulumi from '@pulumi/pulumi';
-import { STACK_OWNER_TYPE, stackOwnerText } from '../providers';
+import { STACK_OWNER, STACK_OWNER_TYPE } from '../kinds';
+import { providerText } from '../providers';
 
 /**
  * The stack's owner id (docs/ownership.md#owner-id): a random id drawn once, at the stack's first up, and kept in its
@@ -24,7 +25,7 @@ export function stackOwnerId(): pulumi.Output<string> {
   const run = pulumi.runtime.getStackResource() ?? outsideStack;
   let id = perRun.get(run);
   if (!id) {
-    const owner = new StackOwner(STACK_OWNER_TYPE, STACK_OWNER_NAME, { ownerId: undefined, __provider: stackOwnerText() });
+    const owner = new StackOwner(STACK_OWNER_TYPE, STACK_OWNER_NAME, { ownerId: undefined, __provider: providerText(STACK_OWNER) });
     id = owner.ownerId;
     perRun.set(run, id);
   }

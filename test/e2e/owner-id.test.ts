@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Stack } from '@pulumi/pulumi/automation';
 import { run as orphans } from '../../src/cli/commands/orphans';
-import { STACK_OWNER_TYPE } from '../../src/providers';
+import { STACK_OWNER_TYPE } from '../../src/kinds';
 import { CspPolicy } from '../../src/resources/csp-policy';
 import { CustomRule } from '../../src/resources/custom-rule';
 import { WafManagedRules } from '../../src/resources/waf-managed-rules';

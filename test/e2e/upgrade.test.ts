@@ -13,7 +13,7 @@ import { PageGuardSettings } from '../../src/resources/page-guard-settings';
 import { WafManagedRules } from '../../src/resources/waf-managed-rules';
 import { MANAGED_RULESET_ID, WafMigration } from '../../src/resources/waf-migration';
 import { ownerMarker } from '../../src/kinds/marker';
-import { STACK_OWNER_TYPE } from '../../src/providers';
+import { STACK_OWNER_TYPE } from '../../src/kinds';
 import { STACK_OWNER_NAME } from '../../src/resources/stack-owner';
 import { openSandbox, type EngineSandbox } from './harness';
 

@@ -4,7 +4,8 @@
 // included: the engine makes an Output only for a registered key, and a declared one missing is undefined at run time.
 import * as pulumi from '@pulumi/pulumi';
 import { declarationOf, propertiesOf, RESOURCE_KINDS, typeToken } from '../../src/kinds';
-import { NAME_KEY, STACK_OWNER_TYPE, stackOwnerText } from '../../src/providers';
+import { NAME_KEY, providerText } from '../../src/providers';
+import { STACK_OWNER, STACK_OWNER_TYPE } from '../../src/kinds';
 import { OWNER_ID_KEY, OWNER_KEY, ownerMarker } from '../../src/kinds/marker';
 import { STACK_OWNER_NAME } from '../../src/resources/stack-owner';
 import { constructSample, sampleArgs, sampleInputs } from '../support/kind-samples';
@@ -44,6 +45,6 @@ test.each(RESOURCE_KINDS)('%s constructs, passes its name and its inputs to the 
 
 test('the stack owner id is one resource of the run, however many resources use it, with its provider text and no input of its own', () => {
   const owners = registered.filter((r) => r.type === STACK_OWNER_TYPE);
-  expect(owners).toEqual([{ type: STACK_OWNER_TYPE, name: STACK_OWNER_NAME, inputs: { __provider: stackOwnerText() } }]);
+  expect(owners).toEqual([{ type: STACK_OWNER_TYPE, name: STACK_OWNER_NAME, inputs: { __provider: providerText(STACK_OWNER) } }]);
   expect(registered.length).toBeGreaterThan(RESOURCE_KINDS.length);
 });

@@ -1,7 +1,8 @@
 import type * as pulumi from '@pulumi/pulumi';
 import type { z } from 'zod';
 import { declarationOf, RESOURCE_KINDS, type ResourceKind } from '../../src/kinds';
-import { implementation, STACK_OWNER_TYPE } from '../../src/providers';
+import { implementation } from '../../src/providers';
+import { STACK_OWNER_TYPE } from '../../src/kinds';
 import { MAX_REASON_LENGTH } from '../../src/providers/kit/check';
 import { configure } from '../../src/providers/kit/context';
 import { CspPolicy } from '../../src/resources/csp-policy';

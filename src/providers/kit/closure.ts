@@ -1,4 +1,4 @@
-import { TYPE_MODULE, type ResourceKind } from '../../kinds';
+import type { ResourceKind, STACK_OWNER } from '../../kinds';
 
 export { RESOURCE_KINDS, TYPE_MODULE, type ResourceKind } from '../../kinds';
 
@@ -28,14 +28,7 @@ export { MARKER_KEY, OWNER_ID_KEY, OWNER_KEY } from '../../kinds/marker';
  * the same implementation (after asserting the host called `configure` first), and no diff compares `__provider`, so
  * a preview of such a stack with this version shows no change (test/e2e/upgrade.test.ts).
  */
-export function providerText(kind: ResourceKind): string {
+export function providerText(kind: ResourceKind | typeof STACK_OWNER): string {
   return `exports.handler = () => require('pulumi-zoneguard/providers').implementation(${JSON.stringify(kind)});\n`;
 }
 
-/** The type token of the resource that keeps the stack's owner id (src/resources/stack-owner.ts). Changing it would change its URN. */
-export const STACK_OWNER_TYPE = `pulumi-nodejs:dynamic/${TYPE_MODULE}:StackOwner`;
-
-/** Its provider as the engine stores it, like {@link providerText}: providers/stack-owner.ts, loaded by package specifier. */
-export function stackOwnerText(): string {
-  return "exports.handler = () => require('pulumi-zoneguard/providers').stackOwner;\n";
-}

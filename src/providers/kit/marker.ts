@@ -1,3 +1,4 @@
+import type * as pulumi from '@pulumi/pulumi';
 import { label, type KindDeclaration, type MarkerPlace } from '../../kinds';
 import { ownerMarker, standing } from '../../kinds/marker';
 import { MARKER_ROOM, looksMarked, splitMarked, withMarker } from '../../schemas/owner-marker';
@@ -129,6 +130,40 @@ export function ownRoom(max: number): number {
 }
 
 /**
+ * A kind's check result with its marked field's own check: the user's text leaves the marker its room, and does not
+ * end in a marker itself. One failure per field, named as every other (Kind.field: ...): a field the kind's check
+ * refused already keeps that failure.
+ */
+function withRoomChecked(kind: string, field: string, fieldMax: number, news: Record<string, unknown>, result: pulumi.dynamic.CheckResult): pulumi.dynamic.CheckResult {
+  const own = news?.[field];
+  if (typeof own !== 'string') return result;
+  const failures = [...(result.failures ?? [])];
+  if (failures.some((failure) => failure.property === field)) return result;
+  const room = ownRoom(fieldMax);
+  if (own.length > room) {
+    failures.push({ property: field, reason: `${kind}.${field}: must be at most ${room} characters: zoneguard keeps ${MARKER_ROOM} of the service's ${fieldMax} for its owner marker (docs/ownership.md)` });
+  } else if (looksMarked(own)) {
+    failures.push({ property: field, reason: `${kind}.${field}: must not end in a zoneguard owner marker (zg: and 10 hex digits): zoneguard writes it (docs/ownership.md)` });
+  }
+  return failures.length === (result.failures ?? []).length ? result : { inputs: news, failures };
+}
+
+/**
+ * The object of the zone a create's own interrupted run made, if any (docs/ownership.md#leftovers): it carries the
+ * resource's marker `mine` and no resource of the deployment holds it. Said in one line; more than one are named for
+ * `zoneguard orphans`.
+ */
+async function takenLeftover(declaration: KindDeclaration, impl: Partial<LiveObject>, inputs: Record<string, unknown>, mine: string, what: (id: string) => string): Promise<string | undefined> {
+  if (!impl.carrying || ownerOf(inputs) === undefined) return undefined;
+  const { object, noun } = declaration.identity;
+  const { take, also } = leftoverOf(await impl.carrying(inputs, mine), (id) => isHeld(object, id));
+  if (take === undefined) return undefined;
+  const more = also.length === 0 ? '' : `; ${also.join(', ')} carry it too, held by nothing: zoneguard orphans --zone ${String(inputs.zoneId)} lists them to delete`;
+  console.error(`zoneguard: ${what(take)}: taking ${noun} ${take}, which carries this resource's marker ${mine}: an interrupted run made it${more}`);
+  return take;
+}
+
+/**
  * The implementation with the owner marker on the object (docs/ownership.md): every create and update writes the
  * marker at the end of the kind's marked field (`ref` or `description`); every output and read shows the field
  * without it and records the marker written in the state; an adoption of an object another owner marked needs
@@ -142,7 +177,6 @@ export function withOwnerMarker(declaration: KindDeclaration, impl: Implementati
   const adoptInput = declaration.identity.adoptInput;
   if (field === 'none' || adoptInput === undefined || !impl.live) throw new Error(`zoneguard: ${kind} has no marked field or no live read`);
   const live = impl.live.bind(impl);
-  const room = ownRoom(fieldMax);
   const what = (props: Record<string, unknown>, id?: string) => label(kind as ResourceKind, props, nameOf(props), id);
   const ownText = (props: Record<string, unknown>) => (typeof props[field] === 'string' ? (props[field] as string) : '');
   const marked = (props: Record<string, unknown>, marker: string) => ({ ...props, [field]: withMarker(ownText(props), marker) });
@@ -152,43 +186,19 @@ export function withOwnerMarker(declaration: KindDeclaration, impl: Implementati
     const { own } = splitMarked(typeof props[field] === 'string' ? (props[field] as string) : '');
     return { ...props, [field]: own, ...(marker ? { [MARKER_KEY]: marker } : {}) } as T;
   };
-  const liveMarker = (object: Record<string, unknown>) => splitMarked(typeof object[field] === 'string' ? (object[field] as string) : '').marker;
+  const liveMarker = (object: Record<string, unknown>) => markerIn(object, field);
   /**
    * The marker to record after a write: the one the service now holds. It differs from the one written only where
    * the kind holds an object that cannot take a marker as it is (a filter locked to its single-call rule keeps that
    * rule's: firewall-filter.ts), and then the object's own is what later writes and deletes must find.
    */
   const onObject = (outs: Record<string, unknown> | undefined, written: string) => (outs && liveMarker(outs)) ?? written;
-  /**
-   * The object of the zone this create's own interrupted run made, if any (docs/ownership.md#leftovers): it carries
-   * this resource's marker and no resource of the deployment holds it. Said in one line; more than one are named for
-   * `zoneguard orphans`.
-   */
-  const takenLeftover = async (inputs: Record<string, unknown>, mine: string): Promise<string | undefined> => {
-    if (!impl.carrying || ownerOf(inputs) === undefined) return undefined;
-    const { take, also } = leftoverOf(await impl.carrying(inputs, mine), (id) => isHeld(declaration.identity.object, id));
-    if (take === undefined) return undefined;
-    const more = also.length === 0 ? '' : `; ${also.join(', ')} carry it too, held by nothing: zoneguard orphans --zone ${String(inputs.zoneId)} lists them to delete`;
-    console.error(`zoneguard: ${what(inputs, take)}: taking ${declaration.identity.noun} ${take}, which carries this resource's marker ${mine}: an interrupted run made it${more}`);
-    return take;
-  };
 
   return {
     ...impl,
 
     async check(olds, news) {
-      const result = await impl.check(olds, news);
-      const own = news?.[field];
-      if (typeof own !== 'string') return result;
-      const failures = [...(result.failures ?? [])];
-      // One failure per field, named as every other (Kind.field: ...): a field the kind's check refused already keeps that failure.
-      if (failures.some((failure) => failure.property === field)) return result;
-      if (own.length > room) {
-        failures.push({ property: field, reason: `${kind}.${field}: must be at most ${room} characters: zoneguard keeps ${MARKER_ROOM} of the service's ${fieldMax} for its owner marker (docs/ownership.md)` });
-      } else if (looksMarked(own)) {
-        failures.push({ property: field, reason: `${kind}.${field}: must not end in a zoneguard owner marker (zg: and 10 hex digits): zoneguard writes it (docs/ownership.md)` });
-      }
-      return failures.length === (result.failures ?? []).length ? result : { inputs: news, failures };
+      return withRoomChecked(kind, field, fieldMax, news, await impl.check(olds, news));
     },
 
     async diff(id, olds, news) {
@@ -211,7 +221,7 @@ export function withOwnerMarker(declaration: KindDeclaration, impl: Implementati
         if (block) throw new ProviderError(block);
         previous = object && liveMarker(object);
       }
-      const leftover = adopted === undefined ? await takenLeftover(inputs, mine) : undefined;
+      const leftover = adopted === undefined ? await takenLeftover(declaration, impl, inputs, mine, (id) => what(inputs, id)) : undefined;
       const result = await impl.create(marked(leftover === undefined ? inputs : { ...inputs, [adoptInput]: leftover }, mine));
       const written = onObject(result.outs, mine);
       // The marker the create's answer shows: a filter locked to its single-call rule keeps none, or that rule's.

@@ -12,8 +12,8 @@ import { diffFields } from './kit/diff';
 import { firewallStep, firewallWrite, isDuplicateFilterError, isQuotaError, normalizeField, productsFailures, ruleFields, ruleFieldsFromWire, ruleReads } from './kit/firewall';
 import { ProviderError, unlessNotFound, type Implementation } from './kit/implementation';
 import { describeHolder, heldByAnother, nameOf } from './kit/ownership';
-import { markerIn, type LiveObject } from './kit/marker';
-import { splitMarked } from '../schemas/owner-marker';
+import type { LiveObject } from './kit/marker';
+import { markerIn, splitMarked } from '../schemas/owner-marker';
 import { FirewallRuleWithFilterKind, diffPlan, label as kindLabel } from '../kinds';
 
 export { RETIRED_API_HINT, isDuplicateFilterError, isQuotaError, ruleFields } from './kit/firewall';

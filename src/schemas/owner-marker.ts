@@ -30,3 +30,9 @@ export function withMarker(own: string, marker: string): string {
 export function looksMarked(own: string): boolean {
   return splitMarked(own).marker !== undefined;
 }
+
+/** The marker a wire object carries at the end of its field `field` (`ref` or `description`), if any. */
+export function markerIn(object: object, field: string): string | undefined {
+  const text = (object as Record<string, unknown>)[field];
+  return splitMarked(typeof text === 'string' ? text : undefined).marker;
+}

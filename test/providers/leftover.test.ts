@@ -4,7 +4,8 @@
 // loopback HTTP, each run a new provider process (fx.newRun and a fresh ownership guard).
 import { MARKER_KEY, OWNER_ID_KEY, OWNER_KEY, ownerMarker } from '../../src/kinds/marker';
 import { NAME_KEY, implementation, type ResourceKind } from '../../src/providers';
-import { leftoverOf, markerIn } from '../../src/providers/kit/marker';
+import { leftoverOf } from '../../src/providers/kit/marker';
+import { markerIn } from '../../src/schemas/owner-marker';
 import { resetOwnership } from '../../src/providers/kit/ownership';
 import { sampleInputs } from '../support/kind-samples';
 import { checkedBy, useCaughtStderr, useProviderFixture, writesIn } from './support';

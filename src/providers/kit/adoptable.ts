@@ -1,7 +1,8 @@
 import { declarationOf, label, type ResourceKind } from '../../kinds';
 import { ProviderError, unlessNotFound, type Implementation } from './implementation';
 import { nameOf } from './ownership';
-import { markerIn, type LiveObject } from './marker';
+import type { LiveObject } from './marker';
+import { markerIn } from '../../schemas/owner-marker';
 
 /**
  * What a kind that holds many objects per zone tells the flow they share (`adoptableObject`): create or adopt by id,

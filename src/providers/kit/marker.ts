@@ -1,7 +1,7 @@
 import type * as pulumi from '@pulumi/pulumi';
-import { label, type KindDeclaration, type MarkerPlace } from '../../kinds';
+import { label, type KindDeclaration } from '../../kinds';
 import { ownerMarker, standing } from '../../kinds/marker';
-import { MARKER_ROOM, looksMarked, splitMarked, withMarker } from '../../schemas/owner-marker';
+import { MARKER_ROOM, looksMarked, markerIn, splitMarked, withMarker } from '../../schemas/owner-marker';
 import { MARKER_KEY, type ResourceKind } from './closure';
 import { ProviderError, goneMessage, type Implementation } from './implementation';
 import { isHeld, nameOf, ownerIdOf, ownerOf } from './ownership';
@@ -16,12 +16,6 @@ export interface LiveObject {
    * create finds the object its own interrupted run made (docs/ownership.md#leftovers).
    */
   carrying?(props: Record<string, unknown>, marker: string): Promise<string[]>;
-}
-
-/** The marker a wire object carries in its marked field (`ref` or `description`), if any. Pure. */
-export function markerIn(object: object, field: MarkerPlace): string | undefined {
-  const text = field === 'none' ? undefined : (object as Record<string, unknown>)[field];
-  return splitMarked(typeof text === 'string' ? text : undefined).marker;
 }
 
 /**

@@ -31,9 +31,9 @@ import { diffFields } from './diff';
 import { dryRunStep } from './dry-run';
 import { ProviderError, step, unlessNotFound, type Implementation } from './implementation';
 import { nameOf, ownerOf } from './ownership';
-import { markerFor, markerIn, writtenMarker, type LiveObject } from './marker';
+import { markerFor, writtenMarker, type LiveObject } from './marker';
 import { MARKER_KEY } from '../../kinds/marker';
-import { splitMarked, withMarker } from '../../schemas/owner-marker';
+import { markerIn, splitMarked, withMarker } from '../../schemas/owner-marker';
 
 /** Outputs of a rule: its declared fields as the service holds them, where it runs, and the service's ids. */
 export type PhaseRuleOutputs = DeclaredRule & { ruleId: string; rulesetId: string };

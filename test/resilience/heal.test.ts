@@ -43,13 +43,14 @@ function programOf(zones: string[], full: () => boolean) {
 }
 
 /** What the zones hold of the program's objects, by kind: each own text must be there once. */
-async function duplicatesAndMissing(zones: string[]): Promise<string[]> {
+async function duplicatesAndMissing(zones: string[], strangerIds: string[]): Promise<string[]> {
   const problems: string[] = [];
   for (const [z, zoneId] of zones.entries()) {
     const inventory = await sandbox.emulator.admin.inventory(zoneId);
     const custom = await testClient(sandbox.emulator).rulesets.getEntrypoint({ zoneId, phase: 'http_request_firewall_custom' });
     const owns = {
-      policy: inventory.cspPolicies.map((p) => splitMarked(p.description).own),
+      // The program's own policies: marked (a stranger made by hand carries none, another owner's another marker).
+      policy: inventory.cspPolicies.filter((p) => strangerIds.every((id) => id !== p.id)).map((p) => splitMarked(p.description).own),
       rule: inventory.firewallRules.map((r) => r.description),
       custom: custom.rules.map((r) => splitMarked(r.ref).own),
     };
@@ -60,7 +61,7 @@ async function duplicatesAndMissing(zones: string[]): Promise<string[]> {
         if (found !== 1) problems.push(`${kind} ${want}: ${found} on zone ${z}`);
       }
     }
-    if (inventory.cspPolicies.length !== EACH || inventory.firewallRules.length !== EACH || inventory.filters.length !== EACH || custom.rules.length !== EACH) {
+    if (inventory.cspPolicies.length !== EACH + (z === 1 ? strangerIds.length : 0) || inventory.firewallRules.length !== EACH || inventory.filters.length !== EACH || custom.rules.length !== EACH) {
       problems.push(`zone ${z}: ${inventory.cspPolicies.length} policies, ${inventory.firewallRules.length} rules, ${inventory.filters.length} filters, ${custom.rules.length} custom rules`);
     }
   }
@@ -78,6 +79,14 @@ test.each([
   // The stack's first up, with checkpoints: it records its owner id (docs/ownership.md#owner-id).
   await upOrThrow(stack);
   if (skip) (stack.workspace as LocalWorkspace).envVars.PULUMI_SKIP_CHECKPOINTS = 'true';
+
+  // Beside the program's: a policy made by hand and one another owner marked, of a program policy's fields. Neither
+  // is ever taken (only this resource's exact marker counts).
+  const client = testClient(sandbox.emulator);
+  const strangers = [
+    await client.cspPolicies.create({ zoneId: zones[1]!, action: 'log', expression: 'http.host eq "p0.z1.example"', value: "script-src 'self'", description: 'heal 1-0', enabled: true }),
+    await client.cspPolicies.create({ zoneId: zones[1]!, action: 'log', expression: 'http.host eq "p1.z1.example"', value: "script-src 'self'", description: 'heal 1-1 zg:0123456789', enabled: true }),
+  ];
 
   full = true;
   await sandbox.emulator.admin.setFaults({ latencyMs: 40, match: { method: 'POST' } });
@@ -115,10 +124,15 @@ test.each([
   // Each taking line names its object; the engine prints a diagnostic twice (as it comes and in its summary).
   const taken = new Set(healed.output.match(/taking [a-z ]+ [0-9a-f]{32}, which carries this resource's marker zg:[0-9a-f]{10}: an interrupted run made it/g) ?? []).size;
   // Every object made once: the killed run's, then the rest; the leftovers (made, not recorded) taken with no create.
-  expect(await duplicatesAndMissing(zones)).toEqual([]);
+  expect(await duplicatesAndMissing(zones, strangers.map((stranger) => stranger.id))).toEqual([]);
   expect(madeByKilled + creates).toBe(150 - 1); // the first policy was made by the stack's first up
   expect(taken).toBeGreaterThan(0);
   expect(taken).toBe(madeByKilled - (recorded - 1));
   expect((await stack.exportStack()).deployment.pending_operations ?? []).toEqual([]);
+  const held = ((await stack.exportStack()).deployment.resources ?? []).map((resource: { id?: string }) => resource.id);
+  for (const stranger of strangers) {
+    expect(held).not.toContain(stranger.id);
+    expect(await client.cspPolicies.get({ zoneId: zones[1]!, policyId: stranger.id })).toEqual(stranger);
+  }
   await stack.preview({ expectNoChanges: true, color: 'never' });
 });

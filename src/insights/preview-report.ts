@@ -7,6 +7,7 @@
 import { stripVTControlCharacters } from 'node:util';
 import { z } from 'zod';
 import { PREVIEW_UNKNOWN } from '../unknown';
+import { STACK_OWNER } from '../kinds';
 
 const StateSchema = z.looseObject({
   inputs: z.record(z.string(), z.unknown()).optional(),
@@ -293,6 +294,8 @@ export function detailLines(changes: ResourceChange[]): string[] {
       });
     }
     if (FIREWALL_KINDS.has(change.kind)) return [firewallLine(change)];
+    // docs/ownership.md#owner-id
+    if (change.kind === STACK_OWNER && change.verb === 'create') return [`the stack's owner id ${code(change.name)}: drawn by the up, its owner markers are made from it; no call to the service`];
     if (change.kind === 'WafManagedRules') {
       const { added, changed, removed } = rulesByRef(change.verb === 'create' ? [] : change.before.rules, change.verb === 'delete' ? [] : change.after.rules);
       const parts = [['added', added], ['changed', changed], ['removed', removed]] as const;

@@ -162,3 +162,21 @@ test('renderPreviewReport: a firewall rules upgrade plan output gives its verdic
     ].join('\n'),
   );
 });
+
+test("renderPreviewReport: a new stack's owner id is shown apart from the zones, saying it makes no call", () => {
+  const steps = [{ op: 'create', urn: `${URN}StackOwner::zoneguard-owner`, newState: { inputs: {} } }];
+  expect(renderPreviewReport({ steps, changeSummary: { create: 1 } }, { stack: 'ci' })).toBe(
+    [
+      '### Pulumi preview of stack `ci`: 1 to create',
+      '',
+      '**Not on a zone**',
+      '',
+      '| Change | Resource | Fields |',
+      '|---|---|---|',
+      '| create | StackOwner `zoneguard-owner` |  |',
+      '',
+      "- the stack's owner id `zoneguard-owner`: drawn by the up, its owner markers are made from it; no call to the service",
+      '',
+    ].join('\n'),
+  );
+});

@@ -95,6 +95,20 @@ describe('every marked kind against the emulator', () => {
     expect(mine.id).not.toBe(unmarked.id);
   });
 
+  test('a replacement by a new zone makes a new policy there; the old one, in its own zone, is the engine\'s to delete', async () => {
+    const provider = implementation('CspPolicy');
+    const before = await provider.create(await inputsOf('CspPolicy', 'moving', 'mover'));
+    await nextRun();
+    const otherZone = await fx.freshZone({ plan: 'enterprise' });
+    const after = { ...(await inputsOf('CspPolicy', 'moving', 'mover')), zoneId: otherZone };
+    expect((await provider.diff(before.id, before.outs as Record<string, unknown>, after)).replaces).toEqual(['zoneId']);
+    const moved = await provider.create(after);
+    expect(moved.id).not.toBe(before.id);
+    await provider.delete(before.id, before.outs as Record<string, unknown>);
+    expect((await fx.client.cspPolicies.list({ zoneId }).toArray()).map((policy) => policy.id)).not.toContain(before.id);
+    expect((await fx.client.cspPolicies.list({ zoneId: otherZone }).toArray()).map((policy) => policy.id)).toEqual([moved.id]);
+  });
+
   test("a replacement (a FirewallRuleWithFilter's new expression) makes a new rule: the one it replaces carries its marker and is not taken", async () => {
     const provider = implementation('FirewallRuleWithFilter');
     const before = await provider.create(await inputsOf('FirewallRuleWithFilter', 'replaced', 'mine'));

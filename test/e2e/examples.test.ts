@@ -374,7 +374,7 @@ describe("the README's first stack, with the zone and token of its Configure sec
   test('the first up creates its three resources; a second preview shows no change; destroy leaves the zone as seeded', async () => {
     const seeded = (await context.sandbox.emulator.admin.inventory(zoneId)).counts;
     const up = await stack.up({ color: 'never' });
-    expect(up.summary.resourceChanges).toEqual({ create: 4 }); // the stack and the three resources
+    expect(up.summary.resourceChanges).toEqual({ create: 5 }); // the stack, its owner id and the three resources
     expect((await context.client.pageGuard.get({ zoneId })).enabled).toBe(true);
     expect((await context.sandbox.emulator.admin.inventory(zoneId)).counts).toMatchObject({
       cspPolicies: seeded.cspPolicies + 1,
@@ -451,7 +451,7 @@ describe("the README's GitHub Actions job, in a copy of examples/ci-preview with
     expect(fs.lstatSync(path.join(folder, 'node_modules', 'pulumi-zoneguard')).isSymbolicLink()).toBe(false);
     expect(fs.existsSync(path.join(folder, 'node_modules', '.bin', 'zoneguard'))).toBe(true);
     const report = result.stdout.slice(result.stdout.indexOf('### Pulumi preview of stack `ci`'));
-    expect(report.split('\n')[0]).toBe('### Pulumi preview of stack `ci`: 3 to create');
+    expect(report.split('\n')[0]).toBe('### Pulumi preview of stack `ci`: 4 to create'); // with the stack's owner id
     expect(report).toContain(`**Zone \`${zoneId}\`**`);
     expect(fs.readFileSync(summary, 'utf8')).toBe(report);
   });

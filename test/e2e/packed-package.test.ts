@@ -310,9 +310,9 @@ describe('a consumer pinned at the newest @pulumi/pulumi the registry serves', (
   });
 
   test('up creates, a second preview shows no change, destroy puts the zone back', async () => {
-    expect(((await driver('up', newestProject)) as { changes: Record<string, number> }).changes).toEqual({ create: 4 });
-    expect(((await driver('preview', newestProject)) as { changes: Record<string, number> }).changes).toEqual({ same: 4 });
-    expect(((await driver('destroy', newestProject)) as { changes: Record<string, number> }).changes).toEqual({ delete: 4 });
+    expect(((await driver('up', newestProject)) as { changes: Record<string, number> }).changes).toEqual({ create: 5 }); // with the stack's owner id
+    expect(((await driver('preview', newestProject)) as { changes: Record<string, number> }).changes).toEqual({ same: 5 });
+    expect(((await driver('destroy', newestProject)) as { changes: Record<string, number> }).changes).toEqual({ delete: 5 });
     expect((await emulator.admin.inventory(zoneId)).counts).toMatchObject(seeded);
   });
 });

@@ -12,6 +12,8 @@ jest.setTimeout(300_000);
 // 3 requests/s: slow enough that two engines creating at once go over it without the store (the control shows it).
 const LIMIT = { requests: 12, windowMs: 4000 };
 const PER_STACK = 20;
+/** The requests of one stack's up: its creates, and the one list read of its zone's policies before them (docs/ownership.md#leftovers). */
+const CALLS = PER_STACK + 1;
 const redis = useRedisServer();
 let sandbox: EngineSandbox;
 
@@ -52,17 +54,17 @@ async function upTogether(stacks: Stack[], said = true): Promise<number[]> {
 test("without the store, two stacks that hear the service's Ratelimit headers get no 429", async () => {
   const statuses = await upTogether([await stackOf('said-a', false), await stackOf('said-b', false)]);
   expect(statuses.filter((status) => status === 429)).toEqual([]);
-  expect(statuses.filter((status) => status === 200)).toHaveLength(2 * PER_STACK);
+  expect(statuses.filter((status) => status === 200)).toHaveLength(2 * CALLS);
 });
 
 test('two stacks in two engine processes sharing the store get no 429', async () => {
   const statuses = await upTogether([await stackOf('shared-a', true), await stackOf('shared-b', true)]);
-  expect(statuses).toHaveLength(2 * PER_STACK);
+  expect(statuses).toHaveLength(2 * CALLS);
   expect(statuses.filter((status) => status === 429)).toEqual([]);
 });
 
 test('without the store and without the Ratelimit headers, the same two stacks each keep to the limit alone and together go over it (the control)', async () => {
   const statuses = await upTogether([await stackOf('own-a', false), await stackOf('own-b', false)], false);
   expect(statuses.filter((status) => status === 429).length).toBeGreaterThan(0);
-  expect(statuses.filter((status) => status === 200)).toHaveLength(2 * PER_STACK);
+  expect(statuses.filter((status) => status === 200)).toHaveLength(2 * CALLS);
 });

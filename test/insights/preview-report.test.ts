@@ -180,3 +180,15 @@ test("renderPreviewReport: a new stack's owner id is shown apart from the zones,
     ].join('\n'),
   );
 });
+
+test('renderPreviewReport: a plan made with the stack export says how the move goes in one line', () => {
+  const note = 'the up creates these 2 custom rule(s) first, in this order, then deletes the firewall rules they replace: the two overlap, both run meanwhile';
+  const stack = {
+    op: 'same',
+    urn: 'urn:pulumi:ci::ci-preview::pulumi:pulumi:Stack::ci-preview-ci',
+    newState: { outputs: { firewallPlan: { zoneId: ZONE, legacyApi: 'readable', converted: false, equivalence: { verdict: 'equivalent on every request tried (9 requests)' }, problems: [], rules: [], move: { note, rules: [{}, {}] } } } },
+  };
+  expect(renderPreviewReport({ steps: [stack], changeSummary: { same: 1 } }, { stack: 'ci' })).toContain(
+    `conversion to come; equivalent on every request tried (9 requests)\n\n- the move of 2 rule(s) of this stack: ${note}\n`,
+  );
+});

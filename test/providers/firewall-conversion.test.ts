@@ -4,6 +4,7 @@
 import { OWNER_KEY } from '../../src/kinds/marker';
 import { NAME_KEY, implementation } from '../../src/providers';
 import { convertedLine, resetConversions } from '../../src/providers/kit/conversion';
+import { configure } from '../../src/providers/kit/context';
 import { RETIRED_API_HINT } from '../../src/providers/kit/firewall';
 import { resetOwnership } from '../../src/providers/kit/ownership';
 import { checkedBy, useCaughtStderr, useProviderFixture } from './support';
@@ -160,5 +161,20 @@ describe('available', () => {
     ]);
     expect(stderr.calls()).toEqual([]);
     expect((await fx.emulator.admin.inventory(zoneId)).counts).toMatchObject({ firewallRules: 0, filters: 0 });
+  });
+
+  test('a token without the rulesets API deletes as before: the read of the phase is only a hint', async () => {
+    const { zoneId, single } = await zoneWithRules();
+    const { token } = await fx.emulator.admin.addToken({ zoneId, apis: ['firewall/rules', 'filters'] });
+    const settings: Record<string, string> = { 'zoneguard:baseUrl': fx.emulator.baseUrl, 'zoneguard:apiToken': token };
+    await configure({ config: { get: (key) => settings[key], require: (key) => settings[key]! } });
+    try {
+      await fx.requestsSince();
+      await singleCall.delete(single.id, single.outs as Props);
+      expect((await fx.requestsSince()).map((call) => `${call.method} ${call.status}`)).toEqual(['GET 403', 'GET 200', 'DELETE 200']);
+      expect((await fx.emulator.admin.inventory(zoneId)).counts.firewallRules).toBe(1);
+    } finally {
+      await fx.newRun();
+    }
   });
 });

@@ -175,3 +175,27 @@ test('the up writes each marked object once, its marker made from the owner id i
   expect(byResource((kind, name) => recorded[`${kind} ${name}`])).toEqual(byResource((kind, name) => ({ marker: marker(kind, name), ownerId })));
   await previewShows(fixture, STEPS.allSame, STEPS.summary);
 });
+
+test("the state an up killed after a marker's write and before its checkpoint leaves: the next up finds the object carrying the marker it writes, and updates it", async () => {
+  // What the kill leaves (the owner id recorded at its create, before every marked resource's update): the state of
+  // one resource still as the fixture's, without the owner id, and its object carrying the marker the killed up wrote.
+  const deployment = await fixture.stack.exportStack();
+  const before = resourceOf(fixtureResources, 'CustomRule', 'wp-login');
+  const resources = resourcesOf(deployment).map((resource) => (resource.urn === before.urn ? before : resource));
+  await fixture.stack.importStack({ ...deployment, deployment: { ...deployment.deployment, resources } });
+  const ownerId = await stateOwnerId(fixture);
+  expect((await carried()).wpLogin).toBe(`upgrade-wp-login ${markerOf(ownerId, 'CustomRule', 'wp-login')}`);
+  const rewritten = `${typeToken('CustomRule')} wp-login`;
+  await previewShows(
+    fixture,
+    STEPS.allSame.map((step) => (step === `same ${rewritten}` ? `update ${rewritten}` : step)).sort(),
+    { same: STEPS.summary.same - 1, update: 1 },
+  );
+  await fixture.sandbox.emulator.admin.clearRequests();
+  const up = await fixture.stack.up({ color: 'never' });
+  expect(up.summary.resourceChanges).toEqual({ same: STEPS.summary.same - 1, update: 1 });
+  expect(await writes(fixture)).toEqual([`PATCH /rulesets/${String(before.outputs?.rulesetId)}/rules/${String(before.outputs?.ruleId)}`]);
+  expect((await carried()).wpLogin).toBe(`upgrade-wp-login ${markerOf(ownerId, 'CustomRule', 'wp-login')}`);
+  expect(recordedMarkers(resourcesOf(await fixture.stack.exportStack()))['CustomRule wp-login']).toEqual({ marker: markerOf(ownerId, 'CustomRule', 'wp-login'), ownerId });
+  await previewShows(fixture, STEPS.allSame, STEPS.summary);
+});

@@ -212,6 +212,18 @@ describe('the marked providers against the emulator', () => {
     expect(writesIn(await fx.requestsSince())).toEqual([]);
   });
 
+  test('state from before owner ids whose object already carries the program\'s marker (an up killed after that write, before its checkpoint): the update writes it', async () => {
+    const LEGACY = 'zg:1111111111';
+    const made = await filter.create(await checkedBy(filter, filterInputs('/legacy-interrupted', LEGACY)));
+    await fx.client.filters.update({ zoneId, filterId: made.id, expression: '(http.request.uri.path eq "/legacy-interrupted")', ref: `team-a ${MINE}` });
+    await fx.requestsSince();
+    const program = await checkedBy(filter, filterInputs('/legacy-interrupted', MINE, { [OWNER_ID_KEY]: '0123456789abcdef' }));
+    const { outs } = await filter.update(made.id, made.outs as Record<string, unknown>, program);
+    expect(outs).toMatchObject({ ref: 'team-a', [MARKER_KEY]: MINE, [OWNER_ID_KEY]: '0123456789abcdef' });
+    expect(writesIn(await fx.requestsSince())).toHaveLength(1);
+    expect(await fx.client.filters.get({ zoneId, filterId: made.id })).toMatchObject({ ref: `team-a ${MINE}` });
+  });
+
   test('a single-call create refused for a duplicate expression reuses the leftover filter only when it carries its own marker', async () => {
     const expression = '(http.request.uri.path eq "/leftover")';
     const [leftover] = await fx.client.filters.create({ zoneId, filters: [{ expression, ref: MINE }] });

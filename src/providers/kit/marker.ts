@@ -238,8 +238,10 @@ export function withOwnerMarker(declaration: KindDeclaration, impl: Implementati
       const marker = writtenMarker(kind as ResourceKind, olds, news);
       const object = await live(id, olds);
       if (!object) throw new ProviderError(goneMessage(what(news, id)));
-      // The object must carry the marker the state holds (or none); the write then puts `marker` on it.
-      const block = writeBlock(what(news, id), 'update', liveMarker(object), recordedMarker(olds) ?? marker);
+      // The object must carry the marker the state holds (or none), or the one this write puts: an up killed after
+      // that write and before its checkpoint left it there (docs/ownership.md#owner-id). The write then puts `marker` on it.
+      const found = liveMarker(object);
+      const block = found === marker ? undefined : writeBlock(what(news, id), 'update', found, recordedMarker(olds) ?? marker);
       if (block) throw new ProviderError(block);
       const result = await impl.update(id, object, marked(news, marker));
       return { ...result, outs: shown(result.outs, onObject(result.outs, marker)) };

@@ -308,9 +308,10 @@ export const wafManagedRules: Implementation = {
     // The ids come from the service, not the state: a rule changed elsewhere since keeps its id all the same.
     const current = await currentEntrypoint(desired.zoneId, 'reading the entry point ruleset');
     const marker = writtenMarker(RESOURCE, olds, news);
-    // The entry point must carry the marker the state holds (or none); the write then puts `marker` on it.
-    const refusal =
-      ownerRefusal(desired.zoneId, nameOf(news), markerOn(current), recordedMarker(olds) ?? marker, 'update') ?? (current && interveningWriter(desired.zoneId, nameOf(news), previous, current, 'this update'));
+    // The entry point must carry the marker the state holds (or none), or the one this write puts: an up killed after
+    // that write and before its checkpoint left it there (docs/ownership.md#owner-id). The write then puts `marker` on it.
+    const owned = markerOn(current) === marker ? undefined : ownerRefusal(desired.zoneId, nameOf(news), markerOn(current), recordedMarker(olds) ?? marker, 'update');
+    const refusal = owned ?? (current && interveningWriter(desired.zoneId, nameOf(news), previous, current, 'this update'));
     if (refusal) throw new ProviderError(refusal);
     const saved = current && holdsDeclared(current, desired) && markerOn(current) === marker ? current : await save(desired, current, marker);
     return { outs: outputsOf(desired, saved, previous.recorded ?? null, marker) };

@@ -75,6 +75,21 @@ function recordedMarkers(resources: StateResource[]): Record<string, { marker: u
   );
 }
 
+/** The write that puts its marker on each marked resource's object, by kind: of the object the fixture's state holds. */
+function markerWrites(): Record<string, string> {
+  const outputs = (kind: ResourceKind, name: string) => resourceOf(fixtureResources, kind, name).outputs ?? {};
+  const rulesetRule = (kind: ResourceKind, name: string) => `PATCH /rulesets/${String(outputs(kind, name).rulesetId)}/rules/${String(outputs(kind, name).ruleId)}`;
+  return {
+    CspPolicy: `PUT /page_guard/policies/${String(outputs('CspPolicy', 'policy').policyId)}`,
+    FirewallRuleWithFilter: `PUT /firewall/rules/${String(outputs('FirewallRuleWithFilter', 'scanners').ruleId)}`,
+    FirewallFilter: `PUT /filters/${String(outputs('FirewallFilter', 'admin').filterId)}`,
+    FirewallRule: `PUT /firewall/rules/${String(outputs('FirewallRule', 'admin').ruleId)}`,
+    WafManagedRules: `PUT /rulesets/phases/${MANAGED_PHASE}/entrypoint`,
+    CustomRule: rulesetRule('CustomRule', 'wp-login'),
+    RateLimitRule: rulesetRule('RateLimitRule', 'login'),
+  };
+}
+
 let fixture: UpgradeFixture;
 /** The fixture's deployment's resources, as committed: their ids name the objects the up writes. */
 let fixtureResources: StateResource[];
@@ -115,6 +130,18 @@ const carrying = (marker: (kind: ResourceKind, name: string) => string) => ({
  */
 const SCANNERS_FILTER = markerOf(undefined, 'FirewallRuleWithFilter', 'scanners');
 
+/**
+ * Asserts that each marked object carries its resource's marker made from `ownerId` (the scanners rule's filter aside),
+ * and that the state records each marker written with that owner id.
+ */
+async function expectMarkedFrom(ownerId: string): Promise<void> {
+  const marker = (kind: ResourceKind, name: string) => markerOf(ownerId, kind, name);
+  expect(await carried()).toEqual({ ...carrying(marker), scannersFilter: SCANNERS_FILTER });
+  const recorded = recordedMarkers(resourcesOf(await fixture.stack.exportStack()));
+  const byResource = <T>(value: (kind: ResourceKind, name: string) => T) => Object.fromEntries(MARKED_RESOURCES.map(([name, kind]) => [`${kind} ${name}`, value(kind, name)]));
+  expect(byResource((kind, name) => recorded[`${kind} ${name}`])).toEqual(byResource((kind, name) => ({ marker: marker(kind, name), ownerId })));
+}
+
 beforeAll(async () => {
   fixture = await openUpgradeFixture('upgrade-7b5964d', program);
   fixtureResources = resourcesOf(JSON.parse(fixture.text('stack.json')) as Deployment);
@@ -152,50 +179,29 @@ test('the up writes each marked object once, its marker made from the owner id i
   const up = await fixture.stack.up({ color: 'never' });
   expect(up.summary.resourceChanges).toEqual(STEPS.firstSummary);
   // One write per marked object, each of the object the fixture's state holds.
-  const outputs = (kind: ResourceKind, name: string) => resourceOf(fixtureResources, kind, name).outputs ?? {};
-  const rulesetRule = (kind: ResourceKind, name: string) => `PATCH /rulesets/${String(outputs(kind, name).rulesetId)}/rules/${String(outputs(kind, name).ruleId)}`;
-  expect((await writes(fixture)).sort()).toEqual(
-    [
-      `PUT /page_guard/policies/${String(outputs('CspPolicy', 'policy').policyId)}`,
-      `PUT /firewall/rules/${String(outputs('FirewallRuleWithFilter', 'scanners').ruleId)}`,
-      `PUT /filters/${String(outputs('FirewallFilter', 'admin').filterId)}`,
-      `PUT /firewall/rules/${String(outputs('FirewallRule', 'admin').ruleId)}`,
-      `PUT /rulesets/phases/${MANAGED_PHASE}/entrypoint`,
-      rulesetRule('CustomRule', 'wp-login'),
-      rulesetRule('RateLimitRule', 'login'),
-    ].sort(),
-  );
+  expect((await writes(fixture)).sort()).toEqual(Object.values(markerWrites()).sort());
   const ownerId = await stateOwnerId(fixture);
   expect(ownerId).toMatch(/^[0-9a-f]{16}$/);
-  const marker = (kind: ResourceKind, name: string) => markerOf(ownerId, kind, name);
-  expect(await carried()).toEqual({ ...carrying(marker), scannersFilter: SCANNERS_FILTER });
-  // The state records each marker written, with the owner id it was made from.
-  const recorded = recordedMarkers(resourcesOf(await fixture.stack.exportStack()));
-  const byResource = <T>(value: (kind: ResourceKind, name: string) => T) => Object.fromEntries(MARKED_RESOURCES.map(([name, kind]) => [`${kind} ${name}`, value(kind, name)]));
-  expect(byResource((kind, name) => recorded[`${kind} ${name}`])).toEqual(byResource((kind, name) => ({ marker: marker(kind, name), ownerId })));
+  await expectMarkedFrom(ownerId);
   await previewShows(fixture, STEPS.allSame, STEPS.summary);
 });
 
-test("the state an up killed after a marker's write and before its checkpoint leaves: the next up finds the object carrying the marker it writes, and updates it", async () => {
-  // What the kill leaves (the owner id recorded at its create, before every marked resource's update): the state of
-  // one resource still as the fixture's, without the owner id, and its object carrying the marker the killed up wrote.
-  const deployment = await fixture.stack.exportStack();
-  const before = resourceOf(fixtureResources, 'CustomRule', 'wp-login');
-  const resources = resourcesOf(deployment).map((resource) => (resource.urn === before.urn ? before : resource));
-  await fixture.stack.importStack({ ...deployment, deployment: { ...deployment.deployment, resources } });
+test("the state an up killed after the markers' writes and before their checkpoints leaves: the next up finds each object carrying the marker it writes, and updates it", async () => {
+  // What the kill leaves (the owner id recorded at its create, before every marked resource's update): the marked
+  // resources' state still as the fixture's, without the owner id, and their objects carrying the markers the killed up wrote.
   const ownerId = await stateOwnerId(fixture);
-  expect((await carried()).wpLogin).toBe(`upgrade-wp-login ${markerOf(ownerId, 'CustomRule', 'wp-login')}`);
-  const rewritten = `${typeToken('CustomRule')} wp-login`;
-  await previewShows(
-    fixture,
-    STEPS.allSame.map((step) => (step === `same ${rewritten}` ? `update ${rewritten}` : step)).sort(),
-    { same: STEPS.summary.same - 1, update: 1 },
-  );
+  const deployment = await fixture.stack.exportStack();
+  const before = new Map(MARKED_RESOURCES.map(([name, kind]) => resourceOf(fixtureResources, kind, name)).map((resource) => [resource.urn, resource]));
+  const resources = resourcesOf(deployment).map((resource) => before.get(resource.urn) ?? resource);
+  await fixture.stack.importStack({ ...deployment, deployment: { ...deployment.deployment, resources } });
+  expect(await carried()).toEqual({ ...carrying((kind, name) => markerOf(ownerId, kind, name)), scannersFilter: SCANNERS_FILTER });
+  await previewShows(fixture, STEPS.firstPreview.map((step) => step.replace(/^create/, 'same')).sort(), { same: STEPS.summary.same - MARKED.length, update: MARKED.length });
   await fixture.sandbox.emulator.admin.clearRequests();
   const up = await fixture.stack.up({ color: 'never' });
-  expect(up.summary.resourceChanges).toEqual({ same: STEPS.summary.same - 1, update: 1 });
-  expect(await writes(fixture)).toEqual([`PATCH /rulesets/${String(before.outputs?.rulesetId)}/rules/${String(before.outputs?.ruleId)}`]);
-  expect((await carried()).wpLogin).toBe(`upgrade-wp-login ${markerOf(ownerId, 'CustomRule', 'wp-login')}`);
-  expect(recordedMarkers(resourcesOf(await fixture.stack.exportStack()))['CustomRule wp-login']).toEqual({ marker: markerOf(ownerId, 'CustomRule', 'wp-login'), ownerId });
+  expect(up.summary.resourceChanges).toEqual({ same: STEPS.summary.same - MARKED.length, update: MARKED.length });
+  // Each object's update as the first up made it, but the managed entry point's: it holds the declared rules and marker already.
+  const { WafManagedRules: _unchanged, ...rewritten } = markerWrites();
+  expect((await writes(fixture)).sort()).toEqual(Object.values(rewritten).sort());
+  await expectMarkedFrom(ownerId);
   await previewShows(fixture, STEPS.allSame, STEPS.summary);
 });

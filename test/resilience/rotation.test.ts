@@ -65,7 +65,10 @@ async function succeeds(command: Parameters<typeof engine>[0]): Promise<string[]
   if (!run.ok) throw new Error(`the engine command failed:\n${run.resourceErrors.map((e) => e.message).join('\n')}\n${run.error ?? ''}`);
   const requests = await sandbox.emulator.admin.requests();
   expect(requests.length).toBeGreaterThan(0);
-  return requests.filter((entry) => entry.status < 200 || entry.status > 299).map((entry) => `${entry.method} ${entry.path}: ${entry.status}`);
+  // A read answered 404 is an answer, not a refusal: a legacy rule's delete reads the zone's custom phase, which a zone
+  // without custom rules does not have (src/providers/kit/conversion.ts).
+  const answered = (entry: { method: string; status: number }) => (entry.status >= 200 && entry.status <= 299) || (entry.method === 'GET' && entry.status === 404);
+  return requests.filter((entry) => !answered(entry)).map((entry) => `${entry.method} ${entry.path}: ${entry.status}`);
 }
 
 test('after a rotation: plain refresh and destroy are refused with the hint; refresh --run-program, a no-change up and destroy --run-program take the new token', async () => {

@@ -420,7 +420,7 @@ function findings(): string[] {
     `- **So**: at ${last.size} resources the engine's per-step checkpoints are ${share(last.engineCpuMs, lastSkip.engineCpuMs)} of its CPU time in \`up\` ` +
       `(${fmt.ms(last.engineCpuMs)} as shipped, ${fmt.ms(lastSkip.engineCpuMs)} without) and ${share(last.ms, lastSkip.ms)} of the wall time (${fmt.ms(last.ms)} against ${fmt.ms(lastSkip.ms)}); ` +
       `the provider host used ${fmt.ms(last.providerCpuMs)} of CPU in that \`up\`, ${perResource(last.providerCpuMs, last)} a create with its start. ${verdict} ` +
-      'Skipping checkpoints is no fix for users: an interrupted `up` then leaves the state of its start, and the engine no longer knows what it created; zoneguard does not set it.',
+      'Skipping checkpoints loses the record of an interrupted `up`; since a create takes the object its own interrupted run made (docs/ownership.md#leftovers), the next `up` heals it, and docs/many-stacks.md#skip-checkpoints makes it the mode for large stacks.',
   ];
 }
 

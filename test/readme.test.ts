@@ -112,17 +112,31 @@ describe('links between the documents', () => {
       ...[...read(file).matchAll(/<a (?:id|name)="([^"]+)"/g)].map((match) => match[1]!),
     ]);
 
-  test('every document a doc comment of src/ cites exists, with the heading it names (the API reference links them)', () => {
-    const sources = fs.readdirSync(path.join(root, 'src'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
-    const cited = new Set(
-      sources.flatMap((file) => [...(read(`src/${file}`).match(/\/\*\*[\s\S]*?\*\//g) ?? []).join('\n').matchAll(/(?<![\w/.-])((?:docs\/[\w-]+|README|BENCHMARKS|CHANGELOG)\.md)(?:#([\w-]+))?/g)].map((m) => `${m[1]}#${m[2] ?? ''}`)),
+  /** Files of a folder of the repository, node_modules and build output left out. */
+  const filesUnder = (dir: string) =>
+    fs
+      .readdirSync(path.join(root, dir), { recursive: true, encoding: 'utf8' })
+      .map((f) => `${dir}/${f}`)
+      .filter((f) => !/(^|\/)(node_modules|dist)\//.test(f) && /\.(ts|mts|mjs|js|sh|md|ya?ml)$/.test(f));
+
+  test('every document a comment or a document cites as text exists, with the heading it names (the API reference links them)', () => {
+    // Any mention counts, a `//` comment or a plain-text document path and heading as much as a doc comment or a link: a reader
+    // follows each the same way.
+    const files = [...documents, ...['src', 'bench', 'scripts', 'examples', 'test', '.ci'].flatMap(filesUnder)];
+    const cited = files.flatMap((file) =>
+      read(file)
+        .split('\n')
+        .flatMap((line, index) =>
+          [...line.matchAll(/(?<![\w/.-])((?:docs\/[\w-]+|README|BENCHMARKS|CHANGELOG)\.md)(?:#([\w-]+))?/g)].map((m) => ({
+            where: `${file}:${index + 1}`,
+            name: m[1]!,
+            hash: m[2],
+          })),
+        ),
     );
-    expect(cited.size).toBeGreaterThan(10);
-    const broken = [...cited].filter((target) => {
-      const [name, hash] = target.split('#') as [string, string];
-      return !fs.existsSync(path.join(root, name)) || (hash !== '' && !anchors(name).has(hash));
-    });
-    expect(broken).toEqual([]);
+    expect(cited.filter(({ where }) => where.startsWith('src/')).length).toBeGreaterThan(100);
+    const broken = cited.filter(({ name, hash }) => !fs.existsSync(path.join(root, name)) || (hash !== undefined && !anchors(name).has(hash)));
+    expect(broken.map(({ where, name, hash }) => `${where}: ${name}${hash === undefined ? '' : `#${hash}`}`)).toEqual([]);
   });
 
   test.each(documents)('%s: every relative link names a file that exists, and a heading of it', (file) => {

@@ -140,7 +140,7 @@ async function updateFilter(inputs: FirewallFilterInputs, filterId: string, curr
     return await getClient().filters.update({ zoneId, filterId, ...filterBody(inputs) });
   } catch (error) {
     // A filter made with its rule in one call is locked to that rule and cannot take this resource's marker: when
-    // the marker is all that would change, the filter is held as it is (docs/ownership.md#switching-forms).
+    // the marker is all that would change, the filter is held as it is (docs/firewall-and-migration.md#switching-forms).
     if (isConflictError(error) && onlyMarkerDiffers(current, inputs)) return getClient().filters.get({ zoneId, filterId });
     if (isConflictError(error)) throw new ProviderError(lockedFilterMessage(zoneId, nameOf(inputs), filterId, error.message), { cause: error });
     if (isDuplicateFilterError(error)) {

@@ -7,7 +7,7 @@
 import { stripVTControlCharacters } from 'node:util';
 import { z } from 'zod';
 import { PREVIEW_UNKNOWN } from '../unknown';
-import { STACK_OWNER } from '../kinds';
+import { STACK_OWNER, type ResourceKind } from '../kinds';
 
 const StateSchema = z.looseObject({
   inputs: z.record(z.string(), z.unknown()).optional(),
@@ -268,42 +268,66 @@ export function code(text: string): string {
   return `${fence}${padded.replace(/\|/g, '\\|')}${fence}`;
 }
 
-const FIREWALL_KINDS = new Set(['FirewallFilter', 'FirewallRule', 'FirewallRuleWithFilter']);
-
-/** What a firewall change does, field by field: `expression: a → b`, or the rule's expression and action when added. */
-function firewallLine(change: ResourceChange): string {
+/**
+ * What a rule's (or filter's) change does, field by field: `expression: a → b`, or, added or removed, the fields
+ * that say what it does (`summary`: its action and expression, and a rate limiting rule's rate).
+ */
+function ruleLine(change: ResourceChange, summary: readonly string[]): string {
   const what = `${change.kind} ${code(change.name)}`;
   const field = (name: string) => (change.after[name] ?? change.before[name]) as unknown;
-  const summary = ['action', 'expression'].filter((name) => field(name) !== undefined).map((name) => `${name} ${code(shown(field(name)))}`);
-  if (change.verb === 'create') return `${what} added: ${summary.join(', ')}`;
-  if (change.verb === 'delete') return `${what} removed (was ${summary.join(', ')})`;
+  const values = summary.filter((name) => field(name) !== undefined).map((name) => `${name} ${code(shown(field(name)))}`);
+  if (change.verb === 'create') return `${what} added: ${values.join(', ')}`;
+  if (change.verb === 'delete') return `${what} removed (was ${values.join(', ')})`;
   const fields = change.fields.map((name) => `${name} ${code(shown(change.before[name]))} → ${code(shown(change.after[name]))}`);
   return `${what} ${change.verb === 'replace' ? 'replaced' : 'changed'}: ${fields.join('; ')}`;
 }
 
-/** The detail lines of one zone's changes: CSP sources, firewall rules, WAF custom rules. */
-export function detailLines(changes: ResourceChange[]): string[] {
-  return changes.flatMap((change) => {
-    if (change.kind === 'CspPolicy' && (change.verb !== 'update' || change.fields.includes('value'))) {
-      const before = change.verb === 'create' ? undefined : change.before.value;
-      const after = change.verb === 'delete' ? undefined : change.after.value;
-      if (after === PREVIEW_UNKNOWN) return [`CSP policy ${code(change.name)}: its sources are known after up`];
-      return cspSourceChanges(before, after).map(({ directive, gained, lost }) => {
-        const parts = [gained.length > 0 ? `gains ${gained.map(code).join(', ')}` : '', lost.length > 0 ? `loses ${lost.map(code).join(', ')}` : ''];
-        return `CSP policy ${code(change.name)}, ${directive}: ${parts.filter(Boolean).join('; ')}`;
-      });
-    }
-    if (FIREWALL_KINDS.has(change.kind)) return [firewallLine(change)];
-    // docs/ownership.md#owner-id
-    if (change.kind === STACK_OWNER && change.verb === 'create') return [`the stack's owner id ${code(change.name)}: drawn by the up, its owner markers are made from it; no call to the service`];
-    if (change.kind === 'WafManagedRules') {
-      const { added, changed, removed } = rulesByRef(change.verb === 'create' ? [] : change.before.rules, change.verb === 'delete' ? [] : change.after.rules);
-      const parts = [['added', added], ['changed', changed], ['removed', removed]] as const;
-      const text = parts.filter(([, refs]) => refs.length > 0).map(([verb, refs]) => `${verb} ${refs.map(code).join(', ')}`);
-      return text.length > 0 ? [`WAF rules ${code(change.name)}: ${text.join('; ')}`] : [];
-    }
-    return [];
+/** A CSP policy's sources gained and lost, per directive. */
+function cspLines(change: ResourceChange): string[] {
+  if (change.verb === 'update' && !change.fields.includes('value')) return [];
+  const before = change.verb === 'create' ? undefined : change.before.value;
+  const after = change.verb === 'delete' ? undefined : change.after.value;
+  if (after === PREVIEW_UNKNOWN) return [`CSP policy ${code(change.name)}: its sources are known after up`];
+  return cspSourceChanges(before, after).map(({ directive, gained, lost }) => {
+    const parts = [gained.length > 0 ? `gains ${gained.map(code).join(', ')}` : '', lost.length > 0 ? `loses ${lost.map(code).join(', ')}` : ''];
+    return `CSP policy ${code(change.name)}, ${directive}: ${parts.filter(Boolean).join('; ')}`;
   });
+}
+
+/** A WAF managed rules resource's rules added, changed and removed, by ref. */
+function wafRulesLines(change: ResourceChange): string[] {
+  const { added, changed, removed } = rulesByRef(change.verb === 'create' ? [] : change.before.rules, change.verb === 'delete' ? [] : change.after.rules);
+  const parts = [['added', added], ['changed', changed], ['removed', removed]] as const;
+  const text = parts.filter(([, refs]) => refs.length > 0).map(([verb, refs]) => `${verb} ${refs.map(code).join(', ')}`);
+  return text.length > 0 ? [`WAF rules ${code(change.name)}: ${text.join('; ')}`] : [];
+}
+
+const RULE_SUMMARY = ['action', 'expression'] as const;
+
+/**
+ * The detail lines of a change, for every kind of the registry and the stack's owner id: a kind added to src/kinds
+ * without its entry here is a compile error. `none` for a kind whose table row already says it all (its fields are
+ * flags or a mode).
+ */
+const none = (): string[] => [];
+const DETAILS: Record<ResourceKind | typeof STACK_OWNER, (change: ResourceChange) => string[]> = {
+  PageGuardSettings: none,
+  CspPolicy: cspLines,
+  FirewallRuleWithFilter: (change) => [ruleLine(change, RULE_SUMMARY)],
+  FirewallFilter: (change) => [ruleLine(change, RULE_SUMMARY)],
+  FirewallRule: (change) => [ruleLine(change, RULE_SUMMARY)],
+  WafMigration: none,
+  WafManagedRules: wafRulesLines,
+  CustomRule: (change) => [ruleLine(change, RULE_SUMMARY)],
+  RateLimitRule: (change) => [ruleLine(change, [...RULE_SUMMARY, 'ratelimit'])],
+  // docs/ownership.md#owner-id
+  StackOwner: (change) => (change.verb === 'create' ? [`the stack's owner id ${code(change.name)}: drawn by the up, its owner markers are made from it; no call to the service`] : []),
+};
+
+/** The detail lines of one zone's changes: CSP sources, firewall rules, custom and rate limiting rules, WAF managed rules. */
+export function detailLines(changes: ResourceChange[]): string[] {
+  // A resource of another package (its kind is the type's last part) has none.
+  return changes.flatMap((change) => (Object.hasOwn(DETAILS, change.kind) ? DETAILS[change.kind as keyof typeof DETAILS](change) : []));
 }
 
 /** "1 to create, 2 to replace" from the preview's change summary; unchanged resources are not counted. */

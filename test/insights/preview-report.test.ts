@@ -192,3 +192,36 @@ test('renderPreviewReport: a plan made with the stack export says how the move g
     `conversion to come; equivalent on every request tried (9 requests)\n\n- the move of 2 rule(s) of this stack: ${note}\n`,
   );
 });
+
+describe('detail lines of the custom and rate limiting rules', () => {
+  const ratelimit = { characteristics: ['cf.colo.id', 'ip.src'], period: 60, requestsPerPeriod: 10, mitigationTimeout: 600 };
+  const steps = [
+    { op: 'create', urn: `${URN}CustomRule::admin`, newState: { inputs: { zoneId: ZONE, action: 'block', expression: '(http.request.uri.path eq "/admin")', ref: 'admin' } } },
+    {
+      op: 'update',
+      urn: `${URN}CustomRule::office`,
+      oldState: { inputs: { zoneId: ZONE, action: 'skip', expression: 'ip.src in {192.0.2.0/24}', enabled: true } },
+      newState: { inputs: { zoneId: ZONE, action: 'skip', expression: 'ip.src in {192.0.2.0/24}', enabled: false } },
+      diffReasons: ['enabled'],
+    },
+    { op: 'create', urn: `${URN}RateLimitRule::login`, newState: { inputs: { zoneId: ZONE, action: 'block', expression: '(http.request.uri.path eq "/login")', ratelimit } } },
+    { op: 'delete', urn: `${URN}RateLimitRule::api`, oldState: { inputs: { zoneId: ZONE, action: 'log', expression: 'true', ratelimit } } },
+  ];
+
+  test('added, changed and removed, as a firewall rule is; a rate limiting rule with its rate', () => {
+    expect(renderPreviewReport({ steps, changeSummary: { create: 2, update: 1, delete: 1 } }, { stack: 'ci' }).split('\n').filter((line) => line.startsWith('- '))).toEqual([
+      '- CustomRule `admin` added: action `block`, expression `(http.request.uri.path eq "/admin")`',
+      '- CustomRule `office` changed: enabled `true` → `false`',
+      '- RateLimitRule `login` added: action `block`, expression `(http.request.uri.path eq "/login")`, ratelimit `{"characteristics":["cf.colo.id","ip.src"],"period":60,"requestsPerPeriod":10,"mitigationTimeout":600}`',
+      '- RateLimitRule `api` removed (was action `log`, expression `true`, ratelimit `{"characteristics":["cf.colo.id","ip.src"],"period":60,"requestsPerPeriod":10,"mitigationTimeout":600}`)',
+    ]);
+  });
+
+  test('a resource of another package, or one whose type is named like a key of every object, has no detail line', () => {
+    const others = [
+      { op: 'create', urn: `urn:pulumi:ci::p::aws:s3/bucket:Bucket::b`, newState: { inputs: { zoneId: ZONE } } },
+      { op: 'create', urn: `urn:pulumi:ci::p::my:x:toString::t`, newState: { inputs: { zoneId: ZONE } } },
+    ];
+    expect(renderPreviewReport({ steps: others, changeSummary: { create: 2 } }, { stack: 'ci' }).split('\n').filter((line) => line.startsWith('- '))).toEqual([]);
+  });
+});

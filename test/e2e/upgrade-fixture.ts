@@ -72,6 +72,8 @@ export interface UpgradeFixture {
   stack: Stack;
   /** A file of the fixture, as committed (placeholders in it). */
   text(file: string): string;
+  /** The emulator's state file, the fixture's with fresh credentials: the emulator writes it after every change. */
+  statePath: string;
   close(): Promise<void>;
 }
 
@@ -96,7 +98,7 @@ export async function openUpgradeFixture(name: string, program: PulumiFn): Promi
     const stack = await sandbox.stack(STACK, program, { [`${PROJECT}:zoneId`]: { value: ZONE_ID } });
     const deployment = filled(text('stack.json'), { '<api-token>': credentials['<api-token>']!, '<base-url>': sandbox.emulator.baseUrl });
     await stack.importStack(JSON.parse(deployment) as Deployment);
-    return { sandbox, stack, text, close };
+    return { sandbox, stack, text, statePath, close };
   } catch (error) {
     await close();
     throw error;
@@ -107,13 +109,14 @@ export async function openUpgradeFixture(name: string, program: PulumiFn): Promi
 export const resourcesOf = (deployment: Deployment): StateResource[] => (deployment.deployment.resources ?? []) as StateResource[];
 
 /**
- * Asserts what every fixture holds: one resource of each of `declared`, each kind still of the registry, and no
- * credential but the placeholders (the emulator's, and the token the stack's default provider records with its config).
+ * Asserts what every fixture holds: one resource of each of `declared` (and of `alsoTypes`, zoneguard's resources a
+ * program does not declare), each kind still of the registry, and no credential but the placeholders (the emulator's,
+ * and the token the stack's default provider records with its config).
  */
-export function expectFixtureHolds(fixture: Pick<UpgradeFixture, 'text'>, declared: Declared): void {
+export function expectFixtureHolds(fixture: Pick<UpgradeFixture, 'text'>, declared: Declared, alsoTypes: string[] = []): void {
   const resources = resourcesOf(JSON.parse(fixture.text('stack.json')) as Deployment);
   const types = resources.map((resource) => resource.type);
-  expect(types.filter((type) => type.includes('/zoneguard:')).sort()).toEqual(declared.map(([, kind]) => typeToken(kind)).sort());
+  expect(types.filter((type) => type.includes('/zoneguard:')).sort()).toEqual([...declared.map(([, kind]) => typeToken(kind)), ...alsoTypes].sort());
   expect(declared.filter(([, kind]) => !RESOURCE_KINDS.includes(kind))).toEqual([]);
   const state = JSON.parse(fixture.text('emulator-state.json')) as {
     credentials: { apiTokens: string[]; apiKey: string };

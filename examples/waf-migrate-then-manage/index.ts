@@ -1,7 +1,8 @@
 // A zone moved to the new WAF managed rules, then its new WAF managed as code, in one program:
 //   1. pulumi up: WafMigration submits the converted configuration and waits until the previous WAF is off; then
 //      WafManagedRules (dependsOn the migration) takes the zone's managed entry point over. It declares what the
-//      migration submitted, under the refs the migration gives its rules, so the take-over writes nothing.
+//      migration submitted, under the refs the migration gives its rules, so the take-over writes once: its owner
+//      marker.
 //   2. pulumi config set officeNetwork 192.0.2.0/24 && pulumi up: one exception added before the managed rulesets.
 //      The preview names only that rule, and the entry point is written once.
 // The rules below are what the conversion makes of the demo Pro zone (previous WAF at medium sensitivity, simulate).

@@ -316,7 +316,7 @@ const RENDERERS: { [K in ResourceKind]?: (snapshot: ZoneSnapshot, named: Named) 
               ],
               [
                 'The new WAF: the zone migrated, and its managed rules entry point holds these rules, in this order. Declared',
-                'with the refs the zone holds, so the first `pulumi up` takes them over without a write; delete puts them back',
+                'with the refs the zone holds, so the first `pulumi up` takes them over with one write (its owner marker); delete puts them back',
                 '(docs/firewall-and-migration.md, "Then manage it").',
               ],
             ),

@@ -1,5 +1,5 @@
 // The refs the migration gives the rules it submits, so that a WafManagedRules declared with the same refs takes the
-// migrated entry point over without a write. Pure.
+// migrated entry point over with one write, its owner marker, and no change of rules. Pure.
 import { type EntrypointRuleset } from '../schemas';
 import { MANAGED_RULESET_ID } from '../schemas/service';
 import { OWASP_RULESET_ID } from '../schemas/service';

@@ -11,7 +11,7 @@ import { capture } from '../insights/helpers';
 import { zoneOfPlan } from '../support/emulator';
 
 // The issue's promise, checked with the real engine: the program `zoneguard export` prints takes the zone's
-// settings, CSP policies and firewall rules over on the first `pulumi up` without a single write to the service.
+// settings, CSP policies and firewall rules over on the first `pulumi up`, writing nothing but their owner markers.
 jest.setTimeout(300_000);
 
 const root = path.resolve(__dirname, '../..');

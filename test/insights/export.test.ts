@@ -164,7 +164,7 @@ describe('renderPulumiProgram', () => {
     const text = renderPulumiProgram(migrated);
     expect(text).toContain("import { PageGuardSettings, WafManagedRules } from 'pulumi-zoneguard';");
     expect(text.slice(text.indexOf('// The new WAF'))).toBe(`// The new WAF: the zone migrated, and its managed rules entry point holds these rules, in this order. Declared
-// with the refs the zone holds, so the first \`pulumi up\` takes them over without a write; delete puts them back
+// with the refs the zone holds, so the first \`pulumi up\` takes them over with one write (its owner marker); delete puts them back
 // (docs/firewall-and-migration.md, "Then manage it").
 export const wafManagedRules = new WafManagedRules('waf-managed-rules', {
   zoneId,

@@ -31,7 +31,8 @@ export function exportCommand(io: CliIo = processIo()): Command {
 The program only reads the zone to be written. Each CspPolicy carries adoptPolicyId and each
 FirewallRuleWithFilter adoptRuleId, so the first \`pulumi up\` takes the existing objects over instead of creating
 copies; the declared values are the zone's current ones. A zone that migrated to the new WAF gets a
-WafManagedRules with the rules its entry point holds, under their refs, which it takes over without a write.
+WafManagedRules with the rules its entry point holds, under their refs, which it takes over with one write, its
+owner marker.
 
 Examples:
   $ zoneguard export --zone 023e105f4ecef8ad9ca31a8372d0c353 > index.ts

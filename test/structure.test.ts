@@ -5,7 +5,8 @@ import { MANAGED_RULESET_ID, OWASP_RULESET_ID } from '../src/schemas/service';
 
 // The layering docs/CONTRACTS.md describes, held by a test: the resource classes, the CLI and the package entry
 // reach the providers only through their public entry (src/providers/index.ts), the insights not at all, and a fact of the service such as
-// a managed ruleset id is written once under src/, and no function under src/ is longer than 100 lines.
+// a managed ruleset id is written once under src/, no source file under src/ is longer than 500 lines and no function
+// under src/ longer than 100.
 
 const src = path.join(__dirname, '..', 'src');
 
@@ -48,6 +49,14 @@ describe('structure', () => {
       .filter((file) => fs.readFileSync(file, 'utf8').includes(id))
       .map((file) => path.relative(src, file));
     expect(holders).toEqual([path.join('schemas', 'service.ts')]);
+  });
+
+  test('no source file under src/ is longer than 500 lines', () => {
+    const lines = (file: string) => fs.readFileSync(file, 'utf8').replace(/\n$/, '').split('\n').length;
+    const long = filesUnder(src)
+      .filter((file) => lines(file) > 500)
+      .map((file) => `${path.relative(src, file)} (${lines(file)} lines)`);
+    expect(long).toEqual([]);
   });
 
   test('no function under src/ is longer than 100 lines (every function-like node with a body, by the TypeScript AST)', () => {

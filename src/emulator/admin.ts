@@ -66,14 +66,6 @@ export function inventory(context: EmulatorContext, zone: ZoneRecord) {
 /** The admin API (under /__admin): seeding, faults, the request log and counters, reset. No credentials. */
 export function registerAdminRoutes(admin: FastifyInstance, context: EmulatorContext): void {
   const { state } = context;
-  const zoneParam = (raw: string | undefined): ZoneRecord => {
-    const id = raw ?? '';
-    if (!ZoneIdSchema.safeParse(id).success) throw ServiceError.of(400, ErrorCode.invalidId, Messages.invalidId(`/zones/${id}`));
-    const zone = state.zones.get(id);
-    if (!zone) throw ServiceError.of(404, ErrorCode.notFound, Messages.zoneNotFound(id));
-    return zone;
-  };
-
   admin.get('/info', async () =>
     okEnvelope({ credentials: describeCredentials(state), zones: [...state.zones.values()].map(describeZone) }),
   );
@@ -84,6 +76,22 @@ export function registerAdminRoutes(admin: FastifyInstance, context: EmulatorCon
     context.clearLog();
     return okEnvelope({ zones: [...state.zones.values()].map(describeZone) });
   });
+
+  registerZoneRoutes(admin, context);
+  registerFaultAndLogRoutes(admin, context);
+  registerCredentialRoutes(admin, state);
+}
+
+/** The zones: seeded, removed, their legacy firewall API retired, and what each holds. */
+function registerZoneRoutes(admin: FastifyInstance, context: EmulatorContext): void {
+  const { state } = context;
+  const zoneParam = (raw: string | undefined): ZoneRecord => {
+    const id = raw ?? '';
+    if (!ZoneIdSchema.safeParse(id).success) throw ServiceError.of(400, ErrorCode.invalidId, Messages.invalidId(`/zones/${id}`));
+    const zone = state.zones.get(id);
+    if (!zone) throw ServiceError.of(404, ErrorCode.notFound, Messages.zoneNotFound(id));
+    return zone;
+  };
 
   admin.get('/zones', async () => okEnvelope([...state.zones.values()].map(describeZone)));
 
@@ -107,7 +115,10 @@ export function registerAdminRoutes(admin: FastifyInstance, context: EmulatorCon
   });
 
   admin.get('/zones/:zone_id/inventory', async (request) => okEnvelope(inventory(context, zoneParam(params(request).zone_id))));
+}
 
+/** The faults, the request log and the counters. */
+function registerFaultAndLogRoutes(admin: FastifyInstance, context: EmulatorContext): void {
   admin.get('/faults', async () => okEnvelope(context.faults.describe()));
 
   admin.put('/faults', async (request) => {
@@ -127,7 +138,11 @@ export function registerAdminRoutes(admin: FastifyInstance, context: EmulatorCon
     return okEnvelope([]);
   });
 
-  // Credentials: what a user does when a token leaks or an employee leaves (add, rotate, revoke).
+  admin.get('/counters', async () => okEnvelope(context.counters));
+}
+
+/** Credentials: what a user does when a token leaks or an employee leaves (add, rotate, revoke). */
+function registerCredentialRoutes(admin: FastifyInstance, state: EmulatorContext['state']): void {
   admin.post('/credentials/tokens', async (request) => {
     const grant = addToken(state, parseBody(AddTokenBodySchema, request.body ?? {}));
     return okEnvelope(grant);
@@ -147,6 +162,4 @@ export function registerAdminRoutes(admin: FastifyInstance, context: EmulatorCon
     const key = rotateKey(state, parseBody(RotateKeyBodySchema, request.body ?? {}));
     return okEnvelope(key);
   });
-
-  admin.get('/counters', async () => okEnvelope(context.counters));
 }

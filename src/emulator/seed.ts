@@ -98,32 +98,11 @@ export const seedTime = (hoursAfterEpoch: number, fractional = false): string =>
   return fractional ? iso : iso.replace(/\.\d{3}Z$/, 'Z');
 };
 
-/** Puts a seeded zone in the state, replacing any zone with the same id, and answers its record. */
-export function applyZoneSeed(state: EmulatorState, input: ZoneSeed): ZoneRecord {
-  const seed = ZoneSeedSchema.parse(input);
-  const id = seed.id ?? stableId('zone', seed.name);
-  // A token of another zone, or of the account, would open this zone to whoever holds it, and close it to no one.
-  const holder = seed.token === undefined ? undefined : findToken(state, seed.token);
-  if (holder !== undefined && holder.zoneId !== id) throw ServiceError.of(409, ErrorCode.conflict, Messages.tokenTaken('token'));
-  state.removeZone(id);
-  const zone: ZoneRecord = {
-    id,
-    name: seed.name,
-    plan: seed.plan,
-    ruleQuota: seed.ruleQuota ?? DEFAULT_RULE_QUOTA[seed.plan],
-    hosts: seed.hosts ?? [seed.name, `www.${seed.name}`],
-    tokens: [seed.token ?? defaultZoneToken(id)],
-    migrationDelayMs: seed.migrationDelayMs ?? 0,
-    // Seeded available, then moved: a zone seeded in maintenance or retired has its rules converted (moveLegacyFirewall).
-    legacyFirewall: 'available',
-  };
-  state.zones.set(id, zone);
-  state.pageGuard.set(id, {
-    enabled: seed.pageGuard?.enabled ?? false,
-    updated_at: seed.pageGuard?.updated_at ?? seedTime(0, true),
-    use_vendor_reporting_endpoint: seed.pageGuard?.use_vendor_reporting_endpoint ?? true,
-    use_connection_url_path: seed.pageGuard?.use_connection_url_path ?? false,
-  });
+/** A zone's seed, parsed. */
+type ParsedZoneSeed = z.output<typeof ZoneSeedSchema>;
+
+/** The seed's detected items, policies, firewall rules (each with a filter of its own) and the previous WAF's URI-based overrides, in zone `id`. */
+function seedObjects(state: EmulatorState, id: string, seed: ParsedZoneSeed): void {
   (seed.scripts ?? []).forEach((s, i) => state.collections.scripts.set(id, { ...s, id: s.id ?? stableId(id, 'script', i, s.url) }));
   (seed.connections ?? []).forEach((c, i) =>
     state.collections.connections.set(id, { ...c, id: c.id ?? stableId(id, 'connection', i, c.url) }),
@@ -149,6 +128,10 @@ export function applyZoneSeed(state: EmulatorState, input: ZoneSeed): ZoneRecord
   (seed.wafOverrides ?? []).forEach((o, i) =>
     state.collections.wafOverrides.set(id, { ...o, id: o.id ?? stableId(id, 'waf-override', i) }),
   );
+}
+
+/** The zone's WAF: the previous WAF's packages when seeded, and its migration at its start. */
+function seedWaf(state: EmulatorState, id: string, seed: ParsedZoneSeed): void {
   if (seed.previousWaf) {
     state.collections.wafPackages.set(id, {
       id: stableId(id, 'waf-package', 'vendor'),
@@ -176,6 +159,36 @@ export function applyZoneSeed(state: EmulatorState, input: ZoneSeed): ZoneRecord
     migrationState: 'start',
     entrypointVersions: [],
   });
+}
+
+/** Puts a seeded zone in the state, replacing any zone with the same id, and answers its record. */
+export function applyZoneSeed(state: EmulatorState, input: ZoneSeed): ZoneRecord {
+  const seed = ZoneSeedSchema.parse(input);
+  const id = seed.id ?? stableId('zone', seed.name);
+  // A token of another zone, or of the account, would open this zone to whoever holds it, and close it to no one.
+  const holder = seed.token === undefined ? undefined : findToken(state, seed.token);
+  if (holder !== undefined && holder.zoneId !== id) throw ServiceError.of(409, ErrorCode.conflict, Messages.tokenTaken('token'));
+  state.removeZone(id);
+  const zone: ZoneRecord = {
+    id,
+    name: seed.name,
+    plan: seed.plan,
+    ruleQuota: seed.ruleQuota ?? DEFAULT_RULE_QUOTA[seed.plan],
+    hosts: seed.hosts ?? [seed.name, `www.${seed.name}`],
+    tokens: [seed.token ?? defaultZoneToken(id)],
+    migrationDelayMs: seed.migrationDelayMs ?? 0,
+    // Seeded available, then moved: a zone seeded in maintenance or retired has its rules converted (moveLegacyFirewall).
+    legacyFirewall: 'available',
+  };
+  state.zones.set(id, zone);
+  state.pageGuard.set(id, {
+    enabled: seed.pageGuard?.enabled ?? false,
+    updated_at: seed.pageGuard?.updated_at ?? seedTime(0, true),
+    use_vendor_reporting_endpoint: seed.pageGuard?.use_vendor_reporting_endpoint ?? true,
+    use_connection_url_path: seed.pageGuard?.use_connection_url_path ?? false,
+  });
+  seedObjects(state, id, seed);
+  seedWaf(state, id, seed);
   const waf = state.waf.get(id);
   if (waf === undefined || seed.legacyFirewall === undefined || seed.legacyFirewall === 'available') return zone;
   try {

@@ -32,11 +32,9 @@ export function overridesCell(rule: RulesetRule): string {
   return parts.join('; ') || '-';
 }
 
-/** The plan as text: where the zone stands, what blocks it, the converted ruleset, and what the conversion changes. */
-export function renderPlan(plan: WafMigrationPlan): string {
-  const { limits, conversion } = plan;
-  // Once the migration is pending or complete the service answers compatible: false and nothing is left to read.
-  const migrating = plan.migrationState === 'start' || plan.migrationState === 'validation';
+/** Where the zone stands: its WAFs, the migration's state, and while it can still start, its rules against the limits. */
+function standingPairs(plan: WafMigrationPlan, migrating: boolean): [string, string][] {
+  const { limits } = plan;
   const pairs: [string, string][] = [
     ['Zone', plan.zoneId],
     ['Compatible', plan.compatible ? 'yes' : migrating ? 'no' : `no (the migration is ${plan.migrationState})`],
@@ -53,42 +51,65 @@ export function renderPlan(plan: WafMigrationPlan): string {
       ],
     );
   }
-  const out: string[] = [renderPairs(pairs)];
-  if (plan.problems.length > 0) out.push(`Problems\n${plan.problems.map((p) => `- ${p}\n`).join('')}`);
-  if (plan.ruleset) {
-    const { ruleset } = plan;
-    const rows = ruleset.rules.map((rule, i) => [
-      String(i + 1),
-      rule.action,
-      rule.expression,
-      rule.enabled === undefined ? '-' : rule.enabled ? 'yes' : 'no',
-      rule.action_parameters?.id ?? '-',
-      rule.description || '-',
-      overridesCell(rule),
-    ]);
-    out.push(
-      `Converted configuration: ruleset ${JSON.stringify(ruleset.name)}, ${ruleset.rules.length} rule${ruleset.rules.length === 1 ? '' : 's'}\n` +
-        (rows.length > 0
-          ? renderTable(
-              [
-                { header: '#', align: 'right' },
-                { header: 'ACTION' },
-                { header: 'EXPRESSION' },
-                { header: 'ENABLED' },
-                { header: 'EXECUTES' },
-                { header: 'DESCRIPTION' },
-                { header: 'OVERRIDES' },
-              ],
-              rows,
-            )
-          : ''),
-    );
-  } else {
-    out.push(
-      `Converted configuration: none (${migrating ? 'the zone is not compatible' : `the migration is ${plan.migrationState}: nothing left to convert`})\n`,
-    );
+  return pairs;
+}
+
+/** The converted configuration's rules in a table, or why there is none. */
+function convertedSection(plan: WafMigrationPlan, migrating: boolean): string {
+  const { ruleset } = plan;
+  if (!ruleset) {
+    return `Converted configuration: none (${migrating ? 'the zone is not compatible' : `the migration is ${plan.migrationState}: nothing left to convert`})\n`;
   }
-  const core = conversion.coreRuleSet;
+  const rows = ruleset.rules.map((rule, i) => [
+    String(i + 1),
+    rule.action,
+    rule.expression,
+    rule.enabled === undefined ? '-' : rule.enabled ? 'yes' : 'no',
+    rule.action_parameters?.id ?? '-',
+    rule.description || '-',
+    overridesCell(rule),
+  ]);
+  const columns = [
+    { header: '#', align: 'right' as const },
+    { header: 'ACTION' },
+    { header: 'EXPRESSION' },
+    { header: 'ENABLED' },
+    { header: 'EXECUTES' },
+    { header: 'DESCRIPTION' },
+    { header: 'OVERRIDES' },
+  ];
+  return (
+    `Converted configuration: ruleset ${JSON.stringify(ruleset.name)}, ${ruleset.rules.length} rule${ruleset.rules.length === 1 ? '' : 's'}\n` +
+    (rows.length > 0 ? renderTable(columns, rows) : '')
+  );
+}
+
+/** What the conversion changes, drops and adjusts, in a table, or why it changes nothing. */
+function effectsSection({ conversion }: WafMigrationPlan, migrating: boolean): string {
+  const effects: string[][] = [
+    ...conversion.changed.map((line) => ['changed', line]),
+    ...conversion.dropped.map((line) => ['dropped', line]),
+    ...conversion.adjusted.map((line) => ['adjusted', line]),
+    ...(conversion.note ? [['note', conversion.note]] : []),
+  ];
+  return (
+    'What the conversion changes or drops\n' +
+    (effects.length > 0
+      ? renderTable([{ header: 'EFFECT' }, { header: 'DETAIL' }], effects)
+      : migrating
+        ? 'nothing: the zone has no previous WAF settings to convert\n'
+        : 'nothing: the previous WAF is gone\n')
+  );
+}
+
+/** The plan as text: where the zone stands, what blocks it, the converted ruleset, and what the conversion changes. */
+export function renderPlan(plan: WafMigrationPlan): string {
+  // Once the migration is pending or complete the service answers compatible: false and nothing is left to read.
+  const migrating = plan.migrationState === 'start' || plan.migrationState === 'validation';
+  const out: string[] = [renderPairs(standingPairs(plan, migrating))];
+  if (plan.problems.length > 0) out.push(`Problems\n${plan.problems.map((p) => `- ${p}\n`).join('')}`);
+  out.push(convertedSection(plan, migrating));
+  const core = plan.conversion.coreRuleSet;
   if (core) {
     out.push(
       'Core rule set\n' +
@@ -102,20 +123,7 @@ export function renderPlan(plan: WafMigrationPlan): string {
         ),
     );
   }
-  const effects: string[][] = [
-    ...conversion.changed.map((line) => ['changed', line]),
-    ...conversion.dropped.map((line) => ['dropped', line]),
-    ...conversion.adjusted.map((line) => ['adjusted', line]),
-    ...(conversion.note ? [['note', conversion.note]] : []),
-  ];
-  out.push(
-    'What the conversion changes or drops\n' +
-      (effects.length > 0
-        ? renderTable([{ header: 'EFFECT' }, { header: 'DETAIL' }], effects)
-        : migrating
-          ? 'nothing: the zone has no previous WAF settings to convert\n'
-          : 'nothing: the previous WAF is gone\n'),
-  );
+  out.push(effectsSection(plan, migrating));
   return out.join('\n');
 }
 

@@ -10,21 +10,25 @@ import type { FilterRecord } from '../state';
 
 const FilterCreateBodySchema = z.array(FilterCreateSchema).min(1, 'must hold at least one filter');
 
+/** The zone's filter `id`, or the service's not found. */
+function findFilter(state: EmulatorContext['state'], zoneId: string, id: string): FilterRecord {
+  const filter = state.collections.filters.get(zoneId, id);
+  if (!filter) throw ServiceError.of(404, ErrorCode.notFound, Messages.notFound('filter', id));
+  return filter;
+}
+
+/** Throws unless the filter may be changed or deleted on its own. */
+function assertFree(state: EmulatorContext['state'], zoneId: string, filter: FilterRecord, deleting: boolean): void {
+  const owner = lockingRule(state, zoneId, filter);
+  if (owner) throw ServiceError.of(409, ErrorCode.conflict, Messages.filterLocked(filter.id, owner.id));
+  const users = rulesUsing(state, zoneId, filter.id);
+  if (deleting && users.length > 0) throw ServiceError.of(409, ErrorCode.conflict, Messages.filterInUse(filter.id, users.map((r) => r.id)));
+}
+
 /** /zones/{zone_id}/filters: the standalone filters API of the recommended two-call flow. */
 export function registerFilterRoutes(api: FastifyInstance, context: EmulatorContext): void {
   const { state } = context;
-  const find = (zoneId: string, id: string): FilterRecord => {
-    const filter = state.collections.filters.get(zoneId, id);
-    if (!filter) throw ServiceError.of(404, ErrorCode.notFound, Messages.notFound('filter', id));
-    return filter;
-  };
-  /** Throws unless the filter may be changed or deleted on its own. */
-  const assertFree = (zoneId: string, filter: FilterRecord, deleting: boolean): void => {
-    const owner = lockingRule(state, zoneId, filter);
-    if (owner) throw ServiceError.of(409, ErrorCode.conflict, Messages.filterLocked(filter.id, owner.id));
-    const users = rulesUsing(state, zoneId, filter.id);
-    if (deleting && users.length > 0) throw ServiceError.of(409, ErrorCode.conflict, Messages.filterInUse(filter.id, users.map((r) => r.id)));
-  };
+  const find = (zoneId: string, id: string) => findFilter(state, zoneId, id);
 
   api.get('/zones/:zone_id/filters', async (request) => {
     const { zone, q, id, description, paused } = firewallListQuery(context, request);
@@ -54,12 +58,20 @@ export function registerFilterRoutes(api: FastifyInstance, context: EmulatorCont
     return okEnvelope(created.map(filterToWire));
   });
 
+  registerFilterChanges(api, context);
+}
+
+/** The filters' updates and deletes, one or several at once: each refused while a rule holds the filter. */
+function registerFilterChanges(api: FastifyInstance, context: EmulatorContext): void {
+  const { state } = context;
+  const find = (zoneId: string, id: string) => findFilter(state, zoneId, id);
+
   api.put('/zones/:zone_id/filters/:filter_id', async (request) => {
     const zone = zoneOf(context, request);
     const current = find(zone.id, params(request).filter_id ?? '');
     const body = parseBody(FilterUpdateSchema, request.body);
     if (body.id !== undefined && body.id !== current.id) throw ServiceError.of(400, ErrorCode.validation, Messages.idMismatch(body.id, current.id));
-    assertFree(zone.id, current, false);
+    assertFree(state, zone.id, current, false);
     const problems = expressionProblems(state, zone.id, [{ index: 0, expression: body.expression, exceptFilterId: current.id }], () => 'expression');
     if (problems.length > 0) throw new ServiceError(400, problems);
     const { id: _id, ...fields } = body;
@@ -72,7 +84,7 @@ export function registerFilterRoutes(api: FastifyInstance, context: EmulatorCont
     const zone = zoneOf(context, request);
     const items = parseBody(FilterBulkUpdateSchema, request.body);
     const currents = items.map((item) => find(zone.id, item.id));
-    currents.forEach((current) => assertFree(zone.id, current, false));
+    currents.forEach((current) => assertFree(state, zone.id, current, false));
     const problems = expressionProblems(state, zone.id, items.map((item, index) => ({ index, expression: item.expression, exceptFilterId: item.id })), (i) => `${i}.expression`);
     if (problems.length > 0) throw new ServiceError(400, problems);
     const updated = items.map((item, index) => state.collections.filters.set(zone.id, { ...currents[index], ...item, paused: item.paused ?? currents[index]?.paused ?? false }));
@@ -82,7 +94,7 @@ export function registerFilterRoutes(api: FastifyInstance, context: EmulatorCont
   api.delete('/zones/:zone_id/filters/:filter_id', async (request) => {
     const zone = zoneOf(context, request);
     const filter = find(zone.id, params(request).filter_id ?? '');
-    assertFree(zone.id, filter, true);
+    assertFree(state, zone.id, filter, true);
     state.collections.filters.delete(zone.id, filter.id);
     return okEnvelope({ id: filter.id });
   });
@@ -97,7 +109,7 @@ export function registerFilterRoutes(api: FastifyInstance, context: EmulatorCont
       if (!HexIdSchema.safeParse(id).success) throw ServiceError.of(400, ErrorCode.validation, `id: ${id} must be an identifier: 32 lowercase hexadecimal characters`);
       return find(zone.id, id);
     });
-    for (const filter of filters) assertFree(zone.id, filter, true);
+    for (const filter of filters) assertFree(state, zone.id, filter, true);
     for (const filter of filters) state.collections.filters.delete(zone.id, filter.id);
     return okEnvelope(filters.map((f) => ({ id: f.id })));
   });

@@ -5,7 +5,7 @@ import type { Implementation } from './kit/implementation';
 import { RESOURCE_KINDS, STACK_OWNER, declarationOf, type KindDeclaration } from '../kinds';
 import { ownershipSpec, withOwnership } from './kit/ownership';
 import { withOwnerMarker } from './kit/marker';
-import { LEGACY_FIREWALL_KINDS, withConversion } from './kit/conversion';
+import { LEGACY_FIREWALL_KINDS, withConversion, withTakeOverRecord } from './kit/conversion';
 import { withInputsPresent } from './kit/check';
 import { withPreviewKnown } from './kit/context';
 import { isDynamicProviderHost, quietHostEchoes, withQuietFailures } from './kit/quiet';
@@ -33,8 +33,10 @@ function load(kind: ResourceKind): Implementation {
   const handlers = (require(file) as Record<string, Implementation | undefined>)[name];
   if (!handlers) throw new Error(`zoneguard: src/providers/${file.slice(2)}.ts exports no ${name}: the handlers of ${kind}`);
   const declaration = declarationOf(kind);
-  const legacy = LEGACY_FIREWALL_KINDS.includes(kind) ? withConversion(kind, marked(declaration, handlers)) : marked(declaration, handlers);
-  return withPreviewKnown(withInputsPresent(kind, withOwnership(kind, legacy, ownershipSpec(declaration))));
+  const own = marked(declaration, handlers);
+  // The move from legacy firewall rules (kit/conversion.ts): their deletes, and the ruleset rules that take their conversions over.
+  const moved = LEGACY_FIREWALL_KINDS.includes(kind) ? withConversion(kind, own) : declaration.identity.object === 'rulesetRule' ? withTakeOverRecord(own) : own;
+  return withPreviewKnown(withInputsPresent(kind, withOwnership(kind, moved, ownershipSpec(declaration))));
 }
 
 /** A kind's handlers with its owner marker on every object, where its declaration gives the marked field (kit/marker.ts). */

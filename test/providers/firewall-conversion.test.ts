@@ -3,8 +3,9 @@
 // with the owner markers the resource classes pass in.
 import { OWNER_KEY } from '../../src/kinds/marker';
 import { NAME_KEY, implementation } from '../../src/providers';
-import { convertedLine, resetConversions } from '../../src/providers/kit/conversion';
+import { TAKEN_FROM_KEY, convertedLine, resetConversions } from '../../src/providers/kit/conversion';
 import { configure } from '../../src/providers/kit/context';
+import { STREAM_GAP_MS } from '../../src/providers/kit/coalesce';
 import { RETIRED_API_HINT } from '../../src/providers/kit/firewall';
 import { resetOwnership } from '../../src/providers/kit/ownership';
 import { checkedBy, useCaughtStderr, useProviderFixture } from './support';
@@ -85,6 +86,70 @@ describe('maintenance', () => {
         `(custom rule ${admin.id} holds its conversion, taken over in this run); nothing is deleted: the resource leaves the state, and the zone's custom rules stay (docs/firewall-and-migration.md#move)`,
     );
     expect((await fx.emulator.admin.inventory(zoneId)).counts).toMatchObject({ firewallRules: 2, filters: 2 });
+  });
+
+  test('a move interrupted after its adoptions: the next run learns the conversions from the CustomRules\' state, and the firewall resources leave it without one legacy call', async () => {
+    const { zoneId, single, shared, onFilter } = await zoneWithRules();
+    await fx.emulator.admin.setLegacyFirewall(zoneId, 'maintenance');
+    const admin = await convertedOf(zoneId, RULE_MARKER);
+    const allow = await convertedOf(zoneId, TWO_CALL_MARKER);
+    newRun();
+    const adopted: { id: string; outs: Props; inputs: Props }[] = [];
+    for (const [converted, name, marker] of [[admin, 'admin', 'zg:abcdefab01'], [allow, 'office-allow', 'zg:abcdefab02']] as const) {
+      const inputs = await checkedBy(customRule, {
+        zoneId,
+        action: converted.action,
+        expression: converted.expression,
+        ...(converted.action === 'skip' ? { skip: { ruleset: 'current' } } : {}),
+        adoptRuleId: converted.id,
+        takeOver: true,
+        [NAME_KEY]: name,
+        [OWNER_KEY]: marker,
+      });
+      const made = await customRule.create(inputs);
+      adopted.push({ id: made.id, outs: made.outs as Props, inputs });
+    }
+    // The state records the marker each adoption took over, and a refresh keeps it.
+    expect(adopted.map(({ outs }) => outs[TAKEN_FROM_KEY])).toEqual([RULE_MARKER, TWO_CALL_MARKER]);
+    expect((await customRule.read(adopted[0]!.id, adopted[0]!.outs)).props?.[TAKEN_FROM_KEY]).toBe(RULE_MARKER);
+    // The run is killed here; the next one diffs the CustomRules (unchanged), then deletes the firewall resources.
+    newRun();
+    await fx.requestsSince();
+    for (const { id, outs, inputs } of adopted) expect((await customRule.diff!(id, outs, inputs)).changes).toBe(false);
+    await singleCall.delete(single.id, single.outs as Props);
+    await rule.delete(onFilter.id, onFilter.outs as Props);
+    await filter.delete(shared.id, shared.outs as Props);
+    expect(await fx.requestsSince()).toEqual([]);
+    expect(stderr.calls().slice(-3)).toEqual([
+      [convertedLine(`FirewallRuleWithFilter 'admin' ${single.id} in zone ${zoneId}`, { customRuleId: admin.id!, how: 'taken over before' })],
+      [convertedLine(`FirewallRule 'office-allow' ${onFilter.id} in zone ${zoneId}`, { customRuleId: allow.id!, how: 'taken over before' })],
+      [convertedLine(`FirewallFilter 'office' ${shared.id} in zone ${zoneId}`, { how: 'zone converted' })],
+    ]);
+    expect(stderr.calls().at(-3)![0]).toContain(`(custom rule ${admin.id} holds its conversion, taken over by a resource of this stack in an earlier run)`);
+    expect((await fx.emulator.admin.inventory(zoneId)).counts).toMatchObject({ firewallRules: 2, filters: 2 });
+  });
+
+  test('the adoptions of a move read the zone\'s custom phase once, however long the engine pauses between them (STREAM_GAP_MS)', async () => {
+    const { zoneId } = await zoneWithRules();
+    await fx.emulator.admin.setLegacyFirewall(zoneId, 'maintenance');
+    const converted = [await convertedOf(zoneId, RULE_MARKER), await convertedOf(zoneId, TWO_CALL_MARKER)];
+    newRun();
+    await fx.requestsSince();
+    for (const [i, rule] of converted.entries()) {
+      if (i > 0) await new Promise((resolve) => setTimeout(resolve, STREAM_GAP_MS + 100));
+      const inputs = await checkedBy(customRule, {
+        zoneId,
+        action: rule.action,
+        expression: rule.expression,
+        ...(rule.action === 'skip' ? { skip: { ruleset: 'current' } } : {}),
+        adoptRuleId: rule.id,
+        takeOver: true,
+        [NAME_KEY]: `adopter-${i}`,
+        [OWNER_KEY]: `zg:abcdefab1${i}`,
+      });
+      await customRule.create(inputs);
+    }
+    expect((await fx.requestsSince()).map((call) => `${call.method} ${call.status}`)).toEqual(['GET 200', 'PATCH 200', 'PATCH 200']);
   });
 
   test('a converted rule nobody adopted still carries the resource\'s marker: the delete names it and how to adopt it, with one read of the phase', async () => {

@@ -3,9 +3,10 @@
 // refuses every write (maintenance: 10020) or every call (retired: 410), and the rule lives on as a custom rule. The
 // resource leaves the state with one line naming that custom rule, and nothing is deleted or written. What tells the
 // conversion, without a call the service would refuse:
-// - a CustomRule of this run took over a custom rule that carried this resource's owner marker (the conversion keeps
-//   the legacy rule's ref, marker included: docs/service.md#legacy-conversion), or the zone's custom phase still holds
-//   a rule with this resource's marker: that rule is this one's conversion;
+// - a CustomRule took over a custom rule that carried this resource's owner marker (the conversion keeps the legacy
+//   rule's ref, marker included: docs/service.md#legacy-conversion), in this run or an earlier one (its state records
+//   the marker it took over: a move interrupted between its adoptions and its deletes), or the zone's custom phase
+//   still holds a rule with this resource's marker: that rule is this one's conversion;
 // - another legacy resource of the zone was found converted in this run (the service converts a zone's rules at once);
 // - the legacy API answered a read with 410 (retired).
 import { RetiredApiError } from '../../client/errors';
@@ -24,25 +25,70 @@ export const LEGACY_FIREWALL_KINDS: readonly ResourceKind[] = ['FirewallRuleWith
 /** How a legacy resource's conversion was told: its custom rule (when known), and from what. */
 export interface Conversion {
   readonly customRuleId?: string;
-  readonly how: 'taken over' | 'marked' | 'zone converted' | 'retired' | 'maintenance';
+  readonly how: 'taken over' | 'taken over before' | 'marked' | 'zone converted' | 'retired' | 'maintenance';
 }
 
-// Per provider process (one per deployment: kit/ownership.ts): the custom rules this run's adoptions took over, by
-// the marker they carried before; the zones found converted; each zone's custom phase, read at most once.
-const takenOver = new Map<string, string>();
+/**
+ * The output where a ruleset rule that took over a rule marked by another resource records that marker: a later run's
+ * legacy delete learns its conversion from it (the rule then carries the new marker only). Never diffed.
+ */
+export const TAKEN_FROM_KEY = '__zoneguardTakenFrom';
+
+// Per provider process (one per deployment: kit/ownership.ts): the custom rules taken over from another marker, by
+// that marker (in this run, or recorded in a state this run diffed); the zones found converted; each zone's custom
+// phase, read at most once.
+const takenOver = new Map<string, { id: string; earlier: boolean }>();
+const takenFrom = new Map<string, string>();
 const convertedZones = new Set<string>();
 const phases = new Map<string, Promise<SavedRuleset | undefined>>();
 
-/** Notes that an adoption moved `id`'s owner marker from `previous` to its own (kit/marker.ts). */
-export function noteTakenOver(previous: string | undefined, id: string): void {
-  if (previous !== undefined) takenOver.set(previous, id);
+/** Notes that an adoption moved `id`'s owner marker from `previous` to its own (kit/marker.ts), or, `earlier`, that its state says one did. */
+export function noteTakenOver(previous: unknown, id: string, earlier = false): void {
+  if (typeof previous !== 'string' || previous === '') return;
+  takenOver.set(previous, { id, earlier });
+  takenFrom.set(id, previous);
 }
 
 /** For tests: forget what this process saw, as a new provider process would. */
 export function resetConversions(): void {
   takenOver.clear();
+  takenFrom.clear();
   convertedZones.clear();
   phases.clear();
+}
+
+/** Outputs with the marker `id` was taken over from, when known (from this run, or the state's `olds`). */
+function withTakenFrom(outs: Record<string, unknown> | undefined, id: string, olds?: Record<string, unknown>): Record<string, unknown> | undefined {
+  const from = takenFrom.get(id) ?? olds?.[TAKEN_FROM_KEY];
+  return outs === undefined || typeof from !== 'string' ? outs : { ...outs, [TAKEN_FROM_KEY]: from };
+}
+
+/**
+ * A ruleset rule kind whose state records the marker an adoption took over (TAKEN_FROM_KEY), kept through reads and
+ * updates, and noted again whenever a run diffs or reads it, so a legacy resource whose conversion it took over in an
+ * earlier run leaves the state without a call (a move interrupted after its adoptions, then run again).
+ */
+export function withTakeOverRecord(impl: Implementation): Implementation {
+  return {
+    ...impl,
+    async create(inputs) {
+      const result = await impl.create(inputs);
+      return { ...result, outs: withTakenFrom(result.outs, result.id) };
+    },
+    async diff(id, olds, news) {
+      noteTakenOver(olds[TAKEN_FROM_KEY], id, true);
+      return impl.diff(id, olds, news);
+    },
+    async read(id, props) {
+      noteTakenOver(props[TAKEN_FROM_KEY], id, true);
+      const result = await impl.read(id, props);
+      return { ...result, props: withTakenFrom(result.props, id, props) };
+    },
+    async update(id, olds, news) {
+      const result = await impl.update(id, olds, news);
+      return { ...result, outs: withTakenFrom(result.outs, id, olds) };
+    },
+  };
 }
 
 /**
@@ -64,7 +110,7 @@ function customPhase(zoneId: string): Promise<SavedRuleset | undefined> {
  */
 async function conversionOf(zoneId: string, marker: string): Promise<Conversion | undefined> {
   const taken = takenOver.get(marker);
-  if (taken !== undefined) return { customRuleId: taken, how: 'taken over' };
+  if (taken !== undefined) return { customRuleId: taken.id, how: taken.earlier ? 'taken over before' : 'taken over' };
   const phase = await customPhase(zoneId);
   const rule = phase?.rules.find((candidate) => splitMarked(candidate.ref).marker === marker);
   return rule?.id === undefined ? undefined : { customRuleId: rule.id, how: 'marked' };
@@ -75,6 +121,7 @@ export function convertedLine(what: string, conversion: Conversion): string {
   const rule = conversion.customRuleId === undefined ? 'its custom rule' : `custom rule ${conversion.customRuleId}`;
   const why: Record<Conversion['how'], string> = {
     'taken over': `${rule} holds its conversion, taken over in this run`,
+    'taken over before': `${rule} holds its conversion, taken over by a resource of this stack in an earlier run`,
     marked: `${rule} holds its conversion and still carries this resource's owner marker: declare a CustomRule with adoptRuleId: '${conversion.customRuleId ?? ''}' and takeOver: true to manage it`,
     'zone converted': 'the zone\'s other legacy rules were found converted in this run',
     retired: 'the legacy API answers 410 Gone',

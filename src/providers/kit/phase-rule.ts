@@ -31,7 +31,7 @@ import { diffFields } from './diff';
 import { dryRunStep } from './dry-run';
 import { ProviderError, step, unlessNotFound, type Implementation } from './implementation';
 import { nameOf, ownerOf } from './ownership';
-import { markerFor, writtenMarker, type LiveObject } from './marker';
+import { TAKE_OVER, markerFor, writtenMarker, type LiveObject } from './marker';
 import { MARKER_KEY } from '../../kinds/marker';
 import { markerIn, splitMarked, withMarker } from '../../schemas/owner-marker';
 
@@ -133,10 +133,16 @@ class PhaseRules {
    * allow, kit/coalesce.ts), else read again. Every write answers the whole entry point, so a destroy of a zone's
    * rules, one write after the other, reads it about once, where a read of each rule ended the walk the next shares.
    */
-  async live(zoneId: string, id: string): Promise<FoundRule | undefined> {
-    const ruleset = await this.#entrypoints.recent(zoneId, STREAM_GAP_MS);
+  async live(zoneId: string, id: string, takingOver = false): Promise<FoundRule | undefined> {
+    const ruleset = await this.#seen(zoneId, takingOver);
     return ruleset && foundIn(ruleset).find((found) => found.id === id);
   }
+
+  /**
+   * The entry point for a marker's read, at most STREAM_GAP_MS old; for an adoption with takeOver (it takes the rule whatever
+   * marker it carries) as this run last read or wrote it: a move's adoptions read it once per zone (docs/firewall-and-migration.md#move).
+   */
+  #seen = (zoneId: string, takingOver: boolean) => (takingOver ? this.#entrypoints.current(zoneId) : this.#entrypoints.recent(zoneId, STREAM_GAP_MS));
 
   /**
    * The wire position for the declared place, against the zone's rules as last seen, read again once when it names a
@@ -317,11 +323,11 @@ class PhaseRules {
 
   /**
    * Takes over rule `id` of the zone's entry point, writing only what differs from the declared rule. The entry point
-   * as the marker's read just saw it (STREAM_GAP_MS, as `live`), else read again: a run adopting a zone's converted
-   * rules one after the other reads it about once (each write answers it whole), not once a rule.
+   * as the marker's read just saw it (`live`), else read again: a run adopting a zone's converted rules one after the
+   * other reads it once (each write answers it whole), not once a rule.
    */
-  async adopt(inputs: DeclaredRule, id: string): Promise<FoundRule> {
-    const seen = await this.#entrypoints.recent(inputs.zoneId, STREAM_GAP_MS);
+  async adopt(inputs: DeclaredRule & { takeOver?: boolean }, id: string): Promise<FoundRule> {
+    const seen = await this.#seen(inputs.zoneId, inputs.takeOver === true);
     const current = seen && foundIn(seen).some((rule) => rule.id === id) ? seen : await this.#entrypoints.reread(inputs.zoneId);
     const found = current && foundIn(current).find((rule) => rule.id === id);
     if (!current || !found) {
@@ -404,7 +410,8 @@ export function phaseRule(spec: PhaseRuleSpec): Implementation & LiveObject {
     // From the entry point as last read or written (PhaseRules.live): a destroy of a zone's rules reads it about once.
     async live(id, props) {
       const recorded = props as unknown as PhaseRuleOutputs;
-      const found = await step(`${rules.labelOf(props, id)}: reading the ${noun}`, () => rules.live(recorded.zoneId, id));
+      const takingOver = props.adoptRuleId === id && props[TAKE_OVER] === true;
+      const found = await step(`${rules.labelOf(props, id)}: reading the ${noun}`, () => rules.live(recorded.zoneId, id, takingOver));
       return found && { ...outputsOfRule(recorded.zoneId, found, recorded) };
     },
 

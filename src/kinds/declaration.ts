@@ -22,6 +22,10 @@ export interface Field<I extends string = string> {
   /** The wire field (dotted for a nested one), the path parameter `zone_id`, or '' for what never goes on the wire. */
   wire: string;
   change: FieldChange;
+  /** The value a body sends for the input, when it is not the input as declared (undefined: left out), given every input (src/kinds/wire.ts). */
+  toWire?: (value: unknown, inputs: Readonly<Record<string, unknown>>) => unknown;
+  /** The input an answer's value reads as, when it is not the value as the service holds it (undefined: absent). */
+  fromWire?: (value: unknown) => unknown;
 }
 
 /**
@@ -55,8 +59,11 @@ export interface Identity {
   marker: MarkerPlace;
   /** The service's longest text of the marked field: the user's own text may hold this less the marker's room. */
   markerMax?: number;
-  /** An object the resource owns besides its own, by the output that holds its id: a single-call rule's filter. */
-  owns?: { object: ObjectType; output: string };
+  /**
+   * An object the resource owns besides its own, by the output that holds its id and where its object's answer holds
+   * it: a single-call rule's filter.
+   */
+  owns?: { object: ObjectType; output: string; wire: string };
   /** The phase whose entry point holds the object (a ruleset rule's: two kinds make the same object type). */
   phase?: string;
 }

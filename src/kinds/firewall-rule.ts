@@ -2,11 +2,26 @@ import { z } from 'zod';
 import { expressionCheckFailures } from '../expression/failures';
 import { FIREWALL_LIMITS, FilterExpressionSchema, FirewallActionSchema, FirewallProductSchema, HexIdSchema, ZoneIdSchema } from '../schemas';
 import { FirewallRuleCreateItemSchema } from '../schemas/firewall-rules';
-import { adoption, declareKind, inPlace, zoneField, type Identity } from './declaration';
+import { adoption, declareKind, inPlace, zoneField, type Field, type Identity } from './declaration';
 import { TakeOverSchema } from './marker';
 
 /** A firewall rule's own fields, in place in both forms and under the same names on the wire (docs/service.md#area-b-firewall-rules). */
 export const FIREWALL_RULE_FIELDS = ['action', 'paused', 'priority', 'description', 'ref', 'products'] as const;
+
+/**
+ * A firewall rule's own fields as its field table holds them: `products` goes on the wire with bypass only (the service
+ * refuses it with another action, docs/service.md#area-b-firewall-rules), and an empty list in an answer is none.
+ */
+export const firewallRuleFields = (): Field<(typeof FIREWALL_RULE_FIELDS)[number]>[] => [
+  ...inPlace('action', 'paused', 'priority', 'description', 'ref'),
+  {
+    input: 'products',
+    wire: 'products',
+    change: 'update',
+    toWire: (products, inputs) => (inputs.action === 'bypass' && Array.isArray(products) ? [...(products as unknown[])] : undefined),
+    fromWire: (products) => (Array.isArray(products) && products.length > 0 ? [...(products as unknown[])] : undefined),
+  },
+];
 
 /** A firewall rule is one object whichever kind holds it. */
 export const FIREWALL_RULE_IDENTITY = { object: 'firewallRule', scope: 'object', idOutput: 'ruleId', adoptInput: 'adoptRuleId', noun: 'firewall rule', marker: 'ref', markerMax: FIREWALL_LIMITS.refMax } as const satisfies Identity;
@@ -36,7 +51,7 @@ export const RULE_INPUTS = { zoneId: ZoneIdSchema, action: FirewallActionSchema,
 /** A firewall rule on a filter by id, the second call of the two-call flow (docs/service.md#two-flows). */
 export const FirewallRuleKind = declareKind('FirewallRule', {
   args: z.object({ ...RULE_INPUTS, filterId: HexIdSchema }).strict(),
-  fields: [zoneField('replace'), { input: 'filterId', wire: 'filter.id', change: 'update' }, ...inPlace(...FIREWALL_RULE_FIELDS), ...adoption('adoptRuleId')],
+  fields: [zoneField('replace'), { input: 'filterId', wire: 'filter.id', change: 'update' }, ...firewallRuleFields(), ...adoption('adoptRuleId')],
   outputs: ['ruleId'],
   identity: FIREWALL_RULE_IDENTITY,
   // A filter id of the right shape that names nothing: check reads no filter.

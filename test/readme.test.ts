@@ -74,26 +74,44 @@ describe("the README's TypeScript samples", () => {
 
   test('type-check against the sources, each as a module of its own', () => {
     // A sample leaves out what its section set up before it: the zone id, the token.
-    const given = ['zoneId', 'apiToken'];
-    const dir = path.join(root, '.zoneguard', 'readme-samples');
-    fs.rmSync(dir, { recursive: true, force: true });
-    fs.mkdirSync(dir, { recursive: true });
-    const files = samples.map(({ line, code }) => {
-      const header = given.filter((name) => !new RegExp(`const ${name}\\b`).test(code)).map((name) => `declare const ${name}: string;\n`);
-      const file = path.join(dir, `readme-line-${line}.mts`); // an ES module, as a top-level `for await` needs
-      fs.writeFileSync(file, `${header.join('')}export {};\n${code}`);
-      return file;
-    });
-    const config = ts.parseJsonConfigFileContent(JSON.parse(read('tsconfig.json')), ts.sys, root);
-    const program = ts.createProgram(files, { ...config.options, noEmit: true });
-    const problems = ts
-      .getPreEmitDiagnostics(program)
-      .filter((d) => d.file && files.includes(path.resolve(d.file.fileName)))
-      .map((d) => `${path.basename(d.file!.fileName)}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);
     expect(samples.length).toBeGreaterThanOrEqual(6);
-    expect(problems).toEqual([]);
+    expect(typeCheckSamples('readme', samples, { zoneId: 'string', apiToken: 'string' })).toEqual([]);
   });
 });
+
+test("the docs' TypeScript samples that start with an import type-check against the sources, each as a module of its own", () => {
+  // The other blocks are fragments (a signature list, a program's excerpt, one line changed from the block before).
+  const samples = fs
+    .readdirSync(path.join(root, 'docs'))
+    .filter((file) => file.endsWith('.md'))
+    .flatMap((file) => fencedBlocks(`docs/${file}`, 'ts').map((block) => ({ ...block, line: `${file.replace('.md', '')}-${block.line}` })))
+    .filter(({ code }) => code.startsWith('import '));
+  // What a page's section set up before a sample: the zone id, the token, the migration its rules depend on.
+  const given = { zoneId: 'string', apiToken: 'string', migration: "import('pulumi-zoneguard').WafMigration" };
+  expect(samples.length).toBeGreaterThanOrEqual(8);
+  expect(typeCheckSamples('docs', samples, given)).toEqual([]);
+});
+
+/** Type-checks each sample as an ES module of its own (a top-level `for await` needs one), with `given` declared where it does not declare it. */
+function typeCheckSamples(name: string, samples: Array<{ line: number | string; code: string }>, given: Record<string, string>): string[] {
+  const dir = path.join(root, '.zoneguard', `${name}-samples`);
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  const files = samples.map(({ line, code }) => {
+    const header = Object.entries(given)
+      .filter(([declared]) => !new RegExp(`const ${declared}\\b`).test(code))
+      .map(([declared, type]) => `declare const ${declared}: ${type};\n`);
+    const file = path.join(dir, `${name}-line-${line}.mts`);
+    fs.writeFileSync(file, `${header.join('')}export {};\n${code}`);
+    return file;
+  });
+  const config = ts.parseJsonConfigFileContent(JSON.parse(read('tsconfig.json')), ts.sys, root);
+  const program = ts.createProgram(files, { ...config.options, noEmit: true });
+  return ts
+    .getPreEmitDiagnostics(program)
+    .filter((d) => d.file && files.includes(path.resolve(d.file.fileName)))
+    .map((d) => `${path.basename(d.file!.fileName)}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);
+}
 
 describe('links between the documents', () => {
   const documents = ['README.md', 'BENCHMARKS.md', 'CHANGELOG.md', ...fs.readdirSync(path.join(root, 'docs')).map((f) => `docs/${f}`)].filter((f) =>

@@ -50,6 +50,14 @@ export function bodyOf<D extends AnyKind>(declaration: D, inputs: Partial<Record
 }
 
 /**
+ * `bodyOf`, typed as the request schema `schema` takes it: the field table puts each input where that schema has it,
+ * which test/kinds/wire.test.ts holds by parsing each kind's body with its schema (the one cast of bodies).
+ */
+export function requestOf<S extends z.ZodType, D extends AnyKind>(schema: S, declaration: D, inputs: Partial<Record<InputOf<D>, unknown>>, only?: readonly InputOf<D>[]): z.input<S> {
+  return bodyOf(declaration, inputs, only) as z.input<S>;
+}
+
+/**
  * What the kind's args fill in for an input left out, by input (`description: ''`, `priority: null`): what an
  * answer without the field means. Inputs without a default are not listed.
  */

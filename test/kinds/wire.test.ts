@@ -1,4 +1,8 @@
-import { bodyOf, defaultsOf, inputsOf, outputsOf, wireFields, type KindDeclaration } from '../../src/kinds';
+import { bodyOf, defaultsOf, inputsOf, outputsOf, requestOf, wireFields, type KindDeclaration } from '../../src/kinds';
+import { FilterCreateSchema } from '../../src/schemas/filters';
+import { FirewallRuleCreateItemSchema, FirewallRuleUpdateSchema } from '../../src/schemas/firewall-rules';
+import { PageGuardSettingsUpdateSchema } from '../../src/schemas/page-guard';
+import { CspPolicyCreateSchema } from '../../src/schemas/csp-policy';
 import { CspPolicyKind, FirewallFilterKind, FirewallRuleKind, FirewallRuleWithFilterKind, PageGuardSettingsKind, WafMigrationKind } from '../../src/kinds';
 import { NO_ADJUSTMENTS } from '../../src/migration/adjustments';
 import { DEFAULT_WAIT } from '../../src/kinds/waf-migration';
@@ -99,4 +103,23 @@ describe('defaultsOf: what the args fill in for an input left out', () => {
 test("wireFields: a kind's own fields on the wire, not its zone, adoption or state", () => {
   expect(wireFields(kind(WafMigrationKind)).map((field) => field.input)).toEqual(['mode']);
   expect(wireFields(kind(FirewallRuleKind)).map((field) => field.input)).toEqual(['filterId', 'action', 'paused', 'priority', 'description', 'ref', 'products']);
+});
+
+// The bodies of every kind whose requests the field table builds, from its example as check makes it: what the
+// service's request schema takes, each field where the schema has it (a field the schema does not know is stripped,
+// so the parse would differ from the body).
+describe.each([
+  ['FirewallFilter', FirewallFilterKind, FilterCreateSchema, {}],
+  ['FirewallRule', FirewallRuleKind, FirewallRuleCreateItemSchema, {}],
+  ['FirewallRule (update, bypass)', FirewallRuleKind, FirewallRuleUpdateSchema, { action: 'bypass', products: ['waf'] }],
+  ['FirewallRuleWithFilter', FirewallRuleWithFilterKind, FirewallRuleCreateItemSchema, { action: 'bypass', products: ['waf'], priority: 4 }],
+  ['PageGuardSettings', PageGuardSettingsKind, PageGuardSettingsUpdateSchema, { useVendorReportingEndpoint: false }],
+  ['CspPolicy', CspPolicyKind, CspPolicyCreateSchema, {}],
+])('%s: the body of its example', (_label, declaration, schema, overrides) => {
+  test('is what the request schema takes, field for field', () => {
+    const inputs = kind(declaration).args.parse({ zoneId: ZONE, ...kind(declaration).example, ...overrides }) as Record<string, unknown>;
+    const body = requestOf(schema, kind(declaration), inputs);
+    expect(Object.keys(body).length).toBeGreaterThan(0);
+    expect(schema.parse(body)).toEqual(body);
+  });
 });

@@ -178,8 +178,9 @@ try {
       '**Span**: first to last request arrival at the emulator. **Wall time**: the whole engine command (program, plan, provider start-up included). ' +
       '*No limit* is the same stack without any limit: the time the engine itself needs, below which no limit handling can go.',
     '',
-    '- *As shipped*: the providers build their client with the default budget (1200 per 300 s), far above the scaled limit, so the emulator refuses ' +
-      'the excess with 429 and the client\'s retry policy waits out `Retry-After` (POSTs included: a 429 means nothing was created).',
+    '- *As shipped*: the providers build their client with the default budget (1200 per 300 s), far above the scaled limit; the emulator\'s answers ' +
+      'say the limit (`Ratelimit-Policy`) and the client\'s budget follows it (docs/client.md#calibration), so the excess waits in the client instead of ' +
+      'meeting a 429 (the 429 column); a 429 that comes anyway is waited out (`Retry-After`, POSTs included: a 429 means nothing was created).',
     `- *Budget = limit*: the providers' budget set to ${LIMIT.requests} per ${LIMIT.windowMs} ms with \`ZONEGUARD_RATE_BUDGET=${LIMIT.requests}/${LIMIT.windowMs}\` ` +
       '(the stack config `zoneguard:rateBudget` does the same), the scaled image of the shipped setup against the real service, where the budget equals the limit.',
     '',

@@ -102,4 +102,36 @@ describe('zoneguard firewall-upgrade-plan', () => {
     expect(converted.stdout()).toContain('the up adopts each of these 2 converted rule(s) (one write each: its owner marker)');
     expect(converted.stdout()).not.toMatch(/position|takeOver/);
   });
+
+  test('bad input, one line each, before any write: a rule the rulesets grammar refuses and a phase over its quota are listed under Problems; a token that cannot read an API stops the plan in one line', async () => {
+    const zoneId = (
+      await h.emulator.admin.seedZone({
+        name: 'cli-plan-bad.example',
+        plan: 'free',
+        ruleQuota: 10,
+        firewallRules: [
+          { expression: 'http.response.code eq 403', action: 'log' },
+          ...Array.from({ length: 6 }, (_, i) => ({ expression: `ip.src eq 192.0.2.${i + 1}`, action: 'block' as const })),
+        ],
+      })
+    ).id;
+    const [response] = (await h.emulator.admin.inventory(zoneId)).firewallRules;
+    await h.emulator.admin.clearRequests();
+    const c = capture();
+    expect(await run(['--zone', zoneId, ...h.flags()], c.io)).toBe(0);
+    expect(c.stdout()).toContain(
+      'Problems\n' +
+        `- firewall rule ${response!.id}: the rulesets grammar refuses its conversion (expression: line 1, column 1: http.response.code is a response field; a request phase's expression uses request fields (a rate limiting rule may count responses in its counting_expression)); change the rule while the legacy API is available, or declare it as a CustomRule of your own\n` +
+        `- zone ${zoneId}: the service refuses the custom phase after the conversion (dry run): rules: the http_request_firewall_custom phase of zone ${zoneId} (free plan) allows 5 rules; this write would leave 6; nothing was saved; the conversion fails while it does: remove or change rules until the dry run passes\n`,
+    );
+    // Reads and the dry run only: nothing was written.
+    expect((await h.emulator.admin.requests()).filter((r) => r.method !== 'GET').map((r) => `${r.method} dry_run=${String(r.query.dry_run)}`)).toEqual(['PUT dry_run=true']);
+
+    const { token } = await h.emulator.admin.addToken({ zoneId, apis: ['rulesets'] });
+    const e = capture();
+    const code = await run(['--zone', zoneId, '--base-url', h.emulator.baseUrl, '--api-token', token], e.io);
+    expect([code, e.stdout()]).toEqual([1, '']);
+    expect(e.stderr().trim().split('\n')).toHaveLength(1);
+    expect(e.stderr()).toMatch(new RegExp(`zone ${zoneId}: the token cannot read its firewall rules \\(the legacy firewall rules API\\) \\(.*\\); give it read access to that API for this zone, or run with a token that has it`));
+  });
 });

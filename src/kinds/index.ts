@@ -69,7 +69,7 @@ export function label(kind: ResourceKind, props: { zoneId?: unknown }, name: str
 }
 
 export { declareKind, diffPlan, propertiesOf, wireValue, type Field, type FieldChange, type Identity, type KindDeclaration, type MarkerPlace, type ObjectType } from './declaration';
-export { bodyOf, defaultsOf, inputsOf, outputsOf, requestOf, wireFields, type InputsOf, type OutputsOf } from './wire';
+export { bodyOf, defaultsOf, inputsOf, inputsOfOutputs, outputsOf, requestOf, wireFields, type InputsOf, type OutputsOf } from './wire';
 export { FIREWALL_RULE_FIELDS, FIREWALL_RULE_IDENTITY } from './firewall-rule';
 export { PHASE_RULE_FIELDS } from './custom-rule';
 export { PageGuardSettingsKind, CspPolicyKind, FirewallRuleWithFilterKind, FirewallFilterKind, FirewallRuleKind, WafMigrationKind, WafManagedRulesKind, CustomRuleKind, RateLimitRuleKind };

@@ -19,8 +19,8 @@ export type OutputsOf<D extends AnyKind> = InputsOf<D> & { [O in D['outputs'][nu
  * The fields that are the object's own on the wire: sent in its bodies and read back from its answers. Not the zone
  * (the path), nor what is read only at create or kept in the state.
  */
-export function wireFields<D extends AnyKind>(declaration: D): Field<InputOf<D>>[] {
-  return declaration.fields.filter((field) => field.wire !== '' && field.wire !== 'zone_id' && (field.change === 'update' || field.change === 'replace'));
+export function wireFields<D extends AnyKind>(declaration: D): Field<Exclude<InputOf<D>, 'zoneId'>>[] {
+  return declaration.fields.filter((field): field is Field<Exclude<InputOf<D>, 'zoneId'>> => field.wire !== '' && field.wire !== 'zone_id' && (field.change === 'update' || field.change === 'replace'));
 }
 
 /** Sets `value` at a dotted wire path of `body`, making the objects on the way. */
@@ -73,9 +73,10 @@ export function defaultsOf<D extends AnyKind>(declaration: D): Partial<Record<In
 
 /**
  * The inputs an object of the service holds, in the kind's input names: each wire field's value as its `fromWire`
- * reads it; absent (or null) it reads as the args' default, and without one it is left out.
+ * reads it; absent (or null) it reads as the args' default, and without one it is left out. Typed as the kind's
+ * inputs, which the field table's wire fields are (the cast of answers, with outputsOf's).
  */
-export function inputsOf<D extends AnyKind>(declaration: D, object: unknown): Partial<Record<InputOf<D>, unknown>> {
+export function inputsOf<D extends AnyKind>(declaration: D, object: unknown): Partial<InputsOf<D>> {
   const defaults = defaultsOf(declaration);
   const inputs: Partial<Record<InputOf<D>, unknown>> = {};
   for (const field of wireFields(declaration)) {
@@ -84,13 +85,12 @@ export function inputsOf<D extends AnyKind>(declaration: D, object: unknown): Pa
     const read = (value === undefined || value === null) && field.input in defaults ? defaults[field.input] : value;
     if (read !== undefined) inputs[field.input] = read;
   }
-  return inputs;
+  return inputs as Partial<InputsOf<D>>;
 }
 
 /**
  * The outputs of a resource that holds `object` in zone `zoneId`: the zone, the inputs the object holds, the id the
- * service assigned (and an owned object's), and the adopt input when the resource adopted the object. The one cast
- * of this module: what the field table reads is what the kind's inputs are.
+ * service assigned (and an owned object's), and the adopt input when the resource adopted the object.
  */
 export function outputsOf<D extends AnyKind>(declaration: D, zoneId: string, object: { id: string }, adopted?: string): OutputsOf<D> {
   const { idOutput, owns, adoptInput } = declaration.identity;
@@ -102,4 +102,10 @@ export function outputsOf<D extends AnyKind>(declaration: D, zoneId: string, obj
     ...(adopted && adoptInput ? { [adoptInput]: adopted } : {}),
   };
   return outputs as OutputsOf<D>;
+}
+
+/** The inputs among a resource's outputs: all but the outputs the provider computes (the ids the service assigned). */
+export function inputsOfOutputs<D extends AnyKind>(declaration: D, outputs: OutputsOf<D>): InputsOf<D> {
+  const computed = new Set<string>(declaration.outputs);
+  return Object.fromEntries(Object.entries(outputs as Record<string, unknown>).filter(([key]) => !computed.has(key))) as InputsOf<D>;
 }

@@ -1,4 +1,4 @@
-import { bodyOf, defaultsOf, inputsOf, outputsOf, requestOf, wireFields, type KindDeclaration } from '../../src/kinds';
+import { bodyOf, defaultsOf, inputsOf, inputsOfOutputs, outputsOf, requestOf, wireFields, type KindDeclaration } from '../../src/kinds';
 import { FilterCreateSchema } from '../../src/schemas/filters';
 import { FirewallRuleCreateItemSchema, FirewallRuleUpdateSchema } from '../../src/schemas/firewall-rules';
 import { PageGuardSettingsUpdateSchema } from '../../src/schemas/page-guard';
@@ -81,6 +81,20 @@ describe('inputsOf and outputsOf: what an answer holds, in the inputs names', ()
 
   test("settings: only the flags the service sent, no default filled in (a flag is managed only when declared)", () => {
     expect(inputsOf(kind(PageGuardSettingsKind), { enabled: true, use_vendor_reporting_endpoint: false, updated_at: 'now' })).toEqual({ enabled: true, useVendorReportingEndpoint: false });
+  });
+
+  test('the inputs among the outputs: all but the ids the service assigned, the adopt input kept', () => {
+    const rule = { id: RULE, action: 'log', paused: false, filter: { id: FILTER, expression: 'true', paused: false } };
+    expect(inputsOfOutputs(FirewallRuleWithFilterKind, outputsOf(FirewallRuleWithFilterKind, ZONE, rule, RULE))).toEqual({
+      zoneId: ZONE,
+      expression: 'true',
+      action: 'log',
+      paused: false,
+      priority: null,
+      description: '',
+      ref: '',
+      adoptRuleId: RULE,
+    });
   });
 
   test('an answer read back is the body sent, for every wire field of a firewall rule', () => {

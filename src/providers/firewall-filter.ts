@@ -174,7 +174,7 @@ export const firewallFilter: Implementation & LiveObject = {
 
   async check(_olds, news) {
     assertConfigured();
-    return checkWithSchema(FirewallFilterArgsSchema, news, RESOURCE);
+    return checkWithSchema(FirewallFilterArgsSchema, news, RESOURCE, { multiline: ['expression'] });
   },
 
   async diff(_id, olds, news) {

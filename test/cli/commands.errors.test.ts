@@ -137,6 +137,10 @@ describe('option values', () => {
     expect(await ran(cookies, ['--zone', BIG_ZONE, '--malicious'])).toMatchObject({ code: 2, stderr: "zoneguard cookies: error: unknown option '--malicious'\n" });
   });
 
+  test('cookies take no exclude_cdn_cgi (the service refuses it there): --exclude-cdn-cgi is unknown there', async () => {
+    expect(await ran(cookies, ['--zone', BIG_ZONE, '--exclude-cdn-cgi'])).toMatchObject({ code: 2, stderr: "zoneguard cookies: error: unknown option '--exclude-cdn-cgi'\n" });
+  });
+
   test('a service-side refusal of a filter value is a service error: exit 1', async () => {
     const c = capture();
     expect(await scripts(['--zone', BIG_ZONE, '--order-by', 'url', '-q', ...h.flags()], c.io)).toBe(1);

@@ -88,7 +88,8 @@ export function detectedCommand<T extends { host: string; classification?: Class
     .option('--hosts <hosts>', 'only these hosts, comma separated; a leading or trailing * is a wildcard', parseHosts)
     .option('--status <statuses>', 'active, infrequent, inactive (comma separated) or all (default: active)', parseStatus);
   if (spec.classified) command.option('--malicious', `only the malicious ones (${spec.maliciousWhen ?? 'domain or URL reported'})`);
-  command.option('--exclude-cdn-cgi', 'leave out URLs under /cdn-cgi/');
+  // The service takes exclude_cdn_cgi on the scripts and connections lists only, the two it classifies; it refuses it on cookies.
+  if (spec.classified) command.option('--exclude-cdn-cgi', 'leave out URLs under /cdn-cgi/');
   if (spec.duplicates) command.option('--exclude-duplicates', 'one entry per script URL');
   command
     .option('--order-by <field>', 'sort on the service, e.g. first_seen_at or last_seen_at')

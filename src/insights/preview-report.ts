@@ -30,6 +30,8 @@ export const PreviewDigestSchema = z.looseObject({
   steps: z.array(PreviewStepSchema).optional(),
   diagnostics: z.array(z.looseObject({ urn: z.string().optional(), message: z.string().optional(), severity: z.string().optional() })).optional(),
   changeSummary: z.record(z.string(), z.number()).optional(),
+  /** What a `preview --refresh` read of each resource of the state (streamed events only): its state before, and live. */
+  refreshed: z.array(z.looseObject({ urn: z.string(), old: StateSchema.nullish(), new: StateSchema.nullish() })).optional(),
 });
 export type PreviewDigest = z.infer<typeof PreviewDigestSchema>;
 type Step = z.infer<typeof PreviewStepSchema>;
@@ -57,9 +59,17 @@ export type EngineEvent = z.infer<typeof EngineEventSchema>;
 export function digestOfEvents(events: EngineEvent[]): PreviewDigest {
   const steps: Step[] = [];
   const diagnostics: NonNullable<PreviewDigest['diagnostics']> = [];
+  const refreshed: NonNullable<PreviewDigest['refreshed']> = [];
   let changeSummary: Record<string, number> | undefined;
   for (const event of events) {
     const pre = event.resourcePreEvent?.metadata;
+    // A refresh's read is no change of the up's: kept apart, as what the zone holds (src/seal, the report's live changes).
+    if (event.resOutputsEvent?.metadata.op === 'refresh') {
+      const { urn, old, new: now } = event.resOutputsEvent.metadata;
+      refreshed.push({ urn, old, new: now });
+      continue;
+    }
+    if (pre?.op === 'refresh') continue;
     if (pre) steps.push({ op: pre.op, urn: pre.urn, oldState: pre.old ?? undefined, newState: pre.new ?? undefined, diffReasons: pre.diffs ?? [], detailedDiff: pre.detailedDiff ?? null });
     const outputs = event.resOutputsEvent?.metadata;
     if (outputs && resourceOfUrn(outputs.urn).kind === 'Stack') {
@@ -70,7 +80,7 @@ export function digestOfEvents(events: EngineEvent[]): PreviewDigest {
     if (event.diagnosticEvent) diagnostics.push(event.diagnosticEvent);
     if (event.summaryEvent?.resourceChanges) changeSummary = event.summaryEvent.resourceChanges;
   }
-  return { steps, diagnostics, ...(changeSummary ? { changeSummary } : {}) };
+  return { steps, diagnostics, ...(changeSummary ? { changeSummary } : {}), ...(refreshed.length > 0 ? { refreshed } : {}) };
 }
 
 /** A resource of the preview: its kind (the type's last part), its name and the zone it is on. */
@@ -168,7 +178,8 @@ export function resourceChanges(digest: PreviewDigest): ResourceChange[] {
   for (const step of digest.steps ?? []) {
     const verb = VERBS[step.op];
     const { kind, name } = resourceOfUrn(step.urn);
-    if (!verb || kind === 'Stack') continue;
+    // A refresh's read (a non-streamed `preview --refresh`) is not a change the up makes.
+    if (!verb || verb === 'refresh' || kind === 'Stack') continue;
     const before = step.oldState?.inputs ?? {};
     const after = step.newState?.inputs ?? {};
     const zoneId = (after.zoneId ?? before.zoneId) as string | undefined;

@@ -10,6 +10,7 @@ import { withInputsPresent } from './kit/check';
 import { withPreviewKnown } from './kit/context';
 import { isDynamicProviderHost, quietHostEchoes, withQuietFailures } from './kit/quiet';
 import { stackOwner as stackOwnerHandlers } from './stack-owner';
+import { withSeal } from './kit/seal';
 
 /**
  * The module of a kind's handlers, by the one name through every layer (docs/CONTRACTS.md#names): `<kind-file>.ts`
@@ -23,7 +24,8 @@ function handlersModule(kind: ResourceKind): { file: string; name: string } {
 
 /**
  * A kind's handlers with its owner marker (kit/marker.ts), a legacy firewall kind's delete leaving a converted zone
- * without a call (kit/conversion.ts), behind the ownership guard (kit/ownership.ts), each taking
+ * without a call (kit/conversion.ts), behind the ownership guard (kit/ownership.ts), each write checked against the
+ * seal the up keeps (kit/seal.ts), each taking
  * what it needs from the kind's declaration, and with a check that refuses missing inputs in one failure before any kind reads them (kit/check.ts),
  * after taking out the preview's key (kit/context.ts).
  */
@@ -36,7 +38,7 @@ function load(kind: ResourceKind): Implementation {
   const own = marked(declaration, handlers);
   // The move from legacy firewall rules (kit/conversion.ts): their deletes, and the ruleset rules that take their conversions over.
   const moved = LEGACY_FIREWALL_KINDS.includes(kind) ? withConversion(kind, own) : declaration.identity.object === 'rulesetRule' ? withTakeOverRecord(own) : own;
-  return withPreviewKnown(withInputsPresent(kind, withOwnership(kind, moved, ownershipSpec(declaration))));
+  return withPreviewKnown(withInputsPresent(kind, withSeal(kind, withOwnership(kind, moved, ownershipSpec(declaration)))));
 }
 
 /** A kind's handlers with its owner marker on every object, where its declaration gives the marked field (kit/marker.ts). */

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Implementation } from './kit/implementation';
 import { ProviderError } from './kit/implementation';
+import { assertSealOfStack } from './kit/seal';
 
 /**
  * The provider of the stack's owner id (src/resources/stack-owner.ts, docs/ownership.md#owner-id): its create draws a
@@ -30,10 +31,14 @@ export const stackOwner: Implementation = {
   async check(_olds, news) {
     return { inputs: news };
   },
-  async diff() {
+  // The gate of a sealed up (kit/seal.ts): every resource waits for this one's owner id, so a seal of another stack
+  // stops the up here, before any resource registers.
+  async diff(_id, olds) {
+    assertSealOfStack(typeof olds.ownerId === 'string' ? olds.ownerId : null);
     return { changes: false };
   },
   async create() {
+    assertSealOfStack(null);
     const refusal = ownerIdRefusal(process.env);
     if (refusal) throw new ProviderError(refusal);
     const ownerId = randomBytes(8).toString('hex');

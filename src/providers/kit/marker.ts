@@ -6,6 +6,7 @@ import { MARKER_KEY, type ResourceKind } from './closure';
 import { ProviderError, goneMessage, type Implementation } from './implementation';
 import { isHeld, nameOf, ownerIdOf, ownerOf } from './ownership';
 import { noteTakenOver } from './conversion';
+import { assertSealedLive } from './seal';
 
 /** What a kind whose objects carry a marker adds to its implementation: the object as the service holds it now. */
 export interface LiveObject {
@@ -237,6 +238,7 @@ export function withOwnerMarker(declaration: KindDeclaration, impl: Implementati
     async update(id, olds, news) {
       const marker = writtenMarker(kind as ResourceKind, olds, news);
       const object = await live(id, olds);
+      assertSealedLive(kind as ResourceKind, news, id, object);
       if (!object) throw new ProviderError(goneMessage(what(news, id)));
       // The object must carry the marker the state holds (or none), or the one this write puts: an up killed after
       // that write and before its checkpoint left it there (docs/ownership.md#owner-id). The write then puts `marker` on it.
@@ -251,6 +253,7 @@ export function withOwnerMarker(declaration: KindDeclaration, impl: Implementati
       const object = await live(id, props);
       // Gone already: what a delete wants.
       if (!object) return;
+      assertSealedLive(kind as ResourceKind, props, id, object);
       const marker = recordedMarker(props) ?? markerFor(kind as ResourceKind, props);
       const skip = writeBlock(`zoneguard: ${what(props, id)}`, 'delete', liveMarker(object), marker);
       if (skip) {

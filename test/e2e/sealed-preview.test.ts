@@ -1,0 +1,146 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { EngineEvent, Stack } from '@pulumi/pulumi/automation';
+import { previewReportCommand, runCommand } from '../../src/cli/commands';
+import type { ZoneGuardClient } from '../../src/client';
+import { CspPolicy } from '../../src/resources/csp-policy';
+import { CustomRule } from '../../src/resources/custom-rule';
+import { CUSTOM_PHASE, type RulesetRule } from '../../src/schemas';
+import { splitMarked } from '../../src/schemas/owner-marker';
+import { SEAL_RECORD_VARIABLE, SEAL_VARIABLE } from '../../src/seal/session';
+import { capture } from '../insights/helpers';
+import { testClient, zoneOfPlan } from '../support/emulator';
+import { openSandbox, type EngineSandbox } from './harness';
+
+// Sealed previews through the real engine (docs/sealed-previews.md): a `preview --refresh` whose JSON and recorded
+// landings `zoneguard preview-report --seal` turns into a seal, then an up with ZONEGUARD_SEAL naming it. Between
+// the two, the zone moves (an edit in the dashboard, another stack's rule, a policy deleted by hand): the resource
+// whose object moved fails before its write, naming what changed; the others are applied.
+jest.setTimeout(300_000);
+
+let sandbox: EngineSandbox;
+let client: ZoneGuardClient;
+let zoneId: string;
+let alpha: Stack;
+
+/** What the program of the stack `alpha` declares; each test changes some of it. */
+interface Desired {
+  policy: string;
+  first: string;
+  second: string;
+  middle: boolean;
+}
+let desired: Desired = { policy: 'shop scripts', first: 'block admin', second: 'block login', middle: false };
+
+const program = async () => {
+  new CspPolicy('shop', { zoneId, action: 'log', expression: 'http.host eq "shop.example"', value: "script-src 'self'", description: desired.policy });
+  new CustomRule('first', { zoneId, action: 'block', expression: '(http.request.uri.path eq "/admin")', ref: 'alpha-first', description: desired.first });
+  if (desired.middle) new CustomRule('middle', { zoneId, action: 'log', expression: '(http.request.uri.path eq "/api")', ref: 'alpha-middle', position: { after: 'alpha-first' } });
+  new CustomRule('second', { zoneId, action: 'block', expression: '(http.request.uri.path eq "/login")', ref: 'alpha-second', description: desired.second });
+  return {};
+};
+
+beforeAll(async () => {
+  sandbox = await openSandbox('sealed-preview');
+  client = testClient(sandbox.emulator);
+  zoneId = zoneOfPlan(sandbox.emulator, 'enterprise');
+  alpha = await sandbox.stack('alpha', program);
+  await alpha.up({ color: 'never' });
+});
+afterAll(() => sandbox?.close());
+
+let previews = 0;
+
+/**
+ * A sealed preview as ci.sh pr makes it: `preview --refresh` with ZONEGUARD_SEAL_RECORD set for its providers, its
+ * engine events as the streamed JSON, and `zoneguard preview-report --seal`. Answers the seal's file and the report.
+ */
+async function sealedPreview(stack: Stack): Promise<{ seal: string; report: string }> {
+  const base = path.join(sandbox.dir, `${stack.name}-${++previews}`);
+  stack.workspace.envVars[SEAL_RECORD_VARIABLE] = `${base}.landings.jsonl`;
+  const events: EngineEvent[] = [];
+  try {
+    await stack.preview({ refresh: true, color: 'never', onEvent: (event) => events.push(event) });
+  } finally {
+    delete stack.workspace.envVars[SEAL_RECORD_VARIABLE];
+  }
+  fs.writeFileSync(`${base}.preview.json`, events.map((event) => JSON.stringify(event)).join('\n'));
+  const out = capture();
+  const code = await runCommand(previewReportCommand, ['--seal', `${base}.seal.json`, '--landings', `${base}.landings.jsonl`, `${base}.preview.json`], out.io);
+  expect({ code, stderr: out.stderr() }).toEqual({ code: 0, stderr: '' });
+  return { seal: `${base}.seal.json`, report: out.stdout() };
+}
+
+/**
+ * `up` keeping the seal `file`; answers what the engine printed. Without --continue-on-error (under which @pulumi/pulumi
+ * 3.276 rejects a failed resource's outputs in the program, unhandled): every resource registers at once after the
+ * stack's owner id, so the steps start together, and a refusal comes after the read its write makes.
+ */
+async function sealedUp(stack: Stack, file: string): Promise<{ failed: boolean; text: string }> {
+  stack.workspace.envVars[SEAL_VARIABLE] = file;
+  let text = '';
+  try {
+    await stack.up({ color: 'never', onOutput: (out) => (text += out) });
+    return { failed: false, text };
+  } catch (error) {
+    return { failed: true, text: `${text}\n${error instanceof Error ? error.message : String(error)}` };
+  } finally {
+    delete stack.workspace.envVars[SEAL_VARIABLE];
+  }
+}
+
+const rules = async (): Promise<RulesetRule[]> => (await client.rulesets.getEntrypoint({ zoneId, phase: CUSTOM_PHASE })).rules;
+const ruleOf = async (ref: string) => (await rules()).find((rule) => splitMarked(rule.ref).own === ref)!;
+const shopPolicy = async () => (await client.cspPolicies.list({ zoneId }).toArray()).find((policy) => splitMarked(policy.description).own.startsWith('shop'));
+/** The writes the emulator logged since the last clear: method and path. */
+const writes = async () => (await sandbox.emulator.admin.requests()).filter((request) => request.method !== 'GET').map((request) => `${request.method} ${request.path}`);
+
+test('a dashboard edit of a rule the preview updates: that rule fails naming the edit and stays as edited; the policy is applied', async () => {
+  desired = { ...desired, policy: 'shop scripts v2', first: 'block admin paths' };
+  const { seal, report } = await sealedPreview(alpha);
+  expect(report).toContain('| update | CustomRule `first` | description |');
+  const first = await ruleOf('alpha-first');
+  await client.rulesets.updateRule({ zoneId, rulesetId: (await client.rulesets.getEntrypoint({ zoneId, phase: CUSTOM_PHASE })).id, ruleId: first.id!, rule: { action: 'managed_challenge' } });
+
+  const { failed, text } = await sealedUp(alpha, seal);
+  expect(failed).toBe(true);
+  const marker = splitMarked(first.ref).marker!;
+  expect(text).toContain(
+    `CustomRule 'first' ${first.id} in zone ${zoneId} (the rule "alpha-first" (id ${first.id}, marker ${marker})): changed on the service since the sealed preview: ` +
+      'action "block" → "managed_challenge"; nothing was written to it: preview again (ci.sh pr) and have the new report reviewed before this up',
+  );
+  expect(await ruleOf('alpha-first')).toMatchObject({ action: 'managed_challenge', description: 'block admin' });
+  expect(splitMarked((await shopPolicy())!.description).own).toBe('shop scripts v2');
+});
+
+test('a tampered seal, and a seal of another stack, are refused in one line before any write; the seal of this preview is kept', async () => {
+  desired = { ...desired, policy: 'shop scripts v3' };
+  const { seal } = await sealedPreview(alpha);
+  const tampered = `${seal}.tampered.json`;
+  fs.writeFileSync(tampered, fs.readFileSync(seal, 'utf8').replace('"shop scripts v2"', '"shop scripts v9"'));
+  const beta = await sandbox.stack('beta', async () => {
+    new CspPolicy('beta', { zoneId, action: 'log', expression: 'http.host eq "beta.example"', value: "script-src 'self'" });
+  });
+  await beta.up({ color: 'never' });
+  const { seal: betaSeal } = await sealedPreview(beta);
+  const betaOwner = (JSON.parse(fs.readFileSync(betaSeal, 'utf8')) as { ownerId: string }).ownerId;
+  const alphaOwner = (JSON.parse(fs.readFileSync(seal, 'utf8')) as { ownerId: string }).ownerId;
+
+  await sandbox.emulator.admin.clearRequests();
+  const refusedTampered = await sealedUp(alpha, tampered);
+  expect(refusedTampered.failed).toBe(true);
+  expect(refusedTampered.text).toContain(
+    `zoneguard: the seal ${tampered} was changed after the preview wrote it (its content does not match its digest); run the pull request's preview again (ci.sh pr) and use the seal it writes; nothing was written`,
+  );
+  const refusedOther = await sealedUp(alpha, betaSeal);
+  expect(refusedOther.failed).toBe(true);
+  expect(refusedOther.text).toContain(
+    `zoneguard: the seal ${betaSeal} is of another stack's preview (zoneguard-e2e-sealed-preview/beta, owner id ${betaOwner}), not of this stack (owner id ${alphaOwner}); nothing was written: keep the seal this stack's preview wrote`,
+  );
+  expect(await writes()).toEqual([]);
+
+  const kept = await sealedUp(alpha, seal);
+  expect(kept).toMatchObject({ failed: false });
+  expect(splitMarked((await shopPolicy())!.description).own).toBe('shop scripts v3');
+  expect(await ruleOf('alpha-first')).toMatchObject({ action: 'block', description: 'block admin paths' });
+});

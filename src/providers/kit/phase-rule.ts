@@ -34,7 +34,6 @@ import { nameOf, ownerOf } from './ownership';
 import { TAKE_OVER, markerFor, writtenMarker, type LiveObject } from './marker';
 import { MARKER_KEY } from '../../kinds/marker';
 import { markerIn, splitMarked, withMarker } from '../../schemas/owner-marker';
-import { sealLanding } from './seal';
 
 /** Outputs of a rule: its declared fields as the service holds them, where it runs, and the service's ids. */
 export type PhaseRuleOutputs = DeclaredRule & { ruleId: string; rulesetId: string };
@@ -94,8 +93,6 @@ class PhaseRules {
   readonly #reads: ReadCoalescer<FoundRule>;
   /** The owner markers of this run's resources seen so far (PhaseRules.noteOurs), for the words of a message. */
   readonly #ours = new Set<string>();
-  /** The rules this run created: where a later create lands is compared among the others (kit/seal.ts). */
-  readonly #made = new Set<string>();
 
   constructor({ kind }: PhaseRuleSpec) {
     const { identity } = declarationOf(kind);
@@ -210,7 +207,6 @@ class PhaseRules {
   async previewCreate(inputs: DeclaredRule): Promise<void> {
     const { zoneId } = inputs;
     const current = await this.#entrypoints.current(zoneId);
-    sealLanding(this.kind, inputs as unknown as Record<string, unknown>, this.phase, current?.rules ?? [], inputs.position);
     const previewed = this.#entrypoints.previewed(zoneId) ?? { rules: current?.rules ?? [] };
     this.#assertOneNamed(inputs, previewed.rules);
     const at = landingIndex(previewed.rules, inputs.position);
@@ -260,7 +256,6 @@ class PhaseRules {
     let position = await this.wirePosition(inputs, await this.#entrypoints.current(zoneId), undefined);
     // wirePosition may have read the entry point again (a place naming a rule not among those last seen).
     let current = await this.#entrypoints.current(zoneId);
-    sealLanding(this.kind, inputs as unknown as Record<string, unknown>, this.phase, (current?.rules ?? []).filter((rule) => !this.#made.has(rule.id ?? '')), inputs.position);
     if (current === undefined) {
       const made = await this.#createEntrypoint(zoneId, rule);
       if (made !== undefined) return { before: undefined, saved: made };
@@ -306,7 +301,6 @@ class PhaseRules {
     this.#entrypoints.saw(zoneId, saved);
     const made = createdRule(before, saved, inputs.ref);
     if (!made?.id) throw new ProviderError(`${this.labelOf(inputs)}: the service answered the create without the new rule`);
-    this.#made.add(made.id);
     return { id: made.id, rule: made, ruleset: saved };
   }
 

@@ -68,7 +68,9 @@ export function withSeal(kind: ResourceKind, impl: Implementation): Implementati
     async create(inputs) {
       const seal = sealed();
       if (seal) assertCovered(seal, kind, 'create', ['create', 'replace'], inputs);
-      return impl.create(inputs);
+      const result = await impl.create(inputs);
+      made.add(result.id);
+      return result;
     },
     async update(id, olds, news) {
       const seal = sealed();
@@ -101,13 +103,20 @@ export function assertSealedLive(kind: ResourceKind, props: Record<string, unkno
   throw new ProviderError(liveRefusal(what(kind, props, id), changes, rule));
 }
 
+/** The objects this process's creates made: where a later create of the run lands is compared among the others. */
+const made = new Set<string>();
+
 /**
- * Where a create of a ruleset rule lands, among the zone's rules of the phase as the create's read found them
- * (`rules`, without those this run made): in a sealed preview, recorded for the seal; in the up that keeps one,
- * refused when its neighbours are not those the preview showed.
+ * Where a create or move of a ruleset rule lands, among the zone's rules of the phase as the write's read found them
+ * (`rules`; those this run made, and a preview's creates, which have no id yet, left out): in a sealed preview,
+ * recorded for the seal; in the up that keeps one, refused when its neighbours are not those the preview showed.
  */
 export function sealLanding(kind: ResourceKind, props: Record<string, unknown>, phase: string, rules: readonly RulesetRule[], place: RulePlace | undefined): void {
-  const now = landingAmong(phase, rules, place);
+  const now = landingAmong(
+    phase,
+    rules.filter((rule) => rule.id !== undefined && !made.has(rule.id)),
+    place,
+  );
   if (now === undefined) return;
   if (inPreview()) {
     recordLanding({ kind, name: nameOf(props) ?? '', owner: ownerOf(props) ?? null, zoneId: String(props.zoneId), landing: now });

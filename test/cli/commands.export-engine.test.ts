@@ -8,7 +8,7 @@ import * as ts from 'typescript';
 import { run } from '../../src/cli/commands/export';
 import { openSandbox, type EngineSandbox } from '../e2e/harness';
 import { capture } from '../insights/helpers';
-import { zoneOfPlan } from '../support/emulator';
+import { writesOf, zoneOfPlan } from '../support/emulator';
 
 // The issue's promise, checked with the real engine: the program `zoneguard export` prints takes the zone's
 // settings, CSP policies and firewall rules over on the first `pulumi up`, writing nothing but their owner markers.
@@ -58,7 +58,7 @@ test('the first pulumi up adopts everything and writes only the owner markers, o
   expect(up.summary.resourceChanges).toMatchObject({ create: 9 });
   expect(up.outputs.resources?.value).toBe(7);
   // Each adopted object gets its resource's owner marker (docs/ownership.md), and nothing else changes.
-  const writes = (await sandbox.emulator.admin.requests()).filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path.replace(/[0-9a-f]{32}/g, ':id')}`);
+  const writes = await writesOf(sandbox.emulator, { ids: true });
   expect(writes.sort()).toEqual([
     ...before.cspPolicies.map(() => 'PUT /client/v4/zones/:id/page_guard/policies/:id'),
     ...before.firewallRules.map(() => 'PUT /client/v4/zones/:id/firewall/rules/:id'),

@@ -137,6 +137,15 @@ describe('hostile store contents, on a real redis-server', () => {
     for (const close of opened) await close();
   });
 
+  /** The waits five requests of `budget` are told, each taken before any is released. */
+  async function waitsOfFive(budget: StoreRateBudget): Promise<number[]> {
+    const waits: number[] = [];
+    const releases: Release[] = [];
+    for (let i = 0; i < 5; i += 1) releases.push(await budget.acquire((waitMs) => waits.push(waitMs)));
+    for (const release of releases) release();
+    return waits;
+  }
+
   it('20,000 processes dated ahead in the set of processes: removed, said once, and the allowance is not drained', async () => {
     const key = storeKeyOf({ baseUrl: 'https://api.example.com/client/v4', secrets: ['ahead-token'], limits: LIMIT });
     const probe = probeOf();
@@ -154,10 +163,7 @@ describe('hostile store contents, on a real redis-server', () => {
     while ((await probe.zcount(`${key}:processes`, '(' + String(aDayAhead - 1), '+inf')) > 0) await new Promise((resolve) => setTimeout(resolve, 10));
     await new Promise((resolve) => setTimeout(resolve, 50));
     // 20,001 processes made each share nothing: every request waited for the service's reset, then one a second.
-    const waits: number[] = [];
-    const releases: Release[] = [];
-    for (let i = 0; i < 5; i += 1) releases.push(await budget.acquire((waitMs) => waits.push(waitMs)));
-    for (const release of releases) release();
+    const waits = await waitsOfFive(budget);
     expect(waits).toEqual([]);
     expect(await probe.zcard(`${key}:processes`)).toBe(1);
     expect(errors.filter((line) => line.includes('dated after its own time'))).toEqual([
@@ -182,10 +188,7 @@ describe('hostile store contents, on a real redis-server', () => {
     // The count of the fleet noted this process present beside the 500.
     while (!(await probe.zscore(`${key}:processes`, 'crowd-0')) || (await probe.zcard(`${key}:processes`)) < 501) await new Promise((resolve) => setTimeout(resolve, 10));
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const waits: number[] = [];
-    const releases: Release[] = [];
-    for (let i = 0; i < 5; i += 1) releases.push(await budget.acquire((waitMs) => waits.push(waitMs)));
-    for (const release of releases) release();
+    const waits = await waitsOfFive(budget);
     // 501 processes made each share of the 18 left nothing (18 / 2 / 501): every request waited.
     expect(waits).toEqual([]);
   });

@@ -33,24 +33,12 @@ describe('resolveSettings', () => {
     );
   });
   test.each([
-    ['600/60000', { requests: 600, windowMs: 60000 }],
-    ['off', false],
-  ])('a rate budget of %s', (text, rateBudget) => {
-    expect(resolveSettings(none, { ZONEGUARD_API_TOKEN: 't', ZONEGUARD_RATE_BUDGET: text })).toEqual({
-      baseUrl: DEFAULT_BASE_URL,
-      credentials: { apiToken: 't' },
-      rateBudget,
-    });
-  });
-  test.each([
-    ['50', 50],
-    ['off', false],
-  ])('a per-second cap of %s', (text, rateBudgetPerSecond) => {
-    expect(resolveSettings(none, { ZONEGUARD_API_TOKEN: 't', ZONEGUARD_RATE_BUDGET_PER_SECOND: text })).toEqual({
-      baseUrl: DEFAULT_BASE_URL,
-      credentials: { apiToken: 't' },
-      rateBudgetPerSecond,
-    });
+    ['a rate budget', 'ZONEGUARD_RATE_BUDGET', '600/60000', { rateBudget: { requests: 600, windowMs: 60000 } }],
+    ['a rate budget', 'ZONEGUARD_RATE_BUDGET', 'off', { rateBudget: false }],
+    ['a per-second cap', 'ZONEGUARD_RATE_BUDGET_PER_SECOND', '50', { rateBudgetPerSecond: 50 }],
+    ['a per-second cap', 'ZONEGUARD_RATE_BUDGET_PER_SECOND', 'off', { rateBudgetPerSecond: false }],
+  ])('%s (%s) of %s', (_setting, variable, text, setting) => {
+    expect(resolveSettings(none, { ZONEGUARD_API_TOKEN: 't', [variable]: text })).toEqual({ baseUrl: DEFAULT_BASE_URL, credentials: { apiToken: 't' }, ...setting });
   });
   test('a malformed rate budget says the form it takes', () => {
     expect(() => resolveSettings(none, { ZONEGUARD_API_TOKEN: 't', ZONEGUARD_RATE_BUDGET: '10 per second' })).toThrow(

@@ -4,7 +4,7 @@ import { CustomRule, type CustomRuleArgs } from '../../src/resources/custom-rule
 import { RateLimitRule, type RateLimitRuleArgs } from '../../src/resources/rate-limit-rule';
 import { CUSTOM_PHASE, RATELIMIT_PHASE, type RulesetRule } from '../../src/schemas';
 import { splitMarked } from '../../src/schemas/owner-marker';
-import { testClient, zoneOfPlan } from '../support/emulator';
+import { testClient, writesOf, zoneOfPlan } from '../support/emulator';
 import { engineFailure, openSandbox, previewDiff, type EngineSandbox } from './harness';
 
 // The real engine against the emulator: two stacks each own custom rules and rate limiting rules in one zone, with a
@@ -64,11 +64,9 @@ const refsOf = (rules: RulesetRule[]) => rules.map(ownRef);
 
 /** The writes the emulator received since the last call, in order, as `METHOD path` with ids as :id (dry runs marked). */
 async function writes(): Promise<string[]> {
-  const requests = await sandbox.emulator.admin.requests();
+  const written = await writesOf(sandbox.emulator, { path: 'belowApi', ids: true, dryRuns: 'marked' });
   await sandbox.emulator.admin.clearRequests();
-  return requests
-    .filter((request) => request.method !== 'GET')
-    .map((request) => `${request.method}${request.query.dry_run === 'true' ? ' (dry run)' : ''} ${request.path.replace(/^\/client\/v4/, '').replace(/[0-9a-f]{32}/g, ':id')}`);
+  return written;
 }
 
 async function clean(...stacks: Stack[]): Promise<void> {

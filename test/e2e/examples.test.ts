@@ -8,7 +8,7 @@ import { ZoneGuardClient } from '../../src/client';
 import { engineFailure, inlineProgram, openSandbox, previewDiff, projectStack, type EngineSandbox } from './harness';
 import { serveProgram } from './inline-host';
 import type { Stack } from '@pulumi/pulumi/automation';
-import { testClient, zoneOfPlan } from '../support/emulator';
+import { testClient, writesOf, zoneOfPlan } from '../support/emulator';
 import { splitMarked } from '../../src/schemas/owner-marker';
 import { describeEmulator } from '../../src/cli';
 
@@ -154,10 +154,7 @@ describe('examples/waf-migrate-then-manage', () => {
   let zoneId: string;
   const entrypoint = '/rulesets/phases/http_request_firewall_managed/entrypoint';
   // A dry run saves nothing: a preview's diff of a change sends one (docs/custom-rules.md#previews), no write.
-  const writes = async () =>
-    (await context.sandbox.emulator.admin.requests())
-      .filter((r) => r.method !== 'GET' && r.query.dry_run !== 'true')
-      .map((r) => `${r.method} ${r.path.replace(/^.*\/zones\/[0-9a-f]+/, '')}`);
+  const writes = () => writesOf(context.sandbox.emulator, { path: 'belowZone', dryRuns: 'leftOut' });
 
   beforeAll(async () => {
     zoneId = context.zone('pro');

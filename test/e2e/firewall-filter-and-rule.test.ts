@@ -3,7 +3,7 @@ import { FirewallFilter } from '../../src/resources/firewall-filter';
 import { FirewallRule } from '../../src/resources/firewall-rule';
 import { engineFailure, holdsServiceObject, openSandbox, previewDiff, type EngineSandbox } from './harness';
 import type { Stack } from '@pulumi/pulumi/automation';
-import { testClient, zoneOfPlan } from '../support/emulator';
+import { testClient, writesOf, zoneOfPlan } from '../support/emulator';
 
 // The real engine against the emulator: the recommended two-call flow, one FirewallFilter shared by several
 // FirewallRules (filterId: filter.id), through up, preview --diff, refresh and destroy.
@@ -55,10 +55,7 @@ async function rulesOn(filterId: string): Promise<Array<[string, string, string]
     .sort();
 }
 
-const writes = async () =>
-  (await sandbox.emulator.admin.requests())
-    .filter((r) => r.method !== 'GET')
-    .map((r) => `${r.method} ${r.path.replace(/^.*\/zones\/[0-9a-f]+/, '')}`);
+const writes = () => writesOf(sandbox.emulator, { path: 'belowZone' });
 
 test('up creates the filter, then three rules on it; a second preview shows no change', async () => {
   await sandbox.emulator.admin.clearRequests();

@@ -1,8 +1,8 @@
 import { ZoneGuardClient } from '../../src/client';
 import { FirewallRuleWithFilter } from '../../src/resources/firewall-rule-with-filter';
-import { engineFailure, openSandbox, previewDiff, type EngineSandbox } from './harness';
+import { engineFailure, expectNoCredentialAndSmallProviders, openSandbox, previewDiff, type EngineSandbox } from './harness';
 import type { Stack } from '@pulumi/pulumi/automation';
-import { testClient, zoneOfPlan } from '../support/emulator';
+import { testClient, writesOf, zoneOfPlan } from '../support/emulator';
 
 // The real engine against the emulator: pulumi up, preview --diff, refresh and destroy of FirewallRuleWithFilter,
 // driven through the Automation API. The zone is the demo's Pro zone, which holds two rules of its own.
@@ -84,13 +84,8 @@ test('up creates the rule with its filter; a second preview shows no change', as
 });
 
 test('the state holds no credential, and the serialized provider is at most 2 KB', async () => {
-  const state = sandbox.stateText();
-  expect(state).toContain('"zoneguard:apiToken"');
-  for (const secret of [sandbox.emulator.credentials.apiToken, sandbox.emulator.credentials.apiKey]) expect(state).not.toContain(secret);
-  const deployment = (await stack.exportStack()).deployment as { resources: Array<{ type: string; inputs: Record<string, unknown> }> };
-  const rules = deployment.resources.filter((r) => r.type === 'pulumi-nodejs:dynamic/zoneguard:FirewallRuleWithFilter');
-  expect(rules).toHaveLength(1);
-  expect(Buffer.byteLength(String(rules[0]!.inputs.__provider))).toBeLessThanOrEqual(2048);
+  const types = await expectNoCredentialAndSmallProviders(sandbox, stack);
+  expect(types.filter((type) => type === 'pulumi-nodejs:dynamic/zoneguard:FirewallRuleWithFilter')).toHaveLength(1);
 });
 
 // @pulumi/pulumi records the frame below the first constructor under CustomResource as the source position, and the
@@ -125,8 +120,7 @@ test.each([
   expect(up.summary.resourceChanges).toMatchObject({ update: 1 });
   expect(await outputs()).toEqual(before);
   expect(await client.firewallRules.get({ zoneId, ruleId: before.ruleId })).toMatchObject({ [field]: onService(field, value), filter: { id: before.filterId } });
-  const writes = (await sandbox.emulator.admin.requests()).filter((r) => r.method !== 'GET');
-  expect(writes.map((r) => `${r.method} ${r.path}`)).toEqual([`PUT ${pathOf(`/zones/${zoneId}/firewall/rules/${before.ruleId}`)}`]);
+  expect(await writesOf(sandbox.emulator)).toEqual([`PUT ${pathOf(`/zones/${zoneId}/firewall/rules/${before.ruleId}`)}`]);
   await stack.preview({ expectNoChanges: true, color: 'never' });
 });
 
@@ -142,8 +136,7 @@ test('a new expression replaces the rule: the new one is created before the old 
   await stack.up({ color: 'never' });
   const now = await outputs();
   expect(now.ruleId).not.toBe(old.ruleId);
-  const writes = (await sandbox.emulator.admin.requests()).filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`);
-  expect(writes).toEqual([`POST ${pathOf(`/zones/${zoneId}/firewall/rules`)}`, `DELETE ${pathOf(`/zones/${zoneId}/firewall/rules/${old.ruleId}`)}`]);
+  expect(await writesOf(sandbox.emulator)).toEqual([`POST ${pathOf(`/zones/${zoneId}/firewall/rules`)}`, `DELETE ${pathOf(`/zones/${zoneId}/firewall/rules/${old.ruleId}`)}`]);
   await expect(client.firewallRules.get({ zoneId, ruleId: old.ruleId })).rejects.toThrow(/404/);
   expect(await client.firewallRules.get({ zoneId, ruleId: now.ruleId })).toMatchObject({ filter: { id: now.filterId, expression: SECOND } });
 

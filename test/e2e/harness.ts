@@ -93,6 +93,20 @@ export async function openSandbox(label: string, emulatorOptions: StartEmulatorO
   };
 }
 
+/**
+ * Asserts that the sandbox's state holds no credential (the token's config key, never the token or the API key) and
+ * that each of zoneguard's resources of `stack` stores a provider of at most 2 KB; answers their types, sorted.
+ */
+export async function expectNoCredentialAndSmallProviders(sandbox: EngineSandbox, stack: Stack): Promise<string[]> {
+  const state = sandbox.stateText();
+  expect(state).toContain('"zoneguard:apiToken"');
+  for (const secret of [sandbox.emulator.credentials.apiToken, sandbox.emulator.credentials.apiKey]) expect(state).not.toContain(secret);
+  const deployment = (await stack.exportStack()).deployment as { resources: Array<{ type: string; inputs: Record<string, unknown> }> };
+  const dynamic = deployment.resources.filter((r) => r.type.startsWith('pulumi-nodejs:dynamic/zoneguard:'));
+  for (const resource of dynamic) expect(Buffer.byteLength(String(resource.inputs.__provider))).toBeLessThanOrEqual(2048);
+  return dynamic.map((r) => r.type).sort();
+}
+
 /** What `preview --diff` prints, and its change summary. */
 export async function previewDiff(stack: Stack): Promise<{ text: string; summary: Record<string, number> }> {
   let text = '';

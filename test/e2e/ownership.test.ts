@@ -7,6 +7,7 @@ import { FirewallRuleWithFilter } from '../../src/resources/firewall-rule-with-f
 import { PageGuardSettings } from '../../src/resources/page-guard-settings';
 import { WafMigration } from '../../src/resources/waf-migration';
 import { engine, freshZone, unique } from '../resilience/support';
+import { writesOf } from '../support/emulator';
 import { holdsServiceObject, openSandbox, type EngineSandbox } from './harness';
 
 // Who owns what, through the real engine against the emulator (README, "Who owns what"): a resource holds only the
@@ -37,9 +38,7 @@ async function held(stack: Stack): Promise<Array<[string, string | undefined]>> 
   return resources.filter(holdsServiceObject).map((r) => [r.urn.split('::').pop()!, r.id]);
 }
 /** Requests that change something, as `METHOD path`. */
-async function writes(): Promise<string[]> {
-  return (await sandbox.emulator.admin.requests()).filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`);
-}
+const writes = () => writesOf(sandbox.emulator);
 
 describe('identical CSP policies', () => {
   test('two in one stack: each gets, keeps and removes its own policy through add, remove and destroy', async () => {

@@ -3,18 +3,13 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Deployment, EngineEvent, PulumiFn, Stack } from '@pulumi/pulumi/automation';
+import * as zoneguard from '../../src';
 import { RESOURCE_KINDS, STACK_OWNER_TYPE, typeToken, type ResourceKind } from '../../src/kinds';
-import { CspPolicy } from '../../src/resources/csp-policy';
-import { FirewallFilter } from '../../src/resources/firewall-filter';
-import { FirewallRule } from '../../src/resources/firewall-rule';
-import { FirewallRuleWithFilter } from '../../src/resources/firewall-rule-with-filter';
-import { PageGuardSettings } from '../../src/resources/page-guard-settings';
 import { STACK_OWNER_NAME } from '../../src/resources/stack-owner';
-import { WafManagedRules } from '../../src/resources/waf-managed-rules';
-import { MANAGED_RULESET_ID, WafMigration } from '../../src/resources/waf-migration';
+import { writesOf } from '../support/emulator';
 import { openSandbox, type EngineSandbox } from './harness';
 
-// What the upgrade tests share (upgrade.test.ts, upgrade-owner-id.test.ts): a stack made by an older build of the
+// What the upgrade tests share (upgrade.test.ts, upgrade-owner-id.test.ts, upgrade-no-diff.test.ts): a stack made by an older build of the
 // package through the real engine (fixtures/upgrade-*/README.md says how), imported into a fresh stack of this build
 // against the emulator on the state that run left, and the steps its engine runs are expected to show.
 
@@ -40,21 +35,20 @@ export const DECLARED_E8E93DD: Declared = [
   ['managed', 'WafManagedRules'],
 ];
 
-/** fixtures/upgrade-e8e93dd/program.js, written against the current API (the later fixtures' programs start with it). */
-export function declareE8e93ddResources(zoneId: string): void {
-  new PageGuardSettings('settings', { zoneId, enabled: true, useConnectionUrlPath: true });
-  new CspPolicy('policy', {
-    zoneId,
-    action: 'log',
-    expression: 'http.host eq "shop.upgrade.example"',
-    value: "script-src 'self' https://js.stripe.com",
-    description: 'upgrade: checkout scripts',
-  });
-  new FirewallRuleWithFilter('scanners', { zoneId, expression: '(http.user_agent contains "sqlmap")', action: 'block', description: 'upgrade: scanners' });
-  const admin = new FirewallFilter('admin', { zoneId, expression: '(http.request.uri.path eq "/admin")', ref: 'upgrade-admin' });
-  new FirewallRule('admin', { zoneId, filterId: admin.filterId, action: 'managed_challenge', priority: 10 });
-  const migration = new WafMigration('migration', { zoneId, mode: 'direct', wait: { timeoutSeconds: 30, pollIntervalSeconds: 0.1 } });
-  new WafManagedRules('managed', { zoneId, rules: [{ ref: 'managed', execute: { rulesetId: MANAGED_RULESET_ID } }] }, { dependsOn: [migration] });
+/**
+ * The fixture's own program (fixtures/<name>/program.js, the one the older build ran), run against this build: its
+ * `require('pulumi-zoneguard')` answers the package's entry as it is now (src/index.ts), so the program is the same
+ * declaration through the current API. Run anew by every engine run, as an inline program is.
+ */
+export function fixtureProgram(name: string): PulumiFn {
+  const text = fs.readFileSync(path.join(__dirname, 'fixtures', name, 'program.js'), 'utf8');
+  // The program is a CommonJS module's body that needs only `require`: anything but the package from jest's modules,
+  // so that it and the package share one @pulumi/pulumi.
+  const body = new Function('require', text) as (load: (id: string) => unknown) => void;
+  return async () => {
+    body((id) => (id === 'pulumi-zoneguard' ? zoneguard : jest.requireActual<object>(id)));
+    return {};
+  };
 }
 
 /** A resource of a deployment, as these tests read it. */
@@ -80,8 +74,8 @@ export interface UpgradeFixture {
 /** `text` with each placeholder replaced by its value. */
 const filled = (text: string, values: Record<string, string>) => Object.entries(values).reduce((out, [placeholder, value]) => out.split(placeholder).join(value), text);
 
-/** Imports the fixture `fixtures/<name>` into a stack of `program`, with the fixture's project and stack names. */
-export async function openUpgradeFixture(name: string, program: PulumiFn): Promise<UpgradeFixture> {
+/** Imports the fixture `fixtures/<name>` into a stack of its program, with the fixture's project and stack names. */
+export async function openUpgradeFixture(name: string): Promise<UpgradeFixture> {
   const text = (file: string) => fs.readFileSync(path.join(__dirname, 'fixtures', name, file), 'utf8');
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'zoneguard-upgrade-'));
   // Fresh credentials in place of the placeholders; the stack's default provider recorded the token and the base URL
@@ -95,7 +89,7 @@ export async function openUpgradeFixture(name: string, program: PulumiFn): Promi
     fs.rmSync(scratch, { recursive: true, force: true });
   };
   try {
-    const stack = await sandbox.stack(STACK, program, { [`${PROJECT}:zoneId`]: { value: ZONE_ID } });
+    const stack = await sandbox.stack(STACK, fixtureProgram(name), { [`${PROJECT}:zoneId`]: { value: ZONE_ID } });
     const deployment = filled(text('stack.json'), { '<api-token>': credentials['<api-token>']!, '<base-url>': sandbox.emulator.baseUrl });
     await stack.importStack(JSON.parse(deployment) as Deployment);
     return { sandbox, stack, text, statePath, close };
@@ -176,11 +170,33 @@ export async function previewShows({ sandbox, stack }: UpgradeFixture, ops: stri
 export const refreshSteps = ({ stack }: UpgradeFixture) =>
   steps(async (onEvent) => (await stack.refresh({ color: 'never', onEvent })).summary.resourceChanges as Record<string, number>);
 
-/** The writes the emulator received since its request log was last cleared, as `METHOD path` below the zone. */
-export async function writes({ sandbox }: UpgradeFixture): Promise<string[]> {
-  const zonePath = `/client/v4/zones/${ZONE_ID}`;
-  return (await sandbox.emulator.admin.requests()).filter((request) => request.method !== 'GET').map((request) => `${request.method} ${request.path.replace(zonePath, '')}`);
+/**
+ * The tests of an upgraded stack before its first up, titled `titles`: a preview shows the first preview's steps and
+ * sends no request; a refresh changes nothing and writes nothing, and the preview after it still shows those steps.
+ */
+export function testBeforeFirstUp(fixture: () => UpgradeFixture, expected: ReturnType<typeof upgradeSteps>, titles: { preview: string; refresh: string }): void {
+  test(titles.preview, async () => {
+    await previewShows(fixture(), expected.firstPreview, expected.firstSummary);
+  });
+  test(titles.refresh, async () => {
+    await fixture().sandbox.emulator.admin.clearRequests();
+    const refresh = await refreshSteps(fixture());
+    expect(refresh.ops).toEqual(expected.refreshed);
+    expect(refresh.summary).toEqual(expected.refreshSummary);
+    expect(await writes(fixture())).toEqual([]);
+    await previewShows(fixture(), expected.firstPreview, expected.firstSummary);
+  });
 }
+
+/** The first up of an upgraded stack, its request log cleared before: its change summary is the first preview's. */
+export async function firstUp(fixture: UpgradeFixture, expected: ReturnType<typeof upgradeSteps>): Promise<void> {
+  await fixture.sandbox.emulator.admin.clearRequests();
+  const up = await fixture.stack.up({ color: 'never' });
+  expect(up.summary.resourceChanges).toEqual(expected.firstSummary);
+}
+
+/** The writes the emulator received since its request log was last cleared, as `METHOD path` below the zone. */
+export const writes = ({ sandbox }: UpgradeFixture): Promise<string[]> => writesOf(sandbox.emulator, { path: 'belowZone' });
 
 /** The stack's owner id, as its state records it (the StackOwner resource's output). */
 export async function stateOwnerId({ stack }: UpgradeFixture): Promise<string> {

@@ -1,17 +1,7 @@
 import * as fs from 'node:fs';
-import * as pulumi from '@pulumi/pulumi';
 import type { Deployment, StepEventStateMetadata } from '@pulumi/pulumi/automation';
 import { STACK_OWNER_TYPE } from '../../src/kinds';
-import { CspPolicy } from '../../src/resources/csp-policy';
-import { CustomRule } from '../../src/resources/custom-rule';
-import { FirewallFilter } from '../../src/resources/firewall-filter';
-import { FirewallRule } from '../../src/resources/firewall-rule';
-import { FirewallRuleWithFilter } from '../../src/resources/firewall-rule-with-filter';
-import { PageGuardSettings } from '../../src/resources/page-guard-settings';
-import { RateLimitRule } from '../../src/resources/rate-limit-rule';
-import { OWASP_ANOMALY_SCORE_RULE_ID, WafManagedRules } from '../../src/resources/waf-managed-rules';
-import { MANAGED_RULESET_ID, OWASP_RULESET_ID, WafMigration } from '../../src/resources/waf-migration';
-import { expectFixtureHolds, openUpgradeFixture, resourcesOf, steps, upgradeSteps, writes, type Declared, type StateResource, type UpgradeFixture } from './upgrade-fixture';
+import { DECLARED_E8E93DD, expectFixtureHolds, openUpgradeFixture, resourcesOf, steps, upgradeSteps, writes, type Declared, type StateResource, type UpgradeFixture } from './upgrade-fixture';
 
 // The state of a stack made before issue 37's restructuring of the providers shows no diff after it: a stack made by
 // the package of 7180a8b, the last commit before it (each of the nine kinds with the optional fields a user sets,
@@ -20,92 +10,7 @@ import { expectFixtureHolds, openUpgradeFixture, resourcesOf, steps, upgradeStep
 // refresh records the same inputs and outputs; nothing is written to the service, and its objects stay as they were.
 jest.setTimeout(300_000);
 
-/** fixtures/upgrade-7180a8b/program.js, written against the current API. */
-async function program(): Promise<Record<string, unknown>> {
-  const zoneId = new pulumi.Config().require('zoneId');
-  new PageGuardSettings('settings', { zoneId, enabled: true, useVendorReportingEndpoint: false, useConnectionUrlPath: true });
-  new CspPolicy('policy', {
-    zoneId,
-    action: 'log',
-    expression: 'http.host eq "shop.upgrade.example"',
-    value: "script-src 'self' https://js.stripe.com",
-    description: 'upgrade: checkout scripts',
-    enabled: false,
-  });
-  new FirewallRuleWithFilter('scanners', {
-    zoneId,
-    expression: '(http.user_agent contains "sqlmap")',
-    action: 'bypass',
-    products: ['waf'],
-    priority: 5,
-    paused: true,
-    description: 'upgrade: scanners',
-    ref: 'upgrade-scanners',
-  });
-  const admin = new FirewallFilter('admin', { zoneId, expression: '(http.request.uri.path eq "/admin")', ref: 'upgrade-admin', description: 'upgrade: admin pages' });
-  new FirewallRule('admin', { zoneId, filterId: admin.filterId, action: 'managed_challenge', priority: 10, description: 'upgrade: admin challenge', ref: 'upgrade-admin-rule' });
-  const migration = new WafMigration('migration', { zoneId, mode: 'direct', wait: { timeoutSeconds: 30, pollIntervalSeconds: 0.1 } });
-  new WafManagedRules(
-    'managed',
-    {
-      zoneId,
-      rules: [
-        { ref: 'skip-health', description: 'upgrade: health checks', expression: '(http.request.uri.path eq "/health")', skip: { ruleset: 'current' } },
-        { ref: 'managed', description: 'upgrade: managed ruleset', execute: { rulesetId: MANAGED_RULESET_ID, categories: [{ category: 'wordpress', enabled: false }] } },
-        {
-          ref: 'owasp',
-          execute: {
-            rulesetId: OWASP_RULESET_ID,
-            categories: [{ category: 'paranoia-level-2', enabled: false }],
-            rules: [{ id: OWASP_ANOMALY_SCORE_RULE_ID, action: 'log', scoreThreshold: 25 }],
-          },
-        },
-      ],
-      restoreOnDelete: false,
-    },
-    { dependsOn: [migration] },
-  );
-  const office = new CustomRule('office', {
-    zoneId,
-    action: 'skip',
-    expression: '(ip.src in {192.0.2.0/24})',
-    skip: { ruleset: 'current' },
-    description: 'upgrade: the office skips the custom rules',
-    ref: 'upgrade-office',
-    position: { first: true },
-  });
-  new CustomRule('wp-login', {
-    zoneId,
-    action: 'block',
-    expression: '(http.request.uri.path eq "/wp-login.php")',
-    response: { statusCode: 403, content: '{"error":"forbidden"}', contentType: 'application/json' },
-    ref: 'upgrade-wp-login',
-    description: 'upgrade: no WordPress here',
-    position: { after: office.ruleId },
-  });
-  new RateLimitRule('login', {
-    zoneId,
-    action: 'block',
-    expression: '(http.request.uri.path eq "/login")',
-    ref: 'upgrade-login',
-    description: 'upgrade: ten failed logins a minute',
-    ratelimit: { characteristics: ['cf.colo.id', 'ip.src'], period: 60, requestsPerPeriod: 10, mitigationTimeout: 600, countingExpression: 'http.response.code eq 401', requestsToOrigin: true },
-  });
-  return {};
-}
-
-const DECLARED: Declared = [
-  ['settings', 'PageGuardSettings'],
-  ['policy', 'CspPolicy'],
-  ['scanners', 'FirewallRuleWithFilter'],
-  ['admin', 'FirewallFilter'],
-  ['admin', 'FirewallRule'],
-  ['migration', 'WafMigration'],
-  ['managed', 'WafManagedRules'],
-  ['office', 'CustomRule'],
-  ['wp-login', 'CustomRule'],
-  ['login', 'RateLimitRule'],
-];
+const DECLARED: Declared = [...DECLARED_E8E93DD, ['office', 'CustomRule'], ['wp-login', 'CustomRule'], ['login', 'RateLimitRule']];
 /** The steps of a clean run: no object of 7180a8b lacks an owner marker, so none is updated. */
 const STEPS = upgradeSteps(DECLARED, []);
 
@@ -122,7 +27,7 @@ const recorded = (resources: StateResource[]) =>
 const stateNow = () => JSON.parse(fs.readFileSync(fixture.statePath, 'utf8')) as unknown;
 
 beforeAll(async () => {
-  fixture = await openUpgradeFixture('upgrade-7180a8b', program);
+  fixture = await openUpgradeFixture('upgrade-7180a8b');
   objects = stateNow();
   fixtureResources = resourcesOf(JSON.parse(fixture.text('stack.json')) as Deployment);
 });

@@ -1,9 +1,6 @@
-import * as pulumi from '@pulumi/pulumi';
 import type { Deployment } from '@pulumi/pulumi/automation';
 import { STACK_OWNER_TYPE, kindOfType, typeToken, type ResourceKind } from '../../src/kinds';
 import { MARKER_KEY, OWNER_ID_KEY, ownerMarker } from '../../src/kinds/marker';
-import { CustomRule } from '../../src/resources/custom-rule';
-import { RateLimitRule } from '../../src/resources/rate-limit-rule';
 import { CUSTOM_PHASE, MANAGED_PHASE, RATELIMIT_PHASE } from '../../src/schemas';
 import { testClient } from '../support/emulator';
 import {
@@ -11,13 +8,13 @@ import {
   PROJECT,
   STACK,
   ZONE_ID,
-  declareE8e93ddResources,
   expectFixtureHolds,
+  firstUp,
   openUpgradeFixture,
   previewShows,
-  refreshSteps,
   resourcesOf,
   stateOwnerId,
+  testBeforeFirstUp,
   upgradeSteps,
   writes,
   type Declared,
@@ -32,21 +29,6 @@ import {
 // update per marked resource and sends no request; a refresh writes nothing; the up writes each object's marker anew,
 // once, from the owner id it drew; the preview after it is clean and sends no request.
 jest.setTimeout(300_000);
-
-/** fixtures/upgrade-7b5964d/program.js, written against the current API. */
-async function program(): Promise<Record<string, unknown>> {
-  const zoneId = new pulumi.Config().require('zoneId');
-  declareE8e93ddResources(zoneId);
-  new CustomRule('wp-login', { zoneId, action: 'block', expression: '(http.request.uri.path eq "/wp-login.php")', ref: 'upgrade-wp-login', description: 'upgrade: no WordPress here' });
-  new RateLimitRule('login', {
-    zoneId,
-    action: 'block',
-    expression: '(http.request.uri.path eq "/login")',
-    ref: 'upgrade-login',
-    ratelimit: { characteristics: ['cf.colo.id', 'ip.src'], period: 60, requestsPerPeriod: 10, mitigationTimeout: 600 },
-  });
-  return {};
-}
 
 const DECLARED: Declared = [...DECLARED_E8E93DD, ['wp-login', 'CustomRule'], ['login', 'RateLimitRule']];
 /** The kinds whose objects carry an owner marker (all but PageGuardSettings and WafMigration, which have no field for it). */
@@ -143,7 +125,7 @@ async function expectMarkedFrom(ownerId: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  fixture = await openUpgradeFixture('upgrade-7b5964d', program);
+  fixture = await openUpgradeFixture('upgrade-7b5964d');
   fixtureResources = resourcesOf(JSON.parse(fixture.text('stack.json')) as Deployment);
 });
 
@@ -161,23 +143,13 @@ test('the fixture holds one resource of each kind of 7b5964d, markers made witho
   expect(await carried()).toEqual({ ...carrying((kind, name) => markerOf(undefined, kind, name)), scannersFilter: SCANNERS_FILTER });
 });
 
-test('a preview with this build shows the owner id created and one update per marked resource, the rest the same, and sends no request', async () => {
-  await previewShows(fixture, STEPS.firstPreview, STEPS.firstSummary);
-});
-
-test('a refresh changes nothing and writes nothing; the preview after it still shows the same updates', async () => {
-  await fixture.sandbox.emulator.admin.clearRequests();
-  const refresh = await refreshSteps(fixture);
-  expect(refresh.ops).toEqual(STEPS.refreshed);
-  expect(refresh.summary).toEqual(STEPS.refreshSummary);
-  expect(await writes(fixture)).toEqual([]);
-  await previewShows(fixture, STEPS.firstPreview, STEPS.firstSummary);
+testBeforeFirstUp(() => fixture, STEPS, {
+  preview: 'a preview with this build shows the owner id created and one update per marked resource, the rest the same, and sends no request',
+  refresh: 'a refresh changes nothing and writes nothing; the preview after it still shows the same updates',
 });
 
 test('the up writes each marked object once, its marker made from the owner id it drew; the preview after it is clean and sends no request', async () => {
-  await fixture.sandbox.emulator.admin.clearRequests();
-  const up = await fixture.stack.up({ color: 'never' });
-  expect(up.summary.resourceChanges).toEqual(STEPS.firstSummary);
+  await firstUp(fixture, STEPS);
   // One write per marked object, each of the object the fixture's state holds.
   expect((await writes(fixture)).sort()).toEqual(Object.values(markerWrites()).sort());
   const ownerId = await stateOwnerId(fixture);

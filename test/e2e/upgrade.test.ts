@@ -1,4 +1,3 @@
-import * as pulumi from '@pulumi/pulumi';
 import type { ResourceKind } from '../../src/kinds';
 import { ownerMarker } from '../../src/kinds/marker';
 import {
@@ -6,12 +5,12 @@ import {
   PROJECT,
   STACK,
   ZONE_ID,
-  declareE8e93ddResources,
   expectFixtureHolds,
+  firstUp,
   openUpgradeFixture,
   previewShows,
-  refreshSteps,
   stateOwnerId,
+  testBeforeFirstUp,
   upgradeSteps,
   writes,
   type UpgradeFixture,
@@ -19,15 +18,9 @@ import {
 
 // No change for existing stacks: a stack made by the package of e8e93dd (one resource of each kind, through the real
 // engine; fixtures/upgrade-e8e93dd/README.md says how) is imported into a fresh stack of this build, against the
-// emulator on the state that run left. A preview of the same program written against the current API shows every
+// emulator on the state that run left. A preview of the fixture's program run against the current API shows every
 // step `same` and sends no request; a refresh changes nothing, and a preview after it is clean too.
 jest.setTimeout(300_000);
-
-/** fixtures/upgrade-e8e93dd/program.js, written against the current API. */
-async function program(): Promise<Record<string, unknown>> {
-  declareE8e93ddResources(new pulumi.Config().require('zoneId'));
-  return {};
-}
 
 /** The kinds whose objects carry an owner marker: their objects, made before markers, get it on the next up. */
 const MARKED: ResourceKind[] = ['CspPolicy', 'FirewallRuleWithFilter', 'FirewallFilter', 'FirewallRule', 'WafManagedRules'];
@@ -36,7 +29,7 @@ const STEPS = upgradeSteps(DECLARED_E8E93DD, MARKED);
 let fixture: UpgradeFixture;
 
 beforeAll(async () => {
-  fixture = await openUpgradeFixture('upgrade-e8e93dd', program);
+  fixture = await openUpgradeFixture('upgrade-e8e93dd');
 });
 
 afterAll(async () => {
@@ -48,22 +41,13 @@ test('the fixture holds one resource of each kind of e8e93dd, and no credential 
   expectFixtureHolds(fixture, DECLARED_E8E93DD);
 });
 
-test('a preview with this build shows one update per object without an owner marker, the rest the same, and sends no request', async () => {
-  await previewShows(fixture, STEPS.firstPreview, STEPS.firstSummary);
-});
-
-test('a refresh changes nothing and writes no marker; the preview after it still shows the same updates', async () => {
-  const refresh = await refreshSteps(fixture);
-  expect(refresh.ops).toEqual(STEPS.refreshed);
-  expect(refresh.summary).toEqual(STEPS.refreshSummary);
-  expect(await writes(fixture)).toEqual([]);
-  await previewShows(fixture, STEPS.firstPreview, STEPS.firstSummary);
+testBeforeFirstUp(() => fixture, STEPS, {
+  preview: 'a preview with this build shows one update per object without an owner marker, the rest the same, and sends no request',
+  refresh: 'a refresh changes nothing and writes no marker; the preview after it still shows the same updates',
 });
 
 test("the next up writes each marker (one write per unmarked object, the user's text kept), and the preview after it is clean and sends no request", async () => {
-  await fixture.sandbox.emulator.admin.clearRequests();
-  const up = await fixture.stack.up({ color: 'never' });
-  expect(up.summary.resourceChanges).toEqual(STEPS.firstSummary);
+  await firstUp(fixture, STEPS);
   expect((await writes(fixture)).map((write) => write.split(' ')[0])).toEqual(MARKED.map(() => 'PUT'));
   const inventory = await fixture.sandbox.emulator.admin.inventory(ZONE_ID);
   const marker = /^zg:[0-9a-f]{10}$/;

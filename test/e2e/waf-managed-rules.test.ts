@@ -4,7 +4,7 @@ import { WafManagedRules, rulesFromRuleset, type WafManagedRuleArgs } from '../.
 import { WafMigration, planWafMigration } from '../../src/resources/waf-migration';
 import { declaredOf } from '../../src/rulesets';
 import { openSandbox, type EngineSandbox } from './harness';
-import { testClient, zoneOfPlan } from '../support/emulator';
+import { testClient, writesOf, zoneOfPlan } from '../support/emulator';
 
 // The real engine against the emulator: a Pro zone migrated directly by WafMigration, then WafManagedRules in the
 // same program (dependsOn the migration) taking the migrated entry point over with zero writes; then one change at a
@@ -49,11 +49,7 @@ afterAll(() => sandbox?.close());
  * and is no write: every diff of a change sends one (the engine diffs in preview, up and refresh alike), counted
  * apart by dryRuns.
  */
-async function writes(): Promise<string[]> {
-  return (await sandbox.emulator.admin.requests())
-    .filter((r) => r.method !== 'GET' && r.query.dry_run !== 'true')
-    .map((r) => `${r.method} ${r.path.replace(/^.*\/zones\/[0-9a-f]+/, '')}${Object.keys(r.query).length > 0 ? `?${new URLSearchParams(r.query as Record<string, string>)}` : ''}`);
-}
+const writes = () => writesOf(sandbox.emulator, { path: 'belowZone', dryRuns: 'leftOut', query: true });
 
 /** The dry runs the emulator saw since the last clear. */
 async function dryRuns(): Promise<string[]> {

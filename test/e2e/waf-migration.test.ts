@@ -1,7 +1,8 @@
 import { ZoneGuardClient } from '../../src/client';
 import { OWASP_RULESET_ID, WafMigration, type WafMigrationAdjustments } from '../../src/resources/waf-migration';
-import { engineFailure, openSandbox, previewDiff, type EngineSandbox } from './harness';
+import { engineFailure, expectNoCredentialAndSmallProviders, openSandbox, previewDiff, type EngineSandbox } from './harness';
 import type { Stack } from '@pulumi/pulumi/automation';
+import type { ZoneSeed } from '../../src/emulator';
 import { testClient } from '../support/emulator';
 
 // The real engine against the emulator's demo zones: the WAF migration on a Pro zone (direct), on the Enterprise zone
@@ -104,12 +105,7 @@ describe('a Pro zone', () => {
   });
 
   test('the state holds no credential, and the serialized provider is at most 2 KB', async () => {
-    const state = sandbox.stateText();
-    expect(state).toContain('"zoneguard:apiToken"');
-    for (const secret of [sandbox.emulator.credentials.apiToken, sandbox.emulator.credentials.apiKey]) expect(state).not.toContain(secret);
-    const deployment = (await storeStack.exportStack()).deployment as { resources: Array<{ type: string; inputs: Record<string, unknown> }> };
-    const migration = deployment.resources.find((r) => r.type === TYPE)!;
-    expect(Buffer.byteLength(String(migration.inputs.__provider))).toBeLessThanOrEqual(2048);
+    expect(await expectNoCredentialAndSmallProviders(sandbox, storeStack)).toContain(TYPE);
   });
 
   test('another zoneId fails at preview, in check: the migration cannot be undone', async () => {
@@ -245,18 +241,27 @@ describe('the Business zone (a URI-based override)', () => {
   });
 });
 
+/**
+ * A zone seeded with the previous WAF on (medium sensitivity, block) and a stack `name` of one WafMigration `name-waf`
+ * in it, declared with what `declared` answers at each run.
+ */
+async function migrationInNewZone(
+  name: string,
+  seed: Pick<ZoneSeed, 'name' | 'plan' | 'migrationDelayMs'>,
+  declared: () => { mode: 'direct' | 'validation'; wait: { timeoutSeconds: number; pollIntervalSeconds: number } },
+): Promise<{ zone: { id: string }; stack: Stack }> {
+  const zone = await sandbox.emulator.admin.seedZone({ ...seed, previousWaf: { enabled: true, sensitivity: 'medium', actionMode: 'block' } });
+  const stack = await sandbox.stack(name, async () => {
+    const migration = new WafMigration(`${name}-waf`, { zoneId: zone.id, ...declared() });
+    return { migrationState: migration.migrationState, mode: migration.mode };
+  });
+  return { zone, stack };
+}
+
 describe('an Enterprise zone finalized out of band', () => {
   test('refresh finds the migration complete; the program must then say direct, and going back is refused', async () => {
-    const zone = await sandbox.emulator.admin.seedZone({
-      name: 'acme-loans.example',
-      plan: 'enterprise',
-      previousWaf: { enabled: true, sensitivity: 'medium', actionMode: 'block' },
-    });
-    const loans = { mode: 'validation' as 'direct' | 'validation' };
-    const stack = await sandbox.stack('loans', async () => {
-      const migration = new WafMigration('loans-waf', { zoneId: zone.id, mode: loans.mode, wait });
-      return { migrationState: migration.migrationState, mode: migration.mode };
-    });
+    const loans = { mode: 'validation' as 'direct' | 'validation', wait };
+    const { zone, stack } = await migrationInNewZone('loans', { name: 'acme-loans.example', plan: 'enterprise' }, () => loans);
     await stack.up({ color: 'never' });
     expect(await status(zone.id)).toMatchObject({ migration_state: 'validation' });
 
@@ -285,17 +290,8 @@ describe('an Enterprise zone finalized out of band', () => {
 
 describe('a migration slower than the wait', () => {
   test('up fails but records the zone as pending; the next up waits for it without submitting again', async () => {
-    const zone = await sandbox.emulator.admin.seedZone({
-      name: 'acme-slow.example',
-      plan: 'pro',
-      migrationDelayMs: 4000,
-      previousWaf: { enabled: true, sensitivity: 'medium', actionMode: 'block' },
-    });
-    const slow = { wait: { timeoutSeconds: 1, pollIntervalSeconds: 1 } };
-    const stack = await sandbox.stack('slow', async () => {
-      const migration = new WafMigration('slow-waf', { zoneId: zone.id, mode: 'direct', wait: slow.wait });
-      return { migrationState: migration.migrationState };
-    });
+    const slow = { mode: 'direct' as const, wait: { timeoutSeconds: 1, pollIntervalSeconds: 1 } };
+    const { zone, stack } = await migrationInNewZone('slow', { name: 'acme-slow.example', plan: 'pro', migrationDelayMs: 4000 }, () => slow);
     await sandbox.emulator.admin.clearRequests();
     const text = await engineFailure((onOutput) => stack.up({ color: 'never', onOutput }));
     // The engine prints a partial create's reasons under the resource's name.

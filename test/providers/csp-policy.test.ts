@@ -1,6 +1,6 @@
 import { PREVIEW_UNKNOWN } from '../../src/providers/kit/check';
 import { cspPolicy, policyUpdateBody } from '../../src/providers/csp-policy';
-import { useProviderFixture } from './support';
+import { checkedBy, useProviderFixture } from './support';
 
 const fx = useProviderFixture();
 let zoneId: string;
@@ -18,11 +18,7 @@ const declared = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-async function checked(news: Record<string, unknown>) {
-  const result = await cspPolicy.check({}, news);
-  expect(result.failures).toEqual([]);
-  return result.inputs as Record<string, unknown>;
-}
+const checked = (news: Record<string, unknown>) => checkedBy(cspPolicy, news);
 
 describe('check', () => {
   test('fills defaults and passes unknown values during preview', async () => {

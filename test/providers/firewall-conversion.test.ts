@@ -40,6 +40,14 @@ async function zoneWithRules() {
   return { zoneId, single, shared, onFilter };
 }
 
+/** zoneWithRules with the zone's legacy firewall API then moved to `legacy`, seen by a new provider process. */
+async function zoneMovedTo(legacy: 'maintenance' | 'retired') {
+  const made = await zoneWithRules();
+  await fx.emulator.admin.setLegacyFirewall(made.zoneId, legacy);
+  newRun();
+  return made;
+}
+
 const legacyCalls = async () => (await fx.apiCalls()).filter((call) => /\/(firewall\/rules|filters)(\/|\?|$)/.test(call));
 
 /** The converted custom rule that carries `marker` at the end of its ref. */
@@ -164,9 +172,7 @@ describe('maintenance', () => {
   });
 
   test('a filter alone (its rules not in the run) sends its delete, and the refusal (10020) is taken as the conversion: nothing deleted', async () => {
-    const { zoneId, shared } = await zoneWithRules();
-    await fx.emulator.admin.setLegacyFirewall(zoneId, 'maintenance');
-    newRun();
+    const { zoneId, shared } = await zoneMovedTo('maintenance');
     await fx.requestsSince();
     await filter.delete(shared.id, shared.outs as Props);
     expect(await fx.apiCalls()).toEqual([`GET /filters/${shared.id}`, `DELETE /filters/${shared.id}`]);
@@ -175,9 +181,7 @@ describe('maintenance', () => {
   });
 
   test('an update says to move the resource to a CustomRule, not only the service\'s 10020', async () => {
-    const { zoneId, single } = await zoneWithRules();
-    await fx.emulator.admin.setLegacyFirewall(zoneId, 'maintenance');
-    newRun();
+    const { zoneId, single } = await zoneMovedTo('maintenance');
     const news = await checkedBy(singleCall, { zoneId, expression: '(http.request.uri.path eq "/admin")', action: 'challenge', ref: 'A-1', [NAME_KEY]: 'admin', [OWNER_KEY]: RULE_MARKER });
     const error = (await singleCall.update(single.id, single.outs as Props, news).catch((e: unknown) => e)) as Error;
     expect(error.message).toMatch(/: 10020 firewallrules\.api\.maintenance_mode: /);
@@ -188,9 +192,7 @@ describe('maintenance', () => {
 
 describe('retired', () => {
   test('a filter alone: the legacy read answers 410, which is no write, and the filter leaves the state', async () => {
-    const { zoneId, shared } = await zoneWithRules();
-    await fx.emulator.admin.setLegacyFirewall(zoneId, 'retired');
-    newRun();
+    const { zoneId, shared } = await zoneMovedTo('retired');
     await fx.requestsSince();
     await filter.delete(shared.id, shared.outs as Props);
     const calls = await fx.requestsSince();
@@ -199,9 +201,7 @@ describe('retired', () => {
   });
 
   test('a rule whose conversion is marked as its own leaves with no legacy call; a refresh says what to do', async () => {
-    const { zoneId, single } = await zoneWithRules();
-    await fx.emulator.admin.setLegacyFirewall(zoneId, 'retired');
-    newRun();
+    const { single } = await zoneMovedTo('retired');
     await fx.requestsSince();
     await singleCall.delete(single.id, single.outs as Props);
     expect(await legacyCalls()).toEqual([]);

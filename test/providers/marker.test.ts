@@ -202,22 +202,25 @@ describe('the marked providers against the emulator', () => {
     expect((await filter.diff(made.id, outs as Record<string, unknown>, program)).changes).toBe(false);
   });
 
-  test('state from before owner ids whose object another owner marked since: the rewrite is refused before any write', async () => {
-    const LEGACY = 'zg:1111111111';
-    const made = await filter.create(await checkedBy(filter, filterInputs('/legacy-taken', LEGACY)));
-    await fx.client.filters.update({ zoneId, filterId: made.id, expression: '(http.request.uri.path eq "/legacy-taken")', ref: `team-a ${OTHER}` });
+  /**
+   * A filter at `path` made before owner ids (its state's marker the legacy one), whose object has since been marked
+   * `marker` out of band, and the program's inputs with the owner id; the request log cleared.
+   */
+  async function legacyFilterMarked(path: string, marker: string) {
+    const made = await filter.create(await checkedBy(filter, filterInputs(path, 'zg:1111111111')));
+    await fx.client.filters.update({ zoneId, filterId: made.id, expression: `(http.request.uri.path eq "${path}")`, ref: `team-a ${marker}` });
     await fx.requestsSince();
-    const program = await checkedBy(filter, filterInputs('/legacy-taken', MINE, { [OWNER_ID_KEY]: '0123456789abcdef' }));
+    return { made, program: await checkedBy(filter, filterInputs(path, MINE, { [OWNER_ID_KEY]: '0123456789abcdef' })) };
+  }
+
+  test('state from before owner ids whose object another owner marked since: the rewrite is refused before any write', async () => {
+    const { made, program } = await legacyFilterMarked('/legacy-taken', OTHER);
     await expect(filter.update(made.id, made.outs as Record<string, unknown>, program)).rejects.toThrow(`it is marked as held by another owner (marker ${OTHER}`);
     expect(writesIn(await fx.requestsSince())).toEqual([]);
   });
 
   test('state from before owner ids whose object already carries the program\'s marker (an up killed after that write, before its checkpoint): the update writes it', async () => {
-    const LEGACY = 'zg:1111111111';
-    const made = await filter.create(await checkedBy(filter, filterInputs('/legacy-interrupted', LEGACY)));
-    await fx.client.filters.update({ zoneId, filterId: made.id, expression: '(http.request.uri.path eq "/legacy-interrupted")', ref: `team-a ${MINE}` });
-    await fx.requestsSince();
-    const program = await checkedBy(filter, filterInputs('/legacy-interrupted', MINE, { [OWNER_ID_KEY]: '0123456789abcdef' }));
+    const { made, program } = await legacyFilterMarked('/legacy-interrupted', MINE);
     const { outs } = await filter.update(made.id, made.outs as Record<string, unknown>, program);
     expect(outs).toMatchObject({ ref: 'team-a', [MARKER_KEY]: MINE, [OWNER_ID_KEY]: '0123456789abcdef' });
     expect(writesIn(await fx.requestsSince())).toHaveLength(1);

@@ -1,13 +1,9 @@
 import { pageGuardSettings } from '../../src/providers/page-guard-settings';
-import { useProviderFixture } from './support';
+import { checkedBy, useProviderFixture } from './support';
 
 const fx = useProviderFixture();
 
-async function checked(news: Record<string, unknown>) {
-  const result = await pageGuardSettings.check({}, news);
-  expect(result.failures).toEqual([]);
-  return result.inputs as Record<string, unknown>;
-}
+const checked = (news: Record<string, unknown>) => checkedBy(pageGuardSettings, news);
 
 describe('check', () => {
   test.each([

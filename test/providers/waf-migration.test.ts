@@ -16,7 +16,7 @@ import { MANAGED_RULESET_ID } from '../../src/schemas/service';
 import { OWASP_RULESET_ID } from '../../src/schemas/service';
 import { planWafMigration } from '../../src/resources/waf-migration';
 import type { RequestLogEntry, ZoneSeed } from '../../src/emulator';
-import { useCaughtStderr, useProviderFixture, expectRefusedAtCheck } from './support';
+import { checkedBy, expectRefusedAtCheck, useCaughtStderr, useProviderFixture } from './support';
 
 const fx = useProviderFixture();
 // The provider writes one progress line per poll to stderr; kept for the assertions, out of the output.
@@ -46,11 +46,7 @@ async function freshZone(plan: Plan, overrides: Partial<ZoneSeed> = {}): Promise
 const FAST = { timeoutSeconds: 5, pollIntervalSeconds: 0.02 };
 const declared = (zoneId: string, overrides: Props = {}): Props => ({ zoneId, mode: 'direct', wait: FAST, ...overrides });
 
-async function checked(news: Props, olds: Props = {}): Promise<Props> {
-  const result = await provider.check(olds, news);
-  expect(result.failures).toEqual([]);
-  return result.inputs as Props;
-}
+const checked = (news: Props, olds: Props = {}): Promise<Props> => checkedBy(provider, news, olds);
 
 const apiCalls = async () =>
   // The fixture types the entries loosely; the emulator's log has the query and the status too.

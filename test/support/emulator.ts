@@ -40,3 +40,28 @@ export function testClient(emulator: StartedEmulator, options: Partial<ZoneGuard
     ...options,
   });
 }
+
+/** How `writesOf` words each write. */
+export interface WritesWording {
+  /** The path whole (the default), below its zone (`/firewall/rules/<id>`), or below the API's prefix (`/zones/<id>/...`). */
+  path?: 'whole' | 'belowZone' | 'belowApi';
+  /** Every id (32 hexadecimal characters) of the path as `:id`. */
+  ids?: boolean;
+  /** Dry runs (`?dry_run=true`, which save nothing) kept as writes (the default), left out, or marked `(dry run)` after the method. */
+  dryRuns?: 'kept' | 'leftOut' | 'marked';
+  /** The query after the path, when there is one. */
+  query?: boolean;
+}
+
+/** The writes (every request but GET) of the emulator's request log since it was last cleared, in order, as `METHOD path`. */
+export async function writesOf(emulator: StartedEmulator, wording: WritesWording = {}): Promise<string[]> {
+  const below = { whole: /^$/, belowZone: /^.*\/zones\/[0-9a-f]+/, belowApi: /^\/client\/v4/ }[wording.path ?? 'whole'];
+  return (await emulator.admin.requests())
+    .filter((request) => request.method !== 'GET' && !(wording.dryRuns === 'leftOut' && request.query.dry_run === 'true'))
+    .map((request) => {
+      const dryRun = wording.dryRuns === 'marked' && request.query.dry_run === 'true' ? ' (dry run)' : '';
+      const path = request.path.replace(below, '');
+      const query = wording.query && Object.keys(request.query).length > 0 ? `?${new URLSearchParams(request.query as Record<string, string>)}` : '';
+      return `${request.method}${dryRun} ${wording.ids ? path.replace(/[0-9a-f]{32}/g, ':id') : path}${query}`;
+    });
+}

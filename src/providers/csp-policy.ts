@@ -1,13 +1,10 @@
 import { z } from 'zod';
 import { CSP_POLICY_FIELDS, type CspPolicyWire, type CspPolicyField } from '../schemas';
-import { checkWithSchema } from './kit/check';
 import { ReadCoalescer } from './kit/coalesce';
-import { configure, assertConfigured, getClient } from './kit/context';
-import { diffFields, pickFields } from './kit/diff';
-import { CspPolicyKind, diffPlan } from '../kinds';
-import { adoptableObject } from './kit/adoptable';
-import type { LiveObject } from './kit/marker';
-import { step, unlessNotFound, type Implementation } from './kit/implementation';
+import { pickFields } from './kit/diff';
+import { CspPolicyKind } from '../kinds';
+import { objectKind } from './kit/flow';
+import { step, unlessNotFound } from './kit/implementation';
 
 /** Inputs of a CspPolicy, as `check` validates them (src/kinds/csp-policy.ts). */
 export const CspPolicyArgsSchema = CspPolicyKind.args;
@@ -36,45 +33,31 @@ export function policyUpdateBody(current: Partial<CspPolicyInputs>, desired: Csp
   return body;
 }
 
-const DIFF = diffPlan(CspPolicyKind);
-
 /**
  * A refresh's reads of a zone's policies, served from walks of the list (kit/coalesce.ts): the service answers a
  * zone's policies in one page (docs/service.md#csp-policies shows no paging), so a walk is one call.
  */
 const policyReads = new ReadCoalescer<CspPolicyWire>({
-  read: (zoneId, policyId) => unlessNotFound(() => getClient().cspPolicies.get({ zoneId, policyId }), undefined),
-  pages: (zoneId) => getClient().cspPolicies.list({ zoneId }).pages(),
-  scope: getClient,
+  read: (client, zoneId, policyId) => unlessNotFound(() => client.cspPolicies.get({ zoneId, policyId }), undefined),
+  pages: (client, zoneId) => client.cspPolicies.list({ zoneId }).pages(),
 });
 
-export const cspPolicy: Implementation & LiveObject = {
-  configure,
-
-  async check(_olds, news) {
-    assertConfigured();
-    return checkWithSchema(CspPolicyArgsSchema, news, 'CspPolicy', { multiline: ['expression'] });
-  },
-
-  async diff(_id, olds, news) {
-    // A policy belongs to its zone: another zone is another policy. adoptPolicyId is read only at create.
-    return diffFields(olds, news, DIFF);
-  },
-
-  ...adoptableObject<CspPolicyWire, CspPolicyInputs, CspPolicyOutputs>({
-    kind: 'CspPolicy',
-    object: 'the policy',
-    step,
-    writing: (zoneId, call) => policyReads.writing(zoneId, call),
-    read: (zoneId, policyId) => policyReads.read(zoneId, policyId),
-    listing: (zoneId) => policyReads.listing(zoneId),
-    get: (zoneId, policyId) => getClient().cspPolicies.get({ zoneId, policyId }),
-    // One call, and never a policy found by its fields: identical policies are legitimate (two resources, two
-    // stacks), and binding to one by a guess would let another resource's delete remove it (README, "Who owns what").
-    create: (inputs) => getClient().cspPolicies.create({ zoneId: inputs.zoneId, ...pickFields(inputs, CSP_POLICY_FIELDS) }),
-    update: (inputs, policyId, current) => getClient().cspPolicies.update({ zoneId: inputs.zoneId, policyId, ...policyUpdateBody(current, inputs) }),
-    remove: (zoneId, policyId) => getClient().cspPolicies.delete({ zoneId, policyId }),
-    outputs: outputsFromPolicy,
-    matches: (current, inputs) => Object.keys(policyUpdateBody(current, inputs)).length === 0,
-  }),
-};
+// A policy belongs to its zone: another zone is another policy. adoptPolicyId is read only at create (src/kinds).
+export const cspPolicy = objectKind<CspPolicyWire, CspPolicyInputs, CspPolicyOutputs>({
+  kind: 'CspPolicy',
+  multiline: ['expression'],
+  object: 'the policy',
+  step,
+  writing: (zoneId, call) => policyReads.writing(zoneId, call),
+  read: (ctx, zoneId, policyId) => policyReads.read(ctx.client, zoneId, policyId),
+  listing: (ctx, zoneId) => policyReads.listing(ctx.client, zoneId),
+  adopting: (inputs) => inputs.adoptPolicyId,
+  get: (ctx, zoneId, policyId) => ctx.client.cspPolicies.get({ zoneId, policyId }),
+  // One call, and never a policy found by its fields: identical policies are legitimate (two resources, two
+  // stacks), and binding to one by a guess would let another resource's delete remove it (README, "Who owns what").
+  create: (ctx, inputs) => ctx.client.cspPolicies.create({ zoneId: inputs.zoneId, ...pickFields(inputs, CSP_POLICY_FIELDS) }),
+  update: (ctx, inputs, policyId, current) => ctx.client.cspPolicies.update({ zoneId: inputs.zoneId, policyId, ...policyUpdateBody(current, inputs) }),
+  remove: (ctx, policyId, { zoneId }) => ({ call: () => ctx.client.cspPolicies.delete({ zoneId, policyId }) }),
+  outputs: (policy, declared) => outputsFromPolicy(declared.zoneId, policy, declared.adoptPolicyId),
+  matches: (current, inputs) => Object.keys(policyUpdateBody(current, inputs)).length === 0,
+});

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { type Filter, type FilterCreate, type FirewallRuleWire } from '../schemas';
-import { checkWithSchema } from './kit/check';
-import { assertConfigured, configure, getClient } from './kit/context';
+import type { Context } from './kit/context';
 import { diffFields, pickFields } from './kit/diff';
 import {
   bestEffort,
@@ -11,11 +10,9 @@ import {
   isDuplicateFilterError,
   normalizeField,
 } from './kit/firewall';
-import { ProviderError, type Implementation } from './kit/implementation';
-import { adoptableObject } from './kit/adoptable';
-import type { LiveObject } from './kit/marker';
+import { ProviderError } from './kit/implementation';
+import { objectKind } from './kit/flow';
 import { splitMarked } from '../schemas/owner-marker';
-import { nameOf } from './kit/ownership';
 import { FirewallFilterKind, diffPlan, label as kindLabel } from '../kinds';
 
 const RESOURCE = FirewallFilterKind.kind;
@@ -110,21 +107,21 @@ export function lockedFilterMessage(zoneId: string, name: string | undefined, fi
 }
 
 /** The exact filters with `expression` (the service's expression query matches substrings). */
-async function filtersWithExpression(zoneId: string, expression: string): Promise<string[]> {
-  const found = await getClient().filters.list({ zoneId, expression }).toArray();
+async function filtersWithExpression(ctx: Context, zoneId: string, expression: string): Promise<string[]> {
+  const found = await ctx.client.filters.list({ zoneId, expression }).toArray();
   return found.filter((filter) => filter.expression === expression).map((filter) => filter.id);
 }
 
-async function createFilter(inputs: FirewallFilterInputs): Promise<Filter> {
+async function createFilter(ctx: Context, inputs: FirewallFilterInputs): Promise<Filter> {
   const { zoneId } = inputs;
   try {
-    const [filter] = await getClient().filters.create({ zoneId, filters: [filterBody(inputs)] });
-    if (!filter) throw new ProviderError(`${label(inputs, nameOf(inputs))}: the service answered the create with no filter`);
+    const [filter] = await ctx.client.filters.create({ zoneId, filters: [filterBody(inputs)] });
+    if (!filter) throw new ProviderError(`${ctx.label()}: the service answered the create with no filter`);
     return filter;
   } catch (error) {
     if (!isDuplicateFilterError(error)) throw error;
-    const existing = await bestEffort(() => filtersWithExpression(zoneId, inputs.expression), []);
-    throw new ProviderError(existingFilterMessage(zoneId, nameOf(inputs), existing, error.message), { cause: error });
+    const existing = await bestEffort(() => filtersWithExpression(ctx, zoneId, inputs.expression), []);
+    throw new ProviderError(existingFilterMessage(zoneId, ctx.name, existing, error.message), { cause: error });
   }
 }
 
@@ -134,18 +131,18 @@ export function onlyMarkerDiffers(current: FirewallFilterOutputs, desired: Firew
   return changed.length === 1 && changed[0] === 'ref' && splitMarked(current.ref).own === splitMarked(desired.ref).own;
 }
 
-async function updateFilter(inputs: FirewallFilterInputs, filterId: string, current: FirewallFilterOutputs): Promise<Filter> {
+async function updateFilter(ctx: Context, inputs: FirewallFilterInputs, filterId: string, current: FirewallFilterOutputs): Promise<Filter> {
   const { zoneId } = inputs;
   try {
-    return await getClient().filters.update({ zoneId, filterId, ...filterBody(inputs) });
+    return await ctx.client.filters.update({ zoneId, filterId, ...filterBody(inputs) });
   } catch (error) {
     // A filter made with its rule in one call is locked to that rule and cannot take this resource's marker: when
     // the marker is all that would change, the filter is held as it is (docs/firewall-and-migration.md#switching-forms).
-    if (isConflictError(error) && onlyMarkerDiffers(current, inputs)) return getClient().filters.get({ zoneId, filterId });
-    if (isConflictError(error)) throw new ProviderError(lockedFilterMessage(zoneId, nameOf(inputs), filterId, error.message), { cause: error });
+    if (isConflictError(error) && onlyMarkerDiffers(current, inputs)) return ctx.client.filters.get({ zoneId, filterId });
+    if (isConflictError(error)) throw new ProviderError(lockedFilterMessage(zoneId, ctx.name, filterId, error.message), { cause: error });
     if (isDuplicateFilterError(error)) {
-      const existing = await bestEffort(() => filtersWithExpression(zoneId, inputs.expression), []);
-      throw new ProviderError(existingFilterMessage(zoneId, nameOf(inputs), existing, error.message), { cause: error });
+      const existing = await bestEffort(() => filtersWithExpression(ctx, zoneId, inputs.expression), []);
+      throw new ProviderError(existingFilterMessage(zoneId, ctx.name, existing, error.message), { cause: error });
     }
     throw error;
   }
@@ -157,36 +154,26 @@ export function rulesReferencing(rules: readonly FirewallRuleWire[], filterId: s
 }
 
 /** Deletes a filter; refused because rules outside the stack still use it (10027), it says which and what to do. */
-async function removeFilter(zoneId: string, filterId: string, props: Record<string, unknown>): Promise<void> {
-  const client = getClient();
+async function removeFilter(ctx: Context, zoneId: string, filterId: string): Promise<void> {
   try {
-    await client.filters.delete({ zoneId, filterId });
+    await ctx.client.filters.delete({ zoneId, filterId });
   } catch (error) {
     if (!isConflictError(error)) throw error;
     // The stack's own rules were deleted before (they depend on the filter): whoever still uses it is outside.
-    const users = await bestEffort(async () => rulesReferencing(await client.firewallRules.list({ zoneId }).toArray(), filterId), []);
-    throw new ProviderError(filterInUseMessage(zoneId, nameOf(props), filterId, users, error.message), { cause: error });
+    const users = await bestEffort(async () => rulesReferencing(await ctx.client.firewallRules.list({ zoneId }).toArray(), filterId), []);
+    throw new ProviderError(filterInUseMessage(zoneId, ctx.name, filterId, users, error.message), { cause: error });
   }
 }
 
-export const firewallFilter: Implementation & LiveObject = {
-  configure,
-
-  async check(_olds, news) {
-    assertConfigured();
-    return checkWithSchema(FirewallFilterArgsSchema, news, RESOURCE, { multiline: ['expression'] });
-  },
-
-  async diff(_id, olds, news) {
-    return diffFirewallFilter(olds, news);
-  },
-
-  ...adoptableObject<Filter, FirewallFilterInputs, FirewallFilterOutputs>({
-    ...firewallObject(RESOURCE, 'the filter', filterReads, (zoneId, filterId) => getClient().filters.get({ zoneId, filterId })),
-    create: createFilter,
-    update: updateFilter,
-    remove: removeFilter,
-    outputs: outputsFromFilter,
-    matches: filterMatches,
-  }),
-};
+export const firewallFilter = objectKind<Filter, FirewallFilterInputs, FirewallFilterOutputs>({
+  ...firewallObject(RESOURCE, 'the filter', filterReads),
+  multiline: ['expression'],
+  normalize: normalizeField,
+  adopting: (inputs) => inputs.adoptFilterId,
+  get: (ctx, zoneId, filterId) => ctx.client.filters.get({ zoneId, filterId }),
+  create: createFilter,
+  update: updateFilter,
+  remove: (ctx, filterId, { zoneId }) => ({ call: () => removeFilter(ctx, zoneId, filterId) }),
+  outputs: (filter, declared) => outputsFromFilter(declared.zoneId, filter, declared.adoptFilterId),
+  matches: filterMatches,
+});

@@ -6,15 +6,14 @@ import {
   type FirewallRuleCreateItem,
   type FirewallRuleUpdate,
 } from '../schemas';
-import { checkWithSchema } from './kit/check';
-import { assertConfigured, configure, getClient } from './kit/context';
+import type { Context } from './kit/context';
 import { diffFields } from './kit/diff';
-import { firewallStep, firewallWrite, isDuplicateFilterError, isQuotaError, normalizeField, productsFailures, ruleFields, ruleFieldsFromWire, ruleReads } from './kit/firewall';
-import { ProviderError, unlessNotFound, type Implementation } from './kit/implementation';
-import { describeHolder, heldByAnother, nameOf } from './kit/ownership';
-import type { LiveObject } from './kit/marker';
-import { markerIn, splitMarked } from '../schemas/owner-marker';
-import { FirewallRuleWithFilterKind, diffPlan, label as kindLabel } from '../kinds';
+import { firewallObject, firewallStep, isDuplicateFilterError, isQuotaError, normalizeField, productsFailures, ruleFields, ruleFieldsFromWire, ruleReads } from './kit/firewall';
+import { ProviderError, unlessNotFound } from './kit/implementation';
+import { describeHolder, heldByAnother } from './kit/ownership';
+import { objectKind, type Removal } from './kit/flow';
+import { splitMarked } from '../schemas/owner-marker';
+import { FirewallRuleWithFilterKind, diffPlan } from '../kinds';
 
 export { RETIRED_API_HINT, isDuplicateFilterError, isQuotaError, ruleFields } from './kit/firewall';
 
@@ -107,8 +106,6 @@ export function rulesUsingExpression(rules: readonly FirewallRuleWire[], express
   return rules.filter((rule) => rule.filter.expression === expression).map((rule) => rule.id);
 }
 
-const label = (props: Record<string, unknown>, id?: string) => kindLabel(RESOURCE, props, nameOf(props), id);
-
 /** The message of a create refused by the rule quota: what was kept, and what to do. Pure. */
 export function quotaMessage(zoneId: string, serviceMessage: string, keptFilterId: string | undefined): string {
   const head = `${RESOURCE} in zone ${zoneId}: the zone's firewall rule quota is exceeded, no rule was created (${serviceMessage}). `;
@@ -141,37 +138,36 @@ export function existingRuleMessage(zoneId: string, name: string | undefined, ru
   );
 }
 
-async function filtersWithExpression(zoneId: string, expression: string): Promise<Filter[]> {
+async function filtersWithExpression(ctx: Context, zoneId: string, expression: string): Promise<Filter[]> {
   // The service's expression filter matches substrings: keep the exact ones.
-  const found = await getClient().filters.list({ zoneId, expression }).toArray();
+  const found = await ctx.client.filters.list({ zoneId, expression }).toArray();
   return found.filter((filter) => filter.expression === expression);
 }
 
-async function zoneRules(zoneId: string): Promise<FirewallRuleWire[]> {
-  return getClient().firewallRules.list({ zoneId }).toArray();
+async function zoneRules(ctx: Context, zoneId: string): Promise<FirewallRuleWire[]> {
+  return ctx.client.firewallRules.list({ zoneId }).toArray();
 }
 
 /** After a quota failure: the filter the service kept, if it can be found (best effort: the error comes first). */
-async function keptFilterId(zoneId: string, expression: string, marker: string | undefined): Promise<string | undefined> {
+async function keptFilterId(ctx: Context, zoneId: string, expression: string, marker: string | undefined): Promise<string | undefined> {
   try {
-    return orphanFilter(await filtersWithExpression(zoneId, expression), await zoneRules(zoneId), expression, marker)?.id;
+    return orphanFilter(await filtersWithExpression(ctx, zoneId, expression), await zoneRules(ctx, zoneId), expression, marker)?.id;
   } catch {
     return undefined;
   }
 }
 
 /** Creates the rule; on a duplicate filter, creates it on that filter when no rule uses it. */
-async function createRule(inputs: FirewallRuleWithFilterInputs): Promise<FirewallRuleWire> {
+async function createRule(ctx: Context, inputs: FirewallRuleWithFilterInputs): Promise<FirewallRuleWire> {
   const { zoneId, expression } = inputs;
   const marker = markerOfRef(inputs);
-  const client = getClient();
   const createOn = async (item: FirewallRuleCreateItem) => {
     try {
-      const [rule] = await client.firewallRules.create({ zoneId, rules: [item] });
-      if (!rule) throw new ProviderError(`${label(inputs)}: the service answered the create with no rule`);
+      const [rule] = await ctx.client.firewallRules.create({ zoneId, rules: [item] });
+      if (!rule) throw new ProviderError(`${ctx.label()}: the service answered the create with no rule`);
       return rule;
     } catch (error) {
-      if (isQuotaError(error)) throw new ProviderError(quotaMessage(zoneId, error.message, await keptFilterId(zoneId, expression, marker)), { cause: error });
+      if (isQuotaError(error)) throw new ProviderError(quotaMessage(zoneId, error.message, await keptFilterId(ctx, zoneId, expression, marker)), { cause: error });
       throw error;
     }
   };
@@ -181,32 +177,32 @@ async function createRule(inputs: FirewallRuleWithFilterInputs): Promise<Firewal
     if (!isDuplicateFilterError(error)) throw error;
     // A filter with this expression exists: left by an earlier quota failure, or by a rule deleted without it.
     // Reusing it by id is what docs/service.md#rule-quota allows; a filter some rule still uses is another rule's.
-    const filters = await filtersWithExpression(zoneId, expression);
-    const rules = await zoneRules(zoneId);
+    const filters = await filtersWithExpression(ctx, zoneId, expression);
+    const rules = await zoneRules(ctx, zoneId);
     // Only this resource's own (its marker in the filter's ref): another stack's FirewallFilter may hold an unused one.
     const own = orphanFilter(filters, rules, expression, marker);
     if (own) return createOn(onFilterItem(inputs, own.id));
     const users = rulesUsingExpression(rules, expression);
-    if (users.length > 0) throw new ProviderError(existingRuleMessage(zoneId, nameOf(inputs), users, error.message), { cause: error });
+    if (users.length > 0) throw new ProviderError(existingRuleMessage(zoneId, ctx.name, users, error.message), { cause: error });
     const foreign = orphanFilter(filters, rules, expression);
-    if (foreign) throw new ProviderError(foreignFilterMessage(zoneId, nameOf(inputs), foreign, error.message), { cause: error });
+    if (foreign) throw new ProviderError(foreignFilterMessage(zoneId, ctx.name, foreign, error.message), { cause: error });
     throw error;
   }
 }
 
 /** Takes over an existing rule by id; its expression must be the declared one, since the filter cannot change. */
-async function adoptRule(inputs: FirewallRuleWithFilterInputs, ruleId: string): Promise<FirewallRuleWire> {
+async function adoptRule(ctx: Context, inputs: FirewallRuleWithFilterInputs, ruleId: string): Promise<FirewallRuleWire> {
   const { zoneId } = inputs;
-  const client = getClient();
+  const client = ctx.client;
   const existing = await unlessNotFound(() => client.firewallRules.get({ zoneId, ruleId }), undefined);
   if (!existing) {
     throw new ProviderError(
-      `${label(inputs)}: adoptRuleId ${ruleId} names no firewall rule of this zone; check the id, or remove adoptRuleId to create a new rule`,
+      `${ctx.label()}: adoptRuleId ${ruleId} names no firewall rule of this zone; check the id, or remove adoptRuleId to create a new rule`,
     );
   }
   if (existing.filter.expression !== inputs.expression) {
     throw new ProviderError(
-      `${label(inputs)}: rule ${ruleId} matches ${JSON.stringify(existing.filter.expression)}, not the declared ` +
+      `${ctx.label()}: rule ${ruleId} matches ${JSON.stringify(existing.filter.expression)}, not the declared ` +
         `expression ${JSON.stringify(inputs.expression)}, and the filter of a rule created in a single call cannot be ` +
         `changed. Declare expression: ${JSON.stringify(existing.filter.expression)} to adopt the rule as it is, or ` +
         `remove adoptRuleId to create a new rule (and delete rule ${ruleId} yourself)`,
@@ -219,87 +215,44 @@ async function adoptRule(inputs: FirewallRuleWithFilterInputs, ruleId: string): 
   return client.firewallRules.update({ zoneId, ruleId, ...ruleUpdateBody(inputs, existing.filter.id) });
 }
 
-export const firewallRuleWithFilter: Implementation & LiveObject = {
-  configure,
-
-  // The owner marker's read (kit/marker.ts), coalesced like a refresh's.
-  async live(id, props) {
-    const { zoneId, adoptRuleId } = props as FirewallRuleWithFilterOutputs;
-    const rule = await firewallStep(`${label(props, id)}: reading the rule`, () => ruleReads.read(zoneId, id));
-    return rule && outputsFromRule(zoneId, rule, adoptRuleId);
-  },
-
-  async check(_olds, news) {
-    assertConfigured();
-    const result = checkWithSchema(FirewallRuleWithFilterArgsSchema, news, RESOURCE, { multiline: ['expression'] });
-    const products = productsFailures(RESOURCE, news);
-    if (products.length === 0) return result;
-    return { inputs: news, failures: [...result.failures, ...products] };
-  },
-
-  async diff(_id, olds, news) {
-    return diffFirewallRuleWithFilter(olds, news);
-  },
-
-  // The zone's rules, listed once per run: a leftover's filter comes with its rule (adoptRule).
-  async carrying(props, marker) {
-    const { zoneId } = props as FirewallRuleWithFilterInputs;
-    const rules = await firewallStep(`${label(props as FirewallRuleWithFilterInputs)}: listing the zone's rules for one its interrupted run made`, () => ruleReads.listing(zoneId));
-    return rules.filter((rule) => markerIn(rule, 'ref') === marker).map((rule) => rule.id);
-  },
-
-  async create(raw) {
-    const inputs = raw as FirewallRuleWithFilterInputs;
-    const { adoptRuleId } = inputs;
-    const rule = await firewallWrite(inputs.zoneId, () =>
-      adoptRuleId
-        ? firewallStep(`${label(inputs, adoptRuleId)}: adopting the rule`, () => adoptRule(inputs, adoptRuleId))
-        : firewallStep(`${label(inputs)}: creating the rule with its filter`, () => createRule(inputs)),
-    );
-    return { id: rule.id, outs: outputsFromRule(inputs.zoneId, rule, adoptRuleId) };
-  },
-
-  async read(id, props) {
-    const recorded = props as FirewallRuleWithFilterOutputs;
-    const rule = await firewallStep(`${label(recorded, id)}: reading the rule`, () => ruleReads.read(recorded.zoneId, id));
-    // Deleted out of band: a blank id takes it out of the state. A filter it left behind is reused by the next create.
-    if (!rule) return { id: '' };
-    const outs = outputsFromRule(recorded.zoneId, rule, recorded.adoptRuleId);
-    return { id, props: outs, inputs: inputsFromOutputs(outs) };
-  },
-
-  async update(id, olds, news) {
-    const desired = news as FirewallRuleWithFilterInputs;
-    const { filterId } = olds as FirewallRuleWithFilterOutputs;
-    const rule = await firewallWrite(desired.zoneId, () =>
-      firewallStep(`${label(desired, id)}: updating the rule`, () =>
-        getClient().firewallRules.update({ zoneId: desired.zoneId, ruleId: id, ...ruleUpdateBody(desired, filterId) }),
-      ),
-    );
-    return { outs: outputsFromRule(desired.zoneId, rule, desired.adoptRuleId) };
-  },
-
-  async delete(id, props) {
-    const { zoneId, filterId } = props as FirewallRuleWithFilterOutputs;
-    // A filter another resource of this run took over (a FirewallFilter adopting it, to switch forms) stays.
-    const keeper = filterId ? heldByAnother('filter', filterId, RESOURCE, props) : undefined;
-    if (keeper) console.error(`zoneguard: ${label(props, id)}: keeping filter ${filterId}: ${describeHolder(keeper.kind, keeper.name)} holds it`);
-    await firewallWrite(zoneId, async () => {
-      const client = getClient();
-      // The filter goes with the rule: a rule deleted alone leaves its filter, and recreating it then fails with 10102.
-      const deleted = await firewallStep(`${label(props, id)}: deleting the rule${keeper ? '' : ' and its filter'}`, () =>
-        unlessNotFound(() => client.firewallRules.delete({ zoneId, ruleId: id, deleteFilterIfUnused: !keeper }), undefined),
-      );
-      if (deleted || !filterId || keeper) return;
-      // The rule was already gone: remove the filter it may have left, unless another rule uses it (409).
-      await firewallStep(`${label(props, id)}: deleting the filter ${filterId} the rule left`, async () => {
+/**
+ * The delete of the rule and of its filter with it: a rule deleted alone leaves its filter, and recreating it then
+ * fails with 10102. A filter another resource of this run took over (a FirewallFilter adopting it, to switch forms)
+ * stays.
+ */
+function removal(ctx: Context, ruleId: string, props: FirewallRuleWithFilterOutputs): Removal {
+  const { zoneId, filterId } = props;
+  const keeper = filterId ? heldByAnother('filter', filterId, RESOURCE, props) : undefined;
+  if (keeper) console.error(`zoneguard: ${ctx.label(ruleId)}: keeping filter ${filterId}: ${describeHolder(keeper.kind, keeper.name)} holds it`);
+  return {
+    what: `deleting the rule${keeper ? '' : ' and its filter'}`,
+    call: () => ctx.client.firewallRules.delete({ zoneId, ruleId, deleteFilterIfUnused: !keeper }),
+    // The rule was already gone: remove the filter it may have left, unless another rule uses it (409).
+    ifGone: async () => {
+      if (!filterId || keeper) return;
+      await firewallStep(`${ctx.label(ruleId)}: deleting the filter ${filterId} the rule left`, async () => {
         try {
-          await client.filters.delete({ zoneId, filterId });
+          await ctx.client.filters.delete({ zoneId, filterId });
         } catch (error) {
           if (error instanceof NotFoundError || error instanceof ConflictError) return;
           throw error;
         }
       });
-    });
-  },
-};
+    },
+  };
+}
+
+export const firewallRuleWithFilter = objectKind<FirewallRuleWire, FirewallRuleWithFilterInputs, FirewallRuleWithFilterOutputs>({
+  ...firewallObject(RESOURCE, 'the rule', ruleReads),
+  multiline: ['expression'],
+  failures: (news) => productsFailures(RESOURCE, news),
+  normalize: normalizeField,
+  adopting: (inputs) => inputs.adoptRuleId,
+  adopt: adoptRule,
+  create: createRule,
+  creating: () => 'creating the rule with its filter',
+  update: (ctx, inputs, ruleId, { filterId }) => ctx.client.firewallRules.update({ zoneId: inputs.zoneId, ruleId, ...ruleUpdateBody(inputs, filterId) }),
+  remove: removal,
+  // A rule deleted out of band leaves the state at its read; a filter it left behind is reused by the next create.
+  outputs: (rule, declared) => outputsFromRule(declared.zoneId, rule, declared.adoptRuleId),
+});

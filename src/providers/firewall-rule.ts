@@ -1,13 +1,10 @@
 import { z } from 'zod';
 import { ErrorCode, type FirewallRuleWire, type FirewallRuleCreateItem, type FirewallRuleUpdate } from '../schemas';
-import { checkWithSchema } from './kit/check';
-import { assertConfigured, configure, getClient } from './kit/context';
+import type { Context } from './kit/context';
 import { diffFields } from './kit/diff';
 import { firewallObject, isConflictError, isQuotaError, normalizeField, productsFailures, ruleFields, ruleFieldsFromWire, ruleReads } from './kit/firewall';
-import { ProviderError, type Implementation } from './kit/implementation';
-import { adoptableObject } from './kit/adoptable';
-import type { LiveObject } from './kit/marker';
-import { nameOf } from './kit/ownership';
+import { ProviderError } from './kit/implementation';
+import { objectKind } from './kit/flow';
 import { FirewallRuleKind, diffPlan, label as kindLabel } from '../kinds';
 
 const RESOURCE = FirewallRuleKind.kind;
@@ -77,55 +74,41 @@ export function ruleRefusalMessage(
 }
 
 /** A create or update refused with one of the codes ruleRefusalMessage explains, rethrown with its meaning. */
-function explained(inputs: FirewallRuleInputs, error: unknown): unknown {
+function explained(ctx: Context, inputs: FirewallRuleInputs, error: unknown): unknown {
   if (!isConflictError(error) && !isQuotaError(error)) return error;
   const code = isConflictError(error) ? ErrorCode.conflict : ErrorCode.ruleQuotaExceeded;
-  return new ProviderError(ruleRefusalMessage(inputs.zoneId, nameOf(inputs), inputs.filterId, code, error.message), { cause: error });
+  return new ProviderError(ruleRefusalMessage(inputs.zoneId, ctx.name, inputs.filterId, code, error.message), { cause: error });
 }
 
-async function createRule(inputs: FirewallRuleInputs): Promise<FirewallRuleWire> {
+async function createRule(ctx: Context, inputs: FirewallRuleInputs): Promise<FirewallRuleWire> {
   try {
-    const [rule] = await getClient().firewallRules.create({ zoneId: inputs.zoneId, rules: [ruleCreateItem(inputs)] });
-    if (!rule) throw new ProviderError(`${label(inputs, nameOf(inputs))}: the service answered the create with no rule`);
+    const [rule] = await ctx.client.firewallRules.create({ zoneId: inputs.zoneId, rules: [ruleCreateItem(inputs)] });
+    if (!rule) throw new ProviderError(`${ctx.label()}: the service answered the create with no rule`);
     return rule;
   } catch (error) {
-    throw explained(inputs, error);
+    throw explained(ctx, inputs, error);
   }
 }
 
-async function updateRule(inputs: FirewallRuleInputs, ruleId: string): Promise<FirewallRuleWire> {
+async function updateRule(ctx: Context, inputs: FirewallRuleInputs, ruleId: string): Promise<FirewallRuleWire> {
   try {
-    return await getClient().firewallRules.update({ zoneId: inputs.zoneId, ruleId, ...ruleUpdateBody(inputs) });
+    return await ctx.client.firewallRules.update({ zoneId: inputs.zoneId, ruleId, ...ruleUpdateBody(inputs) });
   } catch (error) {
-    throw explained(inputs, error);
+    throw explained(ctx, inputs, error);
   }
 }
 
-export const firewallRule: Implementation & LiveObject = {
-  configure,
-
-  async check(_olds, news) {
-    assertConfigured();
-    const result = checkWithSchema(FirewallRuleArgsSchema, news, RESOURCE);
-    const products = productsFailures(RESOURCE, news);
-    if (products.length === 0) return result;
-    return { inputs: news, failures: [...result.failures, ...products] };
-  },
-
-  async diff(_id, olds, news) {
-    return diffFirewallRule(olds, news);
-  },
-
-  ...adoptableObject<FirewallRuleWire, FirewallRuleInputs, FirewallRuleOutputs>({
-    ...firewallObject(RESOURCE, 'the rule', ruleReads, (zoneId, ruleId) => getClient().firewallRules.get({ zoneId, ruleId })),
-    create: createRule,
-    creating: (inputs) => `creating the rule on filter ${inputs.filterId}`,
-    update: updateRule,
-    // The rule alone: its filter belongs to its FirewallFilter resource, which the engine deletes after its rules.
-    remove: async (zoneId, ruleId) => {
-      await getClient().firewallRules.delete({ zoneId, ruleId });
-    },
-    outputs: outputsFromRule,
-    matches: (current, inputs) => !diffFirewallRule(current, inputs).changes,
-  }),
-};
+export const firewallRule = objectKind<FirewallRuleWire, FirewallRuleInputs, FirewallRuleOutputs>({
+  ...firewallObject(RESOURCE, 'the rule', ruleReads),
+  failures: (news) => productsFailures(RESOURCE, news),
+  normalize: normalizeField,
+  adopting: (inputs) => inputs.adoptRuleId,
+  get: (ctx, zoneId, ruleId) => ctx.client.firewallRules.get({ zoneId, ruleId }),
+  create: createRule,
+  creating: (inputs) => `creating the rule on filter ${inputs.filterId}`,
+  update: (ctx, inputs, ruleId) => updateRule(ctx, inputs, ruleId),
+  // The rule alone: its filter belongs to its FirewallFilter resource, which the engine deletes after its rules.
+  remove: (ctx, ruleId, { zoneId }) => ({ call: () => ctx.client.firewallRules.delete({ zoneId, ruleId }) }),
+  outputs: (rule, declared) => outputsFromRule(declared.zoneId, rule, declared.adoptRuleId),
+  matches: (current, inputs) => !diffFirewallRule(current, inputs).changes,
+});

@@ -13,6 +13,8 @@
 // so a change made during such a pause is seen. Exactness for every read would need a listing after each batch
 // arrives: about one call per `--parallel` reads instead of one per list.
 
+import type { ZoneGuardClient } from '../../client';
+
 /** How long a read waits for others of its kind and zone: the engine sends a refresh's reads within milliseconds. */
 export const COALESCE_WINDOW_MS = 5;
 
@@ -60,14 +62,22 @@ export function matchListed<T>(ids: readonly string[], listed: ReadonlyMap<strin
   return { found, unlisted };
 }
 
-/** What a coalescer needs of one kind of object. */
+/**
+ * What a coalescer needs of one kind of object, each call made with the client of the read that asked (the
+ * handler's context, kit/context.ts). The client is also what the walks belong to: another one starts them afresh.
+ */
 export interface CoalescedKind<T extends { id: string }> {
   /** The single read: the object, or undefined when the service said 10013. */
-  read(zoneId: string, id: string): Promise<T | undefined>;
+  read(client: ZoneGuardClient, zoneId: string, id: string): Promise<T | undefined>;
   /** The zone's list, one page (one call) at a time, in pages of the largest size the service allows. */
-  pages(zoneId: string): AsyncIterator<{ items: readonly T[] }>;
-  /** What the walks belong to (the client of the provider's configuration): another one starts them afresh. */
-  scope(): object;
+  pages(client: ZoneGuardClient, zoneId: string): AsyncIterator<{ items: readonly T[] }>;
+}
+
+interface Batch<T> {
+  arrived: number;
+  /** The client of the batch's first read: one per provider process and configuration. */
+  client: ZoneGuardClient;
+  waiters: Array<Waiter<T>>;
 }
 
 interface Waiter<T> {
@@ -78,7 +88,7 @@ interface Waiter<T> {
 
 /** A walk of one zone's list: what it has seen so far, and where it stands. */
 interface Walk<T> {
-  scope: object;
+  scope: ZoneGuardClient;
   since: number;
   /** When it last answered a batch (its start until then). */
   served: number;
@@ -95,21 +105,21 @@ interface Walk<T> {
  */
 export class ReadCoalescer<T extends { id: string }> {
   readonly #kind: CoalescedKind<T>;
-  readonly #pending = new Map<string, { arrived: number; waiters: Array<Waiter<T>> }>();
+  readonly #pending = new Map<string, Batch<T>>();
   readonly #walks = new Map<string, Walk<T>>();
   readonly #queues = new Map<string, Promise<void>>();
-  readonly #listings = new Map<string, { scope: object; objects: Promise<readonly T[]> }>();
+  readonly #listings = new Map<string, { scope: ZoneGuardClient; objects: Promise<readonly T[]> }>();
 
   constructor(kind: CoalescedKind<T>) {
     this.#kind = kind;
   }
 
   /** The object as a single read would answer it, or undefined when the service says it is gone (10013). */
-  read(zoneId: string, id: string): Promise<T | undefined> {
+  read(client: ZoneGuardClient, zoneId: string, id: string): Promise<T | undefined> {
     return new Promise((resolve, reject) => {
       let batch = this.#pending.get(zoneId);
       if (!batch) {
-        batch = { arrived: Date.now(), waiters: [] };
+        batch = { arrived: Date.now(), client, waiters: [] };
         this.#pending.set(zoneId, batch);
         setTimeout(() => this.#enqueue(zoneId), COALESCE_WINDOW_MS);
       }
@@ -122,13 +132,13 @@ export class ReadCoalescer<T extends { id: string }> {
    * where a create looks for the object its own interrupted run made (kit/marker.ts, docs/ownership.md#leftovers).
    * One list read per zone and run, whatever the number of creates; a failed one is read again by the next call.
    */
-  listing(zoneId: string): Promise<readonly T[]> {
-    const scope = this.#kind.scope();
+  listing(client: ZoneGuardClient, zoneId: string): Promise<readonly T[]> {
+    const scope = client;
     const known = this.#listings.get(zoneId);
     if (known && known.scope === scope) return known.objects;
     const objects = (async () => {
       const all: T[] = [];
-      const pages = this.#kind.pages(zoneId);
+      const pages = this.#kind.pages(client, zoneId);
       for (let page = await pages.next(); !page.done; page = await pages.next()) all.push(...page.value.items);
       return all;
     })();
@@ -154,11 +164,13 @@ export class ReadCoalescer<T extends { id: string }> {
   }
 
   #enqueue(zoneId: string): void {
-    const { arrived, waiters } = this.#pending.get(zoneId) ?? { arrived: Date.now(), waiters: [] };
+    const batch = this.#pending.get(zoneId);
     this.#pending.delete(zoneId);
+    if (!batch) return;
+    const { arrived, client, waiters } = batch;
     const previous = this.#queues.get(zoneId) ?? Promise.resolve();
     // Whatever fails before the reads are under way (no configuration yet) fails them all, rather than leave them hanging.
-    const next = previous.then(() => this.#serve(zoneId, arrived, waiters)).catch((error: unknown) => {
+    const next = previous.then(() => this.#serve(client, zoneId, arrived, waiters)).catch((error: unknown) => {
       for (const waiter of waiters) waiter.reject(error);
     });
     this.#queues.set(zoneId, next);
@@ -168,19 +180,18 @@ export class ReadCoalescer<T extends { id: string }> {
   }
 
   /** The zone's walk if it may answer a batch that arrived at `arrived`, else a new one (its first page not asked for yet). */
-  #walkOf(zoneId: string, arrived: number): Walk<T> {
-    const scope = this.#kind.scope();
+  #walkOf(scope: ZoneGuardClient, zoneId: string, arrived: number): Walk<T> {
     const walk = this.#walks.get(zoneId);
     if (walk && walk.scope === scope && isFresh(walk, arrived, Date.now())) return walk;
     const now = Date.now();
-    const fresh: Walk<T> = { scope, since: now, served: now, seen: new Map(), pages: this.#kind.pages(zoneId), done: false };
+    const fresh: Walk<T> = { scope, since: now, served: now, seen: new Map(), pages: this.#kind.pages(scope, zoneId), done: false };
     this.#walks.set(zoneId, fresh);
     return fresh;
   }
 
-  async #serve(zoneId: string, arrived: number, waiters: ReadonlyArray<Waiter<T>>): Promise<void> {
+  async #serve(client: ZoneGuardClient, zoneId: string, arrived: number, waiters: ReadonlyArray<Waiter<T>>): Promise<void> {
     const ids = [...new Set(waiters.map((waiter) => waiter.id))];
-    const walk = this.#walkOf(zoneId, arrived);
+    const walk = this.#walkOf(client, zoneId, arrived);
     let { unlisted } = matchListed(ids, walk.seen);
     for (let spent = 0; !walk.done && walkNextPage(ids.length, spent, unlisted.length); spent += 1) {
       try {
@@ -195,7 +206,7 @@ export class ReadCoalescer<T extends { id: string }> {
       ({ unlisted } = matchListed(ids, walk.seen));
     }
     // A walk that has ended has seen everything it will: what it did not show is read on its own (10013 or new).
-    const singles = new Map(unlisted.map((id) => [id, this.#kind.read(zoneId, id)]));
+    const singles = new Map(unlisted.map((id) => [id, this.#kind.read(client, zoneId, id)]));
     // The engine sends the next reads of those workers once these are answered: the stream goes on from then.
     void Promise.allSettled(singles.values()).then(() => {
       walk.served = Math.max(walk.served, Date.now());

@@ -3,6 +3,8 @@ import { isDeepStrictEqual } from 'node:util';
 import { ZoneGuardClient } from '../../client';
 import { resolveSettings, type ClientSettings } from '../../client/settings';
 import { PREVIEW_KEY } from '../../unknown';
+import { label, type ResourceKind } from '../../kinds';
+import { nameOf } from './ownership';
 
 // State of the provider process: the stack config handed to `configure`, and one client built from it. The
 // implementation modules live once per process, so every resource of every type shares the client and thus the
@@ -67,6 +69,36 @@ export function withPreviewKnown<I extends Pick<pulumi.dynamic.ResourceProvider,
       if (flag === true) previewing = true;
       return impl.check!(olds, rest);
     },
+  };
+}
+
+/**
+ * What every handler of a kind is given with its call (kit/implementation.ts `implementationOf`), in place of reading
+ * the process's state itself: the client, whether the run is a preview, and how a message names the resource.
+ */
+export interface Context {
+  /** The process's client ({@link getClient}), read at each use, so a `configure` in between is seen. */
+  readonly client: ZoneGuardClient;
+  /** Whether this run is a preview ({@link inPreview}), read at each use. */
+  readonly preview: boolean;
+  /** The resource's logical name, when the program passed it (kit/closure.ts `NAME_KEY`). */
+  readonly name: string | undefined;
+  /** The resource in a message, with the object's id when given: `CspPolicy 'login' 0a1b in zone 023e` (src/kinds `label`). */
+  label(id?: string): string;
+}
+
+/** The context of a call of `kind`'s handlers on the resource whose inputs or outputs are `props`. */
+export function contextOf(kind: ResourceKind, props: Record<string, unknown>): Context {
+  const name = nameOf(props);
+  return {
+    get client() {
+      return getClient();
+    },
+    get preview() {
+      return previewing;
+    },
+    name,
+    label: (id) => label(kind, props, name, id),
   };
 }
 

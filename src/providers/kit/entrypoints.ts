@@ -1,8 +1,8 @@
-// The zones' entry points of one phase as a run of CustomRule or RateLimitRule last saw them (kit/phase-rule.ts).
+// The zones' entry points of one phase as a run of CustomRule or RateLimitRule last saw them, and the queue of each
+// zone's writes (kit/phase-rule-calls.ts): per client, the one of the handler's context.
 import type { ZoneGuardClient } from '../../client';
 import type { RulePhase } from '../../rulesets';
 import type { RulesetRule, SavedRuleset } from '../../schemas';
-import { getClient } from './context';
 import { unlessNotFound } from './implementation';
 
 /** A zone's rules of a phase as a preview's creates would leave them (a dry run saves nothing). */
@@ -26,16 +26,14 @@ export class Entrypoints {
     this.#phase = phase;
   }
 
-  #zones(): Map<string, { ruleset: Promise<SavedRuleset | undefined>; at: number }> {
-    const client = getClient();
+  #zones(client: ZoneGuardClient): Map<string, { ruleset: Promise<SavedRuleset | undefined>; at: number }> {
     let zones = this.#known.get(client);
     if (!zones) this.#known.set(client, (zones = new Map()));
     return zones;
   }
 
   /** The zone's rules as this preview's creates would leave them, and `next` as what they now are, when given. */
-  previewed(zoneId: string, next?: Previewed): Previewed | undefined {
-    const client = getClient();
+  previewed(client: ZoneGuardClient, zoneId: string, next?: Previewed): Previewed | undefined {
     let zones = this.#previewed.get(client);
     if (!zones) this.#previewed.set(client, (zones = new Map()));
     if (next) zones.set(zoneId, next);
@@ -43,11 +41,11 @@ export class Entrypoints {
   }
 
   /** The zone's entry point as last seen, read once per run (undefined while the zone has none). */
-  current(zoneId: string): Promise<SavedRuleset | undefined> {
-    const zones = this.#zones();
+  current(client: ZoneGuardClient, zoneId: string): Promise<SavedRuleset | undefined> {
+    const zones = this.#zones(client);
     const known = zones.get(zoneId);
     if (known) return known.ruleset;
-    const ruleset = unlessNotFound(() => getClient().rulesets.getEntrypoint({ zoneId, phase: this.#phase }), undefined);
+    const ruleset = unlessNotFound(() => client.rulesets.getEntrypoint({ zoneId, phase: this.#phase }), undefined);
     // A failed read is not remembered: the next call asks again.
     ruleset.catch(() => zones.delete(zoneId));
     zones.set(zoneId, { ruleset, at: Date.now() });
@@ -55,20 +53,20 @@ export class Entrypoints {
   }
 
   /** The zone's entry point as read or written at most `maxAgeMs` ago, else read again. */
-  recent(zoneId: string, maxAgeMs: number): Promise<SavedRuleset | undefined> {
-    const known = this.#zones().get(zoneId);
-    return known && Date.now() - known.at < maxAgeMs ? known.ruleset : this.reread(zoneId);
+  recent(client: ZoneGuardClient, zoneId: string, maxAgeMs: number): Promise<SavedRuleset | undefined> {
+    const known = this.#zones(client).get(zoneId);
+    return known && Date.now() - known.at < maxAgeMs ? known.ruleset : this.reread(client, zoneId);
   }
 
   /** Reads the zone's entry point again (a rule named by a place may have been added by hand since). */
-  reread(zoneId: string): Promise<SavedRuleset | undefined> {
-    this.#zones().delete(zoneId);
-    return this.current(zoneId);
+  reread(client: ZoneGuardClient, zoneId: string): Promise<SavedRuleset | undefined> {
+    this.#zones(client).delete(zoneId);
+    return this.current(client, zoneId);
   }
 
   /** What a write answered: the zone's entry point now. */
-  saw(zoneId: string, saved: SavedRuleset): void {
-    this.#zones().set(zoneId, { ruleset: Promise.resolve(saved), at: Date.now() });
+  saw(client: ZoneGuardClient, zoneId: string, saved: SavedRuleset): void {
+    this.#zones(client).set(zoneId, { ruleset: Promise.resolve(saved), at: Date.now() });
   }
 
   /** Runs the zone's writes one at a time, in the order they come. */

@@ -8,7 +8,7 @@ import { FIREWALL_RULE_FIELDS, type ResourceKind } from '../../kinds';
 import type { FirewallRuleCreateItemSchema } from '../../schemas/firewall-rules';
 import { PREVIEW_UNKNOWN, containsUnknown } from './check';
 import { ReadCoalescer } from './coalesce';
-import { getClient } from './context';
+import type { Context } from './context';
 import { pickFields } from './diff';
 import { ProviderError, step, unlessNotFound } from './implementation';
 
@@ -138,16 +138,14 @@ export async function bestEffort<T>(call: () => Promise<T>, fallback: T): Promis
  * one list), served from walks of the list in pages of 100 (kit/coalesce.ts).
  */
 export const ruleReads = new ReadCoalescer<FirewallRuleWire>({
-  read: (zoneId, ruleId) => unlessNotFound(() => getClient().firewallRules.get({ zoneId, ruleId }), undefined),
-  pages: (zoneId) => getClient().firewallRules.list({ zoneId }).pages(),
-  scope: getClient,
+  read: (client, zoneId, ruleId) => unlessNotFound(() => client.firewallRules.get({ zoneId, ruleId }), undefined),
+  pages: (client, zoneId) => client.firewallRules.list({ zoneId }).pages(),
 });
 
 /** A refresh's reads of a zone's filters, served the same way. */
 export const filterReads = new ReadCoalescer<Filter>({
-  read: (zoneId, filterId) => unlessNotFound(() => getClient().filters.get({ zoneId, filterId }), undefined),
-  pages: (zoneId) => getClient().filters.list({ zoneId }).pages(),
-  scope: getClient,
+  read: (client, zoneId, filterId) => unlessNotFound(() => client.filters.get({ zoneId, filterId }), undefined),
+  pages: (client, zoneId) => client.filters.list({ zoneId }).pages(),
 });
 
 /**
@@ -159,9 +157,16 @@ export async function firewallWrite<T>(zoneId: string, call: () => Promise<T>): 
 }
 
 /**
- * What the flows of a filter and a rule by id share (kit/adoptable.ts): the kind and what its steps call the object,
- * the firewall's steps and writes, and the reads of the zone's objects, coalesced (`reads`) or one by id (`get`).
+ * What the flows of the firewall kinds share (kit/flow.ts): the kind and what its steps call the object, the
+ * firewall's steps and writes, and the coalesced reads of the zone's objects.
  */
-export function firewallObject<W extends { id: string }>(kind: ResourceKind, object: string, reads: ReadCoalescer<W>, get: (zoneId: string, id: string) => Promise<W>) {
-  return { kind, object, step: firewallStep, writing: firewallWrite, read: (zoneId: string, id: string) => reads.read(zoneId, id), listing: (zoneId: string) => reads.listing(zoneId), get };
+export function firewallObject<W extends { id: string }>(kind: ResourceKind, object: string, reads: ReadCoalescer<W>) {
+  return {
+    kind,
+    object,
+    step: firewallStep,
+    writing: firewallWrite,
+    read: (ctx: Context, zoneId: string, id: string) => reads.read(ctx.client, zoneId, id),
+    listing: (ctx: Context, zoneId: string) => reads.listing(ctx.client, zoneId),
+  };
 }

@@ -7,6 +7,17 @@ export type Implementation = Required<
   Pick<pulumi.dynamic.ResourceProvider, 'configure' | 'check' | 'diff' | 'create' | 'read' | 'update' | 'delete'>
 >;
 
+/** What a kind whose objects carry an owner marker adds to its implementation, for kit/marker.ts. */
+export interface LiveObject {
+  /** The object's outputs (the marked field as the service holds it), or undefined when the service says it is gone. */
+  live(id: string, props: Record<string, unknown>): Promise<Record<string, unknown> | undefined>;
+  /**
+   * The ids of the zone's objects of the kind whose marker is `marker`, from one list read per zone and run: where a
+   * create finds the object its own interrupted run made (docs/ownership.md#leftovers).
+   */
+  carrying?(props: Record<string, unknown>, marker: string): Promise<string[]>;
+}
+
 /**
  * Runs `call`, and answers `fallback` instead when the service says the object or its zone does not exist (its own
  * 404, code 10013: NotFoundError). Any other 404 (no route: a wrong base URL; a proxy's page) is a RouteNotFoundError

@@ -3,21 +3,10 @@ import { label, type KindDeclaration } from '../../kinds';
 import { ownerMarker, standing } from '../../kinds/marker';
 import { MARKER_ROOM, looksMarked, markerIn, splitMarked, withMarker } from '../../schemas/owner-marker';
 import { MARKER_KEY, type ResourceKind } from './closure';
-import { ProviderError, goneMessage, type Implementation } from './implementation';
+import { ProviderError, goneMessage, type Implementation, type LiveObject } from './implementation';
 import { isHeld, nameOf, ownerIdOf, ownerOf } from './ownership';
 import { noteTakenOver } from './conversion';
 import { assertSealedLive } from './seal';
-
-/** What a kind whose objects carry a marker adds to its implementation: the object as the service holds it now. */
-export interface LiveObject {
-  /** The object's outputs (the marked field as the service holds it), or undefined when the service says it is gone. */
-  live(id: string, props: Record<string, unknown>): Promise<Record<string, unknown> | undefined>;
-  /**
-   * The ids of the zone's objects of the kind whose marker is `marker`, from one list read per zone and run: where a
-   * create finds the object its own interrupted run made (docs/ownership.md#leftovers).
-   */
-  carrying?(props: Record<string, unknown>, marker: string): Promise<string[]>;
-}
 
 /**
  * Which of the objects carrying this resource's marker a create takes as its interrupted run's (docs/ownership.md#leftovers):

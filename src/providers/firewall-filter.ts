@@ -67,15 +67,13 @@ export function filterMatches(current: FirewallFilterOutputs, desired: FirewallF
   return !diffFirewallFilter(current, desired).changes;
 }
 
-const label = (inputs: { zoneId?: unknown }, name: string | undefined, id?: string) => kindLabel(RESOURCE, inputs, name, id);
-
 /**
  * The message of a create refused because a filter with this expression exists (10102): which one, and the ways
  * out, aliases first (a renamed resource), adoption for a filter made outside the stack only. Pure.
  */
 export function existingFilterMessage(zoneId: string, name: string | undefined, filterIds: readonly string[], serviceMessage: string): string {
   const [first] = filterIds;
-  const me = label({ zoneId }, name);
+  const me = kindLabel(RESOURCE, { zoneId }, name);
   const which = filterIds.length > 0 ? `filter ${filterIds.join(', ')} of this zone already has this expression` : 'a filter of this zone already has this expression';
   const adopt = first ? ` Only if filter ${first} was made outside this stack, take it over with adoptFilterId: '${first}'.` : '';
   return (
@@ -91,7 +89,7 @@ export function existingFilterMessage(zoneId: string, name: string | undefined, 
 export function filterInUseMessage(zoneId: string, name: string | undefined, filterId: string, ruleIds: readonly string[], serviceMessage: string): string {
   const users = ruleIds.length > 0 ? `firewall rule ${ruleIds.join(', ')}, not managed by this stack,` : 'a firewall rule not managed by this stack';
   return (
-    `${label({ zoneId }, name, filterId)}: not deleted: ${users} still references it (${serviceMessage}). Delete those rules or point ` +
+    `${kindLabel(RESOURCE, { zoneId }, name, filterId)}: not deleted: ${users} still references it (${serviceMessage}). Delete those rules or point ` +
     `them at another filter, then run the destroy again; or keep the filter and take the resource out of the stack without a ` +
     `delete: pulumi state delete <urn>, or retainOnDelete: true`
   );
@@ -100,7 +98,7 @@ export function filterInUseMessage(zoneId: string, name: string | undefined, fil
 /** The message of a change refused because the filter was created with its rule in one call (10027). Pure. */
 export function lockedFilterMessage(zoneId: string, name: string | undefined, filterId: string, serviceMessage: string): string {
   return (
-    `${label({ zoneId }, name, filterId)}: the filter was created together with its rule in one call and belongs to that rule ` +
+    `${kindLabel(RESOURCE, { zoneId }, name, filterId)}: the filter was created together with its rule in one call and belongs to that rule ` +
     `(${serviceMessage}); it cannot be changed on its own. Manage that rule as a FirewallRuleWithFilter, or declare a new ` +
     `FirewallFilter (without adoptFilterId) with its own expression`
   );

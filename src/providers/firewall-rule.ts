@@ -45,8 +45,6 @@ export function diffFirewallRule(olds: Record<string, unknown>, news: Record<str
   return diffFields(olds, news, DIFF, normalizeField);
 }
 
-const label = (inputs: { zoneId?: unknown }, name: string | undefined, id?: string) => kindLabel(RESOURCE, inputs, name, id);
-
 /**
  * What a refusal of a create or update means for a rule on a filter by id, and what to do (10027 or 10030). Pure. 10027: the filter was created with another rule in one call and belongs to it
  * (docs/service.md#single-call-filter). 10030: the quota; nothing was created, the filter stays with its resource.
@@ -58,7 +56,7 @@ export function ruleRefusalMessage(
   code: typeof ErrorCode.conflict | typeof ErrorCode.ruleQuotaExceeded,
   serviceMessage: string,
 ): string {
-  const me = label({ zoneId }, name);
+  const me = kindLabel(RESOURCE, { zoneId }, name);
   if (code === ErrorCode.conflict) {
     return (
       `${me}: filter ${filterId} was created together with another rule in one call and belongs to that rule (${serviceMessage}). ` +

@@ -42,7 +42,7 @@ function load(kind: ResourceKind): Implementation {
 }
 
 /** A kind's handlers with its owner marker on every object, where its declaration gives the marked field (kit/marker.ts). */
-function marked(declaration: KindDeclaration, impl: Implementation): Implementation {
+function marked(declaration: KindDeclaration<ResourceKind>, impl: Implementation): Implementation {
   const { marker, markerMax, scope } = declaration.identity;
   return marker === 'none' || scope === 'zone' || markerMax === undefined ? impl : withOwnerMarker(declaration, impl, markerMax);
 }

@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import { PAGE_GUARD_SETTING_FIELDS, type PageGuardSettingName, type PageGuardSettingsWire, type PageGuardSettingsUpdate } from '../schemas';
 import { checkWithSchema } from './kit/check';
-import { assertConfigured, configure, getClient } from './kit/context';
 import { diffFields } from './kit/diff';
-import { step, unlessNotFound, type Implementation } from './kit/implementation';
-import { nameOf } from './kit/ownership';
-import { PageGuardSettingsKind, diffPlan, label as kindLabel } from '../kinds';
+import { implementationOf } from './kit/handlers';
+import { step, unlessNotFound } from './kit/implementation';
+import { PageGuardSettingsKind, diffPlan } from '../kinds';
 
 /** Inputs of PageGuardSettings, as `check` validates them (src/kinds/page-guard-settings.ts). */
 export const PageGuardSettingsArgsSchema = PageGuardSettingsKind.args;
@@ -57,35 +56,28 @@ export function changedSettings(current: ZoneSettings, desired: Partial<PageGuar
   );
 }
 
-const label = (props: Record<string, unknown>) => kindLabel('PageGuardSettings', props, nameOf(props));
 const DIFF = diffPlan(PageGuardSettingsKind);
 
-export const pageGuardSettings: Implementation = {
-  configure,
-
-  async check(_olds, news) {
-    assertConfigured();
+export const pageGuardSettings = implementationOf<PageGuardSettingsInputs, PageGuardSettingsOutputs>('PageGuardSettings', {
+  async check(_ctx, _olds, news) {
     return checkWithSchema(PageGuardSettingsArgsSchema, news, 'PageGuardSettings');
   },
 
-  async diff(_id, olds, news) {
+  async diff(_ctx, _id, olds, news) {
     // One per zone: another zone is another resource (its create takes that zone over, its delete restores this one).
     return diffFields(olds, news, DIFF);
   },
 
-  async create(raw) {
-    const inputs = raw as PageGuardSettingsInputs;
-    const client = getClient();
-    const found = await step(`${label(inputs)}: reading the current settings`, () =>
-      client.pageGuard.get({ zoneId: inputs.zoneId }),
-    );
+  async create(ctx, inputs) {
+    const { client } = ctx;
+    const found = await step(`${ctx.label()}: reading the current settings`, () => client.pageGuard.get({ zoneId: inputs.zoneId }));
     const previous = settingsFromWire(found);
     // Write only what differs: taking over settings already as declared changes nothing on the service.
     const changes = changedSettings(previous, inputs);
     const current =
       Object.keys(changes).length === 0
         ? { ...previous, updatedAt: found.updated_at }
-        : await step(`${label(inputs)}: updating the settings`, async () => {
+        : await step(`${ctx.label()}: updating the settings`, async () => {
             const result = await client.pageGuard.update({ zoneId: inputs.zoneId, ...settingsToWire(changes) });
             return { ...previous, ...changes, ...settingsFromWire(result), updatedAt: result.updated_at };
           });
@@ -97,11 +89,8 @@ export const pageGuardSettings: Implementation = {
     return { id: inputs.zoneId, outs };
   },
 
-  async read(id, props) {
-    const olds = props as PageGuardSettingsOutputs;
-    const settings = await step(`${label(olds)}: reading the settings`, () =>
-      unlessNotFound(() => getClient().pageGuard.get({ zoneId: olds.zoneId }), undefined),
-    );
+  async read(ctx, id, olds) {
+    const settings = await step(`${ctx.label()}: reading the settings`, () => unlessNotFound(() => ctx.client.pageGuard.get({ zoneId: olds.zoneId }), undefined));
     if (!settings) return { id: '' };
     const inputs = managedView(olds.zoneId, settingsFromWire(settings), olds);
     const outs: PageGuardSettingsOutputs = {
@@ -112,13 +101,9 @@ export const pageGuardSettings: Implementation = {
     return { id, props: outs, inputs };
   },
 
-  async update(_id, olds, news) {
-    const before = olds as PageGuardSettingsOutputs;
-    const desired = news as PageGuardSettingsInputs;
+  async update(ctx, _id, before, desired) {
     const changed = changedSettings(before, desired);
-    const result = await step(`${label(desired)}: updating the settings`, () =>
-      getClient().pageGuard.update({ zoneId: desired.zoneId, ...settingsToWire(changed) }),
-    );
+    const result = await step(`${ctx.label()}: updating the settings`, () => ctx.client.pageGuard.update({ zoneId: desired.zoneId, ...settingsToWire(changed) }));
     const outs: PageGuardSettingsOutputs = {
       ...managedView(desired.zoneId, { ...desired, ...settingsFromWire(result) }, desired),
       ...(result.updated_at ? { updatedAt: result.updated_at } : {}),
@@ -127,11 +112,10 @@ export const pageGuardSettings: Implementation = {
     return { outs };
   },
 
-  async delete(_id, props) {
-    const olds = props as PageGuardSettingsOutputs;
+  async delete(ctx, _id, olds) {
     // Put back what the zone had before this resource took it over; a zone that is gone has nothing to restore.
-    await step(`${label(olds)}: restoring the previous settings`, () =>
-      unlessNotFound(() => getClient().pageGuard.update({ zoneId: olds.zoneId, ...settingsToWire(olds.previous) }), undefined),
+    await step(`${ctx.label()}: restoring the previous settings`, () =>
+      unlessNotFound(() => ctx.client.pageGuard.update({ zoneId: olds.zoneId, ...settingsToWire(olds.previous) }), undefined),
     );
   },
-};
+});

@@ -1,7 +1,6 @@
 import type * as pulumi from '@pulumi/pulumi';
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
-import { NotFoundError } from '../client/errors';
 import { MANAGED_RULESET_NAMES, repeats, type EntrypointRuleset, type SavedRuleset } from '../schemas';
 import {
   ManagedRuleSchema,
@@ -13,17 +12,19 @@ import {
   type ManagedRule,
 } from '../rulesets';
 import { checkWithSchema, containsUnknown, PREVIEW_UNKNOWN } from './kit/check';
-import { assertConfigured, configure, getClient, inPreview } from './kit/context';
-import { ProviderError, step, unlessNotFound, type Implementation } from './kit/implementation';
+import type { Context } from './kit/context';
+import { checkedInputs, implementationOf, recordedOutputs, type Props } from './kit/handlers';
+import { ProviderError, step, unlessNotFound } from './kit/implementation';
 import { nameOf } from './kit/ownership';
-import { MARKER_KEY, standing } from '../kinds/marker';
-import { markerFor, markerOutdated, recordedMarker, writtenMarker } from './kit/marker';
-import { splitMarked, withMarker } from '../schemas/owner-marker';
+import { MARKER_KEY } from '../kinds/marker';
+import { heldMarker, markerOutdated, otherOwner, recordedMarker, writtenMarker } from './kit/marker';
+import { markerIn, splitMarked, withMarker } from '../schemas/owner-marker';
 import { dryRunStep } from './kit/dry-run';
 import { WafManagedRulesKind, label as kindLabel } from '../kinds';
 
-const RESOURCE = 'WafManagedRules';
-const label = (zoneId: unknown) => `${RESOURCE} of zone ${String(zoneId)}`;
+const RESOURCE = WafManagedRulesKind.kind;
+/** Where the entry point carries its owner marker: the end of its description (src/kinds/waf-managed-rules.ts). */
+const MARKED_FIELD = WafManagedRulesKind.identity.marker;
 
 /** Inputs of a WafManagedRules as the provider sees them (src/kinds/waf-managed-rules.ts). */
 export const WafManagedRulesArgsSchema = WafManagedRulesKind.args;
@@ -173,7 +174,7 @@ export function migrationRefusal(zoneId: string, migrationState: string): string
       ? 'is in validation mode, where its WafMigration resource owns the new WAF configuration'
       : `has not migrated to the new WAF managed rules (migration_state ${migrationState})`;
   return (
-    `${label(zoneId)}: refused before any change: zone ${zoneId} ${why}. Declare a WafMigration with mode: 'direct' for ` +
+    `${kindLabel(RESOURCE, { zoneId }, undefined)}: refused before any change: zone ${zoneId} ${why}. Declare a WafMigration with mode: 'direct' for ` +
     `the zone (or finish its validation) and give this resource the option dependsOn: [thatMigration], so it is ` +
     `created once the migration is done`
   );
@@ -203,144 +204,136 @@ export function interveningWriter(
   );
 }
 
-async function currentEntrypoint(zoneId: string, what: string): Promise<SavedRuleset | undefined> {
-  return step(`${label(zoneId)}: ${what}`, () => unlessNotFound(() => getClient().rulesets.getEntrypoint({ zoneId }), undefined));
+async function currentEntrypoint(ctx: Context, zoneId: string, what: string): Promise<SavedRuleset | undefined> {
+  return step(`${ctx.label()}: ${what}`, () => unlessNotFound(() => ctx.client.rulesets.getEntrypoint({ zoneId }), undefined));
 }
 
-async function save(inputs: WafManagedRulesInputs, current: SavedRuleset | undefined, marker: string): Promise<SavedRuleset> {
+async function save(ctx: Context, inputs: WafManagedRulesInputs, current: SavedRuleset | undefined, marker: string): Promise<SavedRuleset> {
   const { zoneId } = inputs;
-  return step(`${label(zoneId)}: updating the entry point ruleset`, () => getClient().rulesets.updateEntrypoint({ zoneId, ruleset: entrypointUpdate(current, inputs, marker) }));
+  return step(`${ctx.label()}: updating the entry point ruleset`, () => ctx.client.rulesets.updateEntrypoint({ zoneId, ruleset: entrypointUpdate(current, inputs, marker) }));
 }
 
-/** The owner marker the entry point's description carries, if any. */
-const markerOn = (ruleset: SavedRuleset | undefined) => splitMarked(ruleset?.description).marker;
-
-/** The marker this resource writes: the one its state recorded, else the program's (src/resources/kit.ts). */
-const markerOf = (props: Record<string, unknown>): string => recordedMarker(props) ?? markerFor(RESOURCE, props);
+/** The owner marker the entry point carries at the end of its description (src/kinds/waf-managed-rules.ts), if any. */
+const liveMarker = (ruleset: SavedRuleset | undefined) => (ruleset ? markerIn(ruleset, MARKED_FIELD) : undefined);
 
 /**
- * Why this resource must not take the zone's entry point over, update it or put back what create found, or undefined
- * when it may: another stack's WafManagedRules marked it as its own (docs/ownership.md). One per zone; the service
- * lets the last writer win, so two stacks would undo each other's rules on every up. Pure.
+ * Why this resource must not take the zone's entry point over, update it or put back what create found, as the
+ * owner-marker rule says (kit/marker.ts `otherOwner`: `other` is the marker of the other owner), or undefined when it
+ * may. One per zone; the service lets the last writer win, so two stacks would undo each other's rules on every up.
+ * Pure.
  */
-export function ownerRefusal(zoneId: string, name: string | undefined, live: string | undefined, mine: string, doing: 'create' | 'update' | 'delete'): string | undefined {
-  if (standing(live, mine) !== 'other') return undefined;
-  const me = kindLabel(RESOURCE, { zoneId }, name);
+export function ownerRefusal(what: string, other: string | undefined, doing: 'create' | 'update' | 'delete'): string | undefined {
+  if (other === undefined) return undefined;
   const way =
     doing === 'create'
       ? `If that stack no longer manages it, remove its WafManagedRules (with restoreOnDelete: false) or add takeOver: true here`
       : `The marker moved since this stack wrote it (another stack took it over): remove this resource from the program with restoreOnDelete: false (pulumi up), or take the entry point back by declaring it anew with takeOver: true`;
-  return `${me}: refused before any change: the entry point is marked as held by another owner (marker ${live} in its description). ${way}`;
+  return `${what}: refused before any change: the entry point is marked as held by another owner (marker ${other} in its description). ${way}`;
 }
 
-export const wafManagedRules: Implementation = {
-  configure,
+/** The check: the schema, then the order's own failures; the canonical form of the rules goes to the state. */
+async function check(news: Props): Promise<pulumi.dynamic.CheckResult> {
+  const result = checkWithSchema(WafManagedRulesArgsSchema, news, RESOURCE);
+  const order = orderFailures(result.failures.length > 0 ? news : (result.inputs ?? {}));
+  if (order.length > 0 || result.failures.length > 0) return { inputs: news, failures: [...result.failures, ...order] };
+  // The canonical form goes to the state, so the engine's display of a change shows only what changed.
+  const inputs = result.inputs ?? {};
+  if (containsUnknown(inputs.rules)) return result;
+  const rules = Object.fromEntries(Object.entries(checkedInputs<WafManagedRulesInputs>(inputs).rules).map(([ref, rule]) => [ref, normalizeRule(rule)]));
+  return { inputs: { ...inputs, rules }, failures: [] };
+}
 
-  async check(_olds, news) {
-    assertConfigured();
-    const result = checkWithSchema(WafManagedRulesArgsSchema, news, RESOURCE);
-    const order = orderFailures(result.failures.length > 0 ? news : (result.inputs ?? {}));
-    if (order.length > 0 || result.failures.length > 0) return { inputs: news, failures: [...result.failures, ...order] };
-    // The canonical form goes to the state, so the engine's display of a change shows only what changed.
-    const inputs = result.inputs ?? {};
-    if (containsUnknown(inputs.rules)) return result;
-    const rules = Object.fromEntries(Object.entries(inputs.rules as Record<string, ManagedRule>).map(([ref, rule]) => [ref, normalizeRule(rule)]));
-    return { inputs: { ...inputs, rules }, failures: [] };
-  },
-
-  async diff(_id, olds, news) {
-    // One entry point per zone: another zone is another resource. restoreOnDelete changes the state only.
-    const changed = changedRules(olds, news);
-    const zone = news.zoneId !== undefined && news.zoneId !== olds.zoneId ? ['zoneId'] : [];
-    const restore = news.restoreOnDelete !== undefined && news.restoreOnDelete !== olds.restoreOnDelete ? ['restoreOnDelete'] : [];
-    const all = [...zone, ...changed, ...restore];
-    // A write of the rules is coming: the preview refuses it as the up would, when another writer came in between.
-    // An unchanged resource costs no call.
-    if (changed.length > 0 && zone.length === 0) {
-      const live = await currentEntrypoint(String(olds.zoneId), 'reading the entry point ruleset');
-      const refusal = live && interveningWriter(String(olds.zoneId), nameOf(news) ?? nameOf(olds), olds as WafManagedRulesOutputs, live, 'this update');
-      if (refusal) throw new ProviderError(refusal);
-      // The write the up would make, sent with dry_run=true in a preview (not in the up, whose write is the check):
-      // the service's refusal fails this resource's preview.
-      const declared = news as WafManagedRulesInputs;
-      if (inPreview() && !containsUnknown(declared.order) && !containsUnknown(declared.rules) && !(live && holdsDeclared(live, declared))) {
-        await dryRunStep(kindLabel(RESOURCE, { zoneId: olds.zoneId }, nameOf(news) ?? nameOf(olds)), () =>
-          getClient().rulesets.updateEntrypoint({ zoneId: String(olds.zoneId), ruleset: entrypointUpdate(live, declared, writtenMarker(RESOURCE, olds, news)), dryRun: true }),
-        );
-      }
+/**
+ * The diff by ref (changedRules); one entry point per zone: another zone is another resource, and restoreOnDelete
+ * changes the state only. A write of the rules is coming: the preview refuses it as the up would when another writer
+ * came in between, and sends it with dry_run=true. An unchanged resource costs no call.
+ */
+async function diff(ctx: Context, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
+  const changed = changedRules(olds, news);
+  const zone = news.zoneId !== undefined && news.zoneId !== olds.zoneId ? ['zoneId'] : [];
+  const restore = news.restoreOnDelete !== undefined && news.restoreOnDelete !== olds.restoreOnDelete ? ['restoreOnDelete'] : [];
+  const all = [...zone, ...changed, ...restore];
+  const last = recordedOutputs<WafManagedRulesOutputs>(olds);
+  const declared = checkedInputs<WafManagedRulesInputs>(news);
+  if (changed.length > 0 && zone.length === 0) {
+    const live = await currentEntrypoint(ctx, last.zoneId, 'reading the entry point ruleset');
+    const refusal = live && interveningWriter(last.zoneId, ctx.name ?? nameOf(olds), last, live, 'this update');
+    if (refusal) throw new ProviderError(refusal);
+    // The write the up would make, sent with dry_run=true in a preview (not in the up, whose write is the check):
+    // the service's refusal fails this resource's preview.
+    if (ctx.preview && !containsUnknown(declared.order) && !containsUnknown(declared.rules) && !(live && holdsDeclared(live, declared))) {
+      const ruleset = entrypointUpdate(live, declared, writtenMarker(RESOURCE, olds, news));
+      await dryRunStep(kindLabel(RESOURCE, { zoneId: last.zoneId }, ctx.name ?? nameOf(olds)), () => ctx.client.rulesets.updateEntrypoint({ zoneId: last.zoneId, ruleset, dryRun: true }));
     }
-    // Made before markers or owner ids: the next up writes the marker into the description (the program's inputs
-    // carry the owner; a refresh's diff of the old inputs counts nothing).
-    return { changes: all.length > 0 || markerOutdated(olds, news), replaces: zone, deleteBeforeReplace: zone.length > 0 ? true : undefined };
-  },
+  }
+  // Made before markers or owner ids: the next up writes the marker into the description (the program's inputs
+  // carry the owner; a refresh's diff of the old inputs counts nothing).
+  return { changes: all.length > 0 || markerOutdated(olds, news), replaces: zone, deleteBeforeReplace: zone.length > 0 ? true : undefined };
+}
 
-  async create(raw) {
-    const inputs = raw as WafManagedRulesInputs;
+/** The delete: puts back what create found, unless restoreOnDelete is false, another stack took it, or nothing differs. */
+async function restore(ctx: Context, props: WafManagedRulesOutputs): Promise<void> {
+  const { zoneId, recorded } = props;
+  if (props.restoreOnDelete === false || !recorded) return;
+  const current = await currentEntrypoint(ctx, zoneId, 'reading the entry point ruleset before putting back what create found');
+  if (!current) return;
+  // Another stack took the entry point over: its rules are its own now, and stay.
+  const other = otherOwner('delete', liveMarker(current), heldMarker(RESOURCE, props));
+  if (other !== undefined) {
+    console.error(`zoneguard: ${ctx.label()}: not putting back the rules create found: the entry point is marked as held by another owner (marker ${other}); the resource leaves the state and the rules stay`);
+    return;
+  }
+  const declared = declaredOf(recorded);
+  if (holdsDeclared(current, declared)) return;
+  // Put back only over what this resource last wrote: anything else is someone's change since.
+  const refusal = interveningWriter(zoneId, ctx.name, props, current, 'putting back the rules create found');
+  if (refusal) throw new ProviderError(`${refusal}; or set restoreOnDelete: false (pulumi up) to leave the rules as they are`);
+  await step(`${ctx.label()}: putting back the rules create found`, () =>
+    unlessNotFound(() => ctx.client.rulesets.updateEntrypoint({ zoneId, ruleset: entrypointUpdate({ ...current, name: recorded.name, description: recorded.description }, declared) }), undefined),
+  );
+}
+
+export const wafManagedRules = implementationOf<WafManagedRulesInputs, WafManagedRulesOutputs>(RESOURCE, {
+  check: (_ctx, _olds, news) => check(news),
+  diff: (ctx, _id, olds, news) => diff(ctx, olds, news),
+
+  async create(ctx, inputs) {
     const { zoneId } = inputs;
-    const status = await step(`${label(zoneId)}: reading the migration status`, () => getClient().wafMigration.status({ zoneId }));
+    const status = await step(`${ctx.label()}: reading the migration status`, () => ctx.client.wafMigration.status({ zoneId }));
     const refusal = migrationRefusal(zoneId, String(status.migration_state));
     if (refusal) throw new ProviderError(refusal);
     // Take-over, not duplication: record what the zone holds, and write only when it differs from the declared rules
     // or does not carry this resource's marker yet.
-    const current = await currentEntrypoint(zoneId, 'reading the entry point ruleset');
-    const mine = markerOf(raw);
-    const owned = raw.takeOver === true ? undefined : ownerRefusal(zoneId, nameOf(raw), markerOn(current), mine, 'create');
+    const current = await currentEntrypoint(ctx, zoneId, 'reading the entry point ruleset');
+    const mine = heldMarker(RESOURCE, inputs);
+    const owned = ownerRefusal(ctx.label(), otherOwner('adopt', liveMarker(current), mine, { takeOver: inputs.takeOver === true }), 'create');
     if (owned) throw new ProviderError(owned);
     const recorded = current ? recordOf(current) : null;
-    const saved = current && holdsDeclared(current, inputs) && markerOn(current) === mine ? current : await save(inputs, current, mine);
+    const saved = current && holdsDeclared(current, inputs) && liveMarker(current) === mine ? current : await save(ctx, inputs, current, mine);
     return { id: zoneId, outs: outputsOf(inputs, saved, recorded, mine) };
   },
 
-  async read(id, props) {
-    const recorded = props as WafManagedRulesOutputs;
-    const current = await currentEntrypoint(recorded.zoneId, 'reading the entry point ruleset');
+  async read(ctx, id, recorded) {
+    const current = await currentEntrypoint(ctx, recorded.zoneId, 'reading the entry point ruleset');
     // The zone is gone, or holds no entry point: nothing is managed any more.
     if (!current) return { id: '' };
-    const marker = typeof props[MARKER_KEY] === 'string' ? (props[MARKER_KEY] as string) : undefined;
-    const outs = outputsOf(recorded, current, recorded.recorded ?? null, marker);
+    const outs = outputsOf(recorded, current, recorded.recorded ?? null, recordedMarker(recorded));
     const inputs = { zoneId: outs.zoneId, order: outs.order, rules: outs.rules, restoreOnDelete: outs.restoreOnDelete };
     return { id, props: outs, inputs };
   },
 
-  async update(_id, olds, news) {
-    const desired = news as WafManagedRulesInputs;
-    const previous = olds as WafManagedRulesOutputs;
+  async update(ctx, _id, previous, desired) {
     // The ids come from the service, not the state: a rule changed elsewhere since keeps its id all the same.
-    const current = await currentEntrypoint(desired.zoneId, 'reading the entry point ruleset');
-    const marker = writtenMarker(RESOURCE, olds, news);
-    // The entry point must carry the marker the state holds (or none), or the one this write puts: an up killed after
-    // that write and before its checkpoint left it there (docs/ownership.md#owner-id). The write then puts `marker` on it.
-    const owned = markerOn(current) === marker ? undefined : ownerRefusal(desired.zoneId, nameOf(news), markerOn(current), recordedMarker(olds) ?? marker, 'update');
-    const refusal = owned ?? (current && interveningWriter(desired.zoneId, nameOf(news), previous, current, 'this update'));
+    const current = await currentEntrypoint(ctx, desired.zoneId, 'reading the entry point ruleset');
+    const marker = writtenMarker(RESOURCE, previous, desired);
+    // The entry point must carry the marker the state holds (or none), or the one this write puts (kit/marker.ts
+    // `otherOwner`); the write then puts `marker` on it.
+    const other = otherOwner('update', liveMarker(current), recordedMarker(previous) ?? marker, { written: marker });
+    const refusal = ownerRefusal(ctx.label(), other, 'update') ?? (current && interveningWriter(desired.zoneId, ctx.name, previous, current, 'this update'));
     if (refusal) throw new ProviderError(refusal);
-    const saved = current && holdsDeclared(current, desired) && markerOn(current) === marker ? current : await save(desired, current, marker);
+    const saved = current && holdsDeclared(current, desired) && liveMarker(current) === marker ? current : await save(ctx, desired, current, marker);
     return { outs: outputsOf(desired, saved, previous.recorded ?? null, marker) };
   },
 
-  async delete(_id, props) {
-    const outs = props as WafManagedRulesOutputs;
-    if (outs.restoreOnDelete === false || !outs.recorded) return;
-    const { zoneId, recorded } = outs;
-    const current = await currentEntrypoint(zoneId, 'reading the entry point ruleset before putting back what create found');
-    if (!current) return;
-    // Another stack took the entry point over: its rules are its own now, and stay.
-    const taken = ownerRefusal(zoneId, nameOf(props), markerOn(current), markerOf(props), 'delete');
-    if (taken) {
-      console.error(`zoneguard: ${kindLabel(RESOURCE, { zoneId }, nameOf(props))}: not putting back the rules create found: the entry point is marked as held by another owner (marker ${markerOn(current)}); the resource leaves the state and the rules stay`);
-      return;
-    }
-    const declared = declaredOf(recorded);
-    if (holdsDeclared(current, declared)) return;
-    // Put back only over what this resource last wrote: anything else is someone's change since.
-    const refusal = interveningWriter(zoneId, nameOf(props), outs, current, 'putting back the rules create found');
-    if (refusal) throw new ProviderError(`${refusal}; or set restoreOnDelete: false (pulumi up) to leave the rules as they are`);
-    await step(`${label(zoneId)}: putting back the rules create found`, async () => {
-      try {
-        return await getClient().rulesets.updateEntrypoint({ zoneId, ruleset: entrypointUpdate({ ...current, name: recorded.name, description: recorded.description }, declared) });
-      } catch (error) {
-        if (error instanceof NotFoundError) return undefined;
-        throw error;
-      }
-    });
-  },
-};
+  delete: (ctx, _id, props) => restore(ctx, props),
+});

@@ -15,9 +15,11 @@ import {
 import { DEFAULT_WAIT, WafMigrationKind, type WaitSchema } from '../kinds/waf-migration';
 import { ErrorCode, type EntrypointRuleset, type WafMigrationMode, type WafStatus } from '../schemas';
 import { checkWithSchema, containsUnknown } from './kit/check';
-import { assertConfigured, configure, getClient } from './kit/context';
+import type { Context } from './kit/context';
 import { diffFields } from './kit/diff';
-import { ProviderError, step, type Implementation } from './kit/implementation';
+import { implementationOf } from './kit/handlers';
+import { ProviderError, step } from './kit/implementation';
+import { label as kindLabel } from '../kinds';
 import {
   NO_ADJUSTMENTS,
   SETTLED_STATE,
@@ -53,8 +55,9 @@ export type WafMigrationOutputs = WafMigrationInputs & {
   conversion: WafConversion;
 };
 
-const RESOURCE = 'WafMigration';
-const label = (zoneId: unknown) => `${RESOURCE} of zone ${String(zoneId)}`;
+const RESOURCE = WafMigrationKind.kind;
+/** A migration is its zone's, once: its messages name the zone alone, whatever the resource is called. */
+const label = (zoneId: string) => kindLabel(RESOURCE, { zoneId }, undefined);
 
 /** How to take the resource out of a stack without touching the zone; part of every refusal. */
 export const HOW_TO_DROP =
@@ -259,15 +262,9 @@ async function waitForSettled(
  * Brings the zone from where it is to the declared mode: reads the plan, decides with docs/service.md#migration-modes,
  * refuses what cannot be done before any write, submits, and waits. `previous` is the state of an update.
  */
-async function converge(
-  inputs: WafMigrationInputs,
-  previous: WafMigrationOutputs | undefined,
-  resubmit: boolean,
-  provider: unknown,
-  id: string,
-): Promise<WafMigrationOutputs> {
+async function converge(ctx: Context, inputs: WafMigrationInputs, previous: WafMigrationOutputs | undefined, resubmit: boolean, id: string): Promise<WafMigrationOutputs> {
   const { zoneId, mode, adjustments } = inputs;
-  const client = getClient();
+  const { client } = ctx;
   const plan = await step(`${label(zoneId)}: reading the zone's migration`, () => readMigrationPlan(client, zoneId, adjustments));
   const next = nextStep(plan.migrationState, mode, resubmit);
   const kept = {
@@ -278,7 +275,7 @@ async function converge(
   const recordWith = (submitted: EntrypointRuleset | null, conversion: WafConversion) => (status: WafStatus) => ({
     ...migrationOutputs(inputs, status, submitted, conversion),
     // The engine keeps a partial state's properties as the outputs: without the provider the next run cannot load it.
-    __provider: provider,
+    __provider: ctx.provider,
   });
 
   switch (next.kind) {
@@ -309,35 +306,30 @@ async function converge(
   }
 }
 
-export const wafMigration: Implementation = {
-  configure,
-
-  async check(olds, news) {
-    assertConfigured();
+export const wafMigration = implementationOf<WafMigrationInputs, WafMigrationOutputs>(RESOURCE, {
+  async check(_ctx, olds, news) {
     const result = checkWithSchema(WafMigrationArgsSchema, news, RESOURCE);
     if (result.failures.length > 0) return result;
     const failures = transitionFailures(olds, result.inputs ?? {});
     return failures.length > 0 ? { inputs: news, failures } : result;
   },
 
-  async diff(_id, olds, news) {
+  async diff(_ctx, _id, olds, news) {
     return diffWafMigration(olds, news);
   },
 
-  async create(raw) {
-    const inputs = raw as WafMigrationInputs;
+  async create(ctx, inputs) {
     // The id is the zone's: a zone migrates once.
-    const outs = await converge(inputs, undefined, true, raw.__provider, inputs.zoneId);
+    const outs = await converge(ctx, inputs, undefined, true, inputs.zoneId);
     return { id: inputs.zoneId, outs };
   },
 
-  async read(id, props) {
-    const recorded = props as WafMigrationOutputs;
+  async read(ctx, id, recorded) {
     // No 404 takes it out of the state, not even the service's "zone not found": the migration cannot be undone,
     // and a resource forgotten on a lookup that went wrong would take the record of what was submitted with it.
     const status = await step(`${label(recorded.zoneId)}: reading the migration status`, async () => {
       try {
-        return await getClient().wafMigration.status({ zoneId: recorded.zoneId });
+        return await ctx.client.wafMigration.status({ zoneId: recorded.zoneId });
       } catch (error) {
         if (!(error instanceof NotFoundError)) throw error;
         throw new ProviderError(
@@ -361,19 +353,16 @@ export const wafMigration: Implementation = {
     return { id, props: outs, inputs };
   },
 
-  async update(id, olds, news) {
-    const previous = olds as WafMigrationOutputs;
-    const desired = news as WafMigrationInputs;
+  async update(ctx, id, previous, desired) {
     // check refuses these already; a program that skipped it must not reach the zone either.
     const refused = transitionFailures(previous, desired);
     if (refused.length > 0) throw new ProviderError(refused.map((f) => f.reason).join('\n'));
     const resubmit = previous.mode !== desired.mode || !isDeepStrictEqual(previous.adjustments ?? NO_ADJUSTMENTS, desired.adjustments);
-    const outs = await converge(desired, previous, resubmit, news.__provider, id);
+    const outs = await converge(ctx, desired, previous, resubmit, id);
     return { outs };
   },
 
-  async delete(_id, props) {
-    const { zoneId } = props as WafMigrationOutputs;
+  async delete(_ctx, _id, { zoneId }) {
     throw new ProviderError(
       `${label(zoneId)} cannot be deleted: the migration to the new WAF managed rules cannot be undone, and deleting ` +
         `this resource would not give the zone its previous WAF back. To drop it from the stack without touching the ` +
@@ -381,6 +370,6 @@ export const wafMigration: Implementation = {
         `pulumi state delete <urn> (pulumi state unprotect <urn> first if it is protected)`,
     );
   },
-};
+});
 
 export type { Adjustments };

@@ -48,9 +48,8 @@ export function getClient(): ZoneGuardClient {
 }
 
 /**
- * Whether this run is a preview (`pulumi preview`, or the preview `pulumi up` shows before it asks): then, and only
- * then, a ruleset write a resource would make is sent with dry_run=true first (kit/dry-run.ts), so an up pays no call
- * for it.
+ * Whether this run is a preview, for the wrappers of src/providers/index.ts (a sealed preview records what it saw:
+ * kit/seal.ts); a kind's handlers read it from their context (`Context.preview`).
  */
 export function inPreview(): boolean {
   return previewing;
@@ -79,12 +78,21 @@ export function withPreviewKnown<I extends Pick<pulumi.dynamic.ResourceProvider,
 export interface Context {
   /** The process's client ({@link getClient}), read at each use, so a `configure` in between is seen. */
   readonly client: ZoneGuardClient;
-  /** Whether this run is a preview ({@link inPreview}), read at each use. */
+  /**
+   * Whether this run is a preview (`pulumi preview`, or the preview `pulumi up` shows before it asks): then, and only
+   * then, a ruleset write a resource would make is sent with dry_run=true first (kit/dry-run.ts), so an up pays no
+   * call for it. Read at each use.
+   */
   readonly preview: boolean;
   /** The resource's logical name, when the program passed it (kit/closure.ts `NAME_KEY`). */
   readonly name: string | undefined;
   /** The resource in a message, with the object's id when given: `CspPolicy 'login' 0a1b in zone 023e` (src/kinds `label`). */
   label(id?: string): string;
+  /**
+   * The provider the engine stores with the resource (`__provider`, kit/closure.ts `providerText`): what a failure
+   * that records a partial state must carry in its properties, or the next run cannot load the resource.
+   */
+  readonly provider: unknown;
 }
 
 /** The context of a call of `kind`'s handlers on the resource whose inputs or outputs are `props`. */
@@ -99,6 +107,7 @@ export function contextOf(kind: ResourceKind, props: Record<string, unknown>): C
     },
     name,
     label: (id) => label(kind, props, name, id),
+    provider: props.__provider,
   };
 }
 

@@ -12,12 +12,11 @@
 import { RetiredApiError } from '../../client/errors';
 import { CUSTOM_PHASE, type SavedRuleset } from '../../schemas';
 import { splitMarked } from '../../schemas/owner-marker';
-import { label } from '../../kinds';
 import type { ResourceKind } from './closure';
-import { getClient } from './context';
+import type { ZoneGuardClient } from '../../client';
+import { contextOf } from './context';
 import { ProviderError, unlessNotFound, type Implementation } from './implementation';
-import { markerFor, recordedMarker } from './marker';
-import { nameOf } from './ownership';
+import { heldMarker } from './marker';
 
 /** The kinds of the legacy firewall rules and filters API, whose deletes this guard wraps. */
 export const LEGACY_FIREWALL_KINDS: readonly ResourceKind[] = ['FirewallRuleWithFilter', 'FirewallFilter', 'FirewallRule'];
@@ -95,10 +94,10 @@ export function withTakeOverRecord(impl: Implementation): Implementation {
  * The zone's custom phase, read once per zone and run; undefined when it has none or cannot be read. Only a hint: a
  * token of the legacy API alone (no rulesets API) deletes as before, and the legacy API's refusal then speaks.
  */
-function customPhase(zoneId: string): Promise<SavedRuleset | undefined> {
+function customPhase(client: ZoneGuardClient, zoneId: string): Promise<SavedRuleset | undefined> {
   let phase = phases.get(zoneId);
   if (!phase) {
-    phase = unlessNotFound(() => getClient().rulesets.getEntrypoint({ zoneId, phase: CUSTOM_PHASE }), undefined).catch(() => undefined);
+    phase = unlessNotFound(() => client.rulesets.getEntrypoint({ zoneId, phase: CUSTOM_PHASE }), undefined).catch(() => undefined);
     phases.set(zoneId, phase);
   }
   return phase;
@@ -108,10 +107,10 @@ function customPhase(zoneId: string): Promise<SavedRuleset | undefined> {
  * The custom rule that is the conversion of the object marked `marker`, from what this run took over and the zone's
  * custom phase (one read per zone and run), or undefined when neither knows one.
  */
-async function conversionOf(zoneId: string, marker: string): Promise<Conversion | undefined> {
+async function conversionOf(client: ZoneGuardClient, zoneId: string, marker: string): Promise<Conversion | undefined> {
   const taken = takenOver.get(marker);
   if (taken !== undefined) return { customRuleId: taken.id, how: taken.earlier ? 'taken over before' : 'taken over' };
-  const phase = await customPhase(zoneId);
+  const phase = await customPhase(client, zoneId);
   const rule = phase?.rules.find((candidate) => splitMarked(candidate.ref).marker === marker);
   return rule?.id === undefined ? undefined : { customRuleId: rule.id, how: 'marked' };
 }
@@ -146,18 +145,18 @@ function refusedAsRetired(error: unknown): RetiredApiError | undefined {
  * on the delete itself) is taken as the sign: the resource leaves the state, nothing deleted.
  */
 export function withConversion(kind: ResourceKind, impl: Implementation): Implementation {
-  const what = (props: Record<string, unknown>, id: string) => label(kind, props, nameOf(props), id);
   return {
     ...impl,
 
     async delete(id, props) {
       const zoneId = String(props.zoneId);
-      const marker = recordedMarker(props) ?? markerFor(kind, props);
-      const conversion = kind === 'FirewallFilter' ? undefined : await conversionOf(zoneId, marker);
+      const ctx = contextOf(kind, props);
+      const marker = heldMarker(kind, props);
+      const conversion = kind === 'FirewallFilter' ? undefined : await conversionOf(ctx.client, zoneId, marker);
       const known = conversion ?? (convertedZones.has(zoneId) ? { how: 'zone converted' as const } : undefined);
       if (known) {
         convertedZones.add(zoneId);
-        console.error(convertedLine(what(props, id), known));
+        console.error(convertedLine(ctx.label(id), known));
         return;
       }
       try {
@@ -166,7 +165,7 @@ export function withConversion(kind: ResourceKind, impl: Implementation): Implem
         const refusal = refusedAsRetired(error);
         if (!refusal) throw error;
         convertedZones.add(zoneId);
-        console.error(convertedLine(what(props, id), { how: refusal.status === 410 ? 'retired' : 'maintenance' }));
+        console.error(convertedLine(ctx.label(id), { how: refusal.status === 410 ? 'retired' : 'maintenance' }));
       }
     },
   };

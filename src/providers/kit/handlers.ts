@@ -58,3 +58,19 @@ export function implementationOf<I, O>(kind: ResourceKind, handlers: Handlers<I,
     ...(carrying ? { carrying: (props: Props, marker: string) => carrying(ctx(props), props as I, marker) } : {}),
   };
 }
+
+/**
+ * A diff's old outputs in the kind's types: what its create, read or update returned, as the engine boundary takes
+ * them (above). For a kind whose diff reads its own outputs (WafManagedRules: the version it last wrote).
+ */
+export function recordedOutputs<O>(olds: Props): O {
+  return olds as O;
+}
+
+/**
+ * A diff's new inputs in the kind's types: what its check answered. In a preview a value may still be unknown
+ * (src/unknown.ts): the diff looks at a field's value only after `containsUnknown` says it is known.
+ */
+export function checkedInputs<I>(news: Props): I {
+  return news as I;
+}

@@ -37,6 +37,11 @@ export function recordedMarker(props: Record<string, unknown> | undefined): stri
   return typeof marker === 'string' && marker !== '' ? marker : undefined;
 }
 
+/** The marker a resource holds its object by: the one its state recorded, else the program's ({@link markerFor}). */
+export function heldMarker(kind: ResourceKind, props: Record<string, unknown>): string {
+  return recordedMarker(props) ?? markerFor(kind, props);
+}
+
 /**
  * Whether the next write must put the program's marker on the object (docs/ownership.md#owner-id): the state recorded
  * none (made before markers), or one made before owner ids (no owner id recorded beside it), while the program passes
@@ -57,31 +62,50 @@ export function writtenMarker(kind: ResourceKind, olds: Record<string, unknown>,
 /** Who an object's marker names, for a message: this stack's resources are told apart from the rest by the state only. */
 const ownerWords = (marker: string) => `another owner (marker ${marker} in its ref or description; zoneguard orphans names the stack that holds it)`;
 
+/** A write of a resource to an object that may carry another owner's marker. */
+export type MarkedWrite = 'adopt' | 'update' | 'delete';
+
 /**
- * Why a create may not adopt an object whose marker is `live`, or undefined when it may: an object marked by
- * another owner is adopted only with takeOver (docs/ownership.md#take-over). Pure.
+ * The owner-marker rule, for every kind whose objects carry a marker, many per zone or one (docs/ownership.md): the
+ * marker of another owner that makes `write` leave the object alone, or undefined when the write may go on. `held` is
+ * the marker the resource holds the object by (for a create, the one it writes); an unmarked object is the
+ * resource's (made before markers, or the marker removed by hand: the next write puts it back).
+ * - adopt: another owner's object is taken only with takeOver (docs/ownership.md#take-over);
+ * - update: the marker this write puts (`written`) passes too: an up killed after that write and before its
+ *   checkpoint left it on the object (docs/ownership.md#owner-id);
+ * - delete: another owner's object stays.
+ * Pure.
  */
+export function otherOwner(write: MarkedWrite, live: string | undefined, held: string, allow: { takeOver?: boolean; written?: string } = {}): string | undefined {
+  if (live === undefined || standing(live, held) !== 'other') return undefined;
+  if (write === 'adopt' && allow.takeOver === true) return undefined;
+  if (write === 'update' && live === allow.written) return undefined;
+  return live;
+}
+
+/** Why a create may not adopt an object whose marker is `live` ({@link otherOwner}), or undefined when it may. Pure. */
 export function adoptionBlock(what: string, live: string | undefined, mine: string, takeOver: boolean, adoptInput: string): string | undefined {
-  if (standing(live, mine) !== 'other' || takeOver) return undefined;
+  const other = otherOwner('adopt', live, mine, { takeOver });
+  if (other === undefined) return undefined;
   return (
-    `${what}: refused before any change: it is marked as held by ${ownerWords(live!)}. If that owner no longer needs it, or ` +
+    `${what}: refused before any change: it is marked as held by ${ownerWords(other)}. If that owner no longer needs it, or ` +
     `this resource replaces it, add ${TAKE_OVER}: true beside ${adoptInput}: the marker moves to this resource and the old ` +
     `owner's delete then leaves the object. Otherwise remove ${adoptInput} to create an object of its own`
   );
 }
 
 /**
- * Why an update or delete must not touch the object, or undefined when it may: its marker names another owner (it
- * was taken over). An unmarked object is this resource's when its state says it holds it (made before markers, or
- * the marker removed by hand: the next write puts it back). Pure.
+ * Why an update or delete must not touch the object ({@link otherOwner}: its marker names another owner, it was taken
+ * over), or undefined when it may. `recorded`: the marker the resource holds it by; `written`: an update's own. Pure.
  */
-export function writeBlock(what: string, verb: 'update' | 'delete', live: string | undefined, recorded: string): string | undefined {
-  if (standing(live, recorded) !== 'other') return undefined;
+export function writeBlock(what: string, verb: 'update' | 'delete', live: string | undefined, recorded: string, written?: string): string | undefined {
+  const other = otherOwner(verb, live, recorded, { ...(written === undefined ? {} : { written }) });
+  if (other === undefined) return undefined;
   const next =
     verb === 'delete'
       ? 'the object stays, and the resource leaves the state'
       : 'nothing was written. Remove this resource from the program (its delete leaves the object), or take the object back by adoption with takeOver: true';
-  return `${what}: not ${verb === 'delete' ? 'deleting' : 'updating'} it: it is marked as held by ${ownerWords(live!)}; ${next}`;
+  return `${what}: not ${verb === 'delete' ? 'deleting' : 'updating'} it: it is marked as held by ${ownerWords(other)}; ${next}`;
 }
 
 /**
@@ -147,6 +171,79 @@ async function takenLeftover(declaration: KindDeclaration, impl: Partial<LiveObj
   return take;
 }
 
+/** A kind whose objects carry the marker, as the wrapper below reads and writes it. */
+interface MarkedKind {
+  kind: ResourceKind;
+  field: 'ref' | 'description';
+  adoptInput: string;
+  /** The kind's live read (kit/handlers.ts `live`): the object as the service holds it now, undefined when gone. */
+  live(id: string, props: Props): Promise<Props | undefined>;
+  /** The resource in a message (src/kinds `label`). */
+  what(props: Props, id?: string): string;
+}
+
+type Props = Record<string, unknown>;
+
+/** The inputs with `marker` at the end of the marked field: what create and update send. */
+const marked = (k: MarkedKind, props: Props, marker: string): Props => ({ ...props, [k.field]: withMarker(typeof props[k.field] === 'string' ? (props[k.field] as string) : '', marker) });
+
+/** The outputs as the program sees them: the field without the marker, and the marker written kept in the state. */
+function shown<T extends Props | undefined>(k: MarkedKind, props: T, marker: string | undefined): T {
+  if (props === undefined) return props;
+  const { own } = splitMarked(typeof props[k.field] === 'string' ? (props[k.field] as string) : '');
+  return { ...props, [k.field]: own, ...(marker ? { [MARKER_KEY]: marker } : {}) } as T;
+}
+
+/**
+ * The marker to record after a write: the one the service now holds. It differs from the one written only where the
+ * kind holds an object that cannot take a marker as it is (a filter locked to its single-call rule keeps that rule's:
+ * firewall-filter.ts), and then the object's own is what later writes and deletes must find.
+ */
+const onObject = (k: MarkedKind, outs: Props | undefined, written: string) => (outs && markerIn(outs, k.field)) ?? written;
+
+/**
+ * Reads the object as the service holds it now, before a write of it, and applies the owner-marker rule
+ * ({@link otherOwner}) to the marker it carries: the one place where every write of a kind of many objects per zone
+ * (an adoption's, an update's, a delete's) meets the live object, so every check of the live object before the write
+ * goes here (a sealed up's: kit/seal.ts). `recorded` is what the live read is made from (the state's outputs, or an
+ * adoption's inputs), `resource` the resource's own inputs (an update's new ones). Answers the object (undefined when
+ * the service says it is gone) and the rule's refusal, if any.
+ */
+async function beforeWrite(k: MarkedKind, write: MarkedWrite, id: string, recorded: Props, resource: Props, what: string, held: string, allow: { takeOver?: boolean; written?: string } = {}) {
+  const object = await k.live(id, recorded);
+  // A sealed up: the object as the sealed preview read it, or gone since it did (an update's; an adoption is not sealed).
+  if (write === 'update' || (write === 'delete' && object)) assertSealedLive(k.kind, resource, id, object);
+  if (!object) return { object };
+  const live = markerIn(object, k.field);
+  const block = write === 'adopt' ? adoptionBlock(what, live, held, allow.takeOver === true, k.adoptInput) : writeBlock(what, write, live, held, allow.written);
+  return { object, live, block };
+}
+
+/**
+ * A create with the marker: an adoption reads the object first (an object another owner marked needs takeOver), and
+ * confirms after its write that the marker it left is still there; a plain create takes the object its own
+ * interrupted run made, if any (docs/ownership.md#leftovers).
+ */
+async function createMarked(k: MarkedKind, declaration: KindDeclaration, impl: Implementation & Partial<LiveObject>, inputs: Props) {
+  const mine = markerFor(k.kind, inputs);
+  const adopted = typeof inputs[k.adoptInput] === 'string' ? (inputs[k.adoptInput] as string) : undefined;
+  const adopting = adopted === undefined ? undefined : `${k.what(inputs, adopted)}: adopting it`;
+  // An id that names nothing is the kind's own message (its create reads it again).
+  const before = adopted && adopting ? await beforeWrite(k, 'adopt', adopted, inputs, inputs, adopting, mine, { takeOver: inputs[TAKE_OVER] === true }) : undefined;
+  if (before?.block) throw new ProviderError(before.block);
+  const leftover = adopted === undefined ? await takenLeftover(declaration, impl, inputs, mine, (id) => k.what(inputs, id)) : undefined;
+  const result = await impl.create(marked(k, leftover === undefined ? inputs : { ...inputs, [k.adoptInput]: leftover }, mine));
+  const written = onObject(k, result.outs, mine);
+  // The marker the create's answer shows: a filter locked to its single-call rule keeps none, or that rule's.
+  if (adopting) await confirmAdoption(adopting, () => k.live(result.id, inputs).then((object) => object && markerIn(object, k.field)), result.outs && markerIn(result.outs, k.field), k.adoptInput);
+  // A ruleset rule that carried another resource's marker (a legacy firewall rule's, kept by the conversion) is that
+  // rule's conversion: the legacy resource's delete then leaves it (kit/conversion.ts).
+  if (declaration.identity.object === 'rulesetRule' && before?.live !== undefined && before.live !== mine) noteTakenOver(before.live, result.id);
+  // A leftover is taken as an adoption would take it, but the program did not ask for one: its outputs say none.
+  const outs = leftover === undefined ? result.outs : Object.fromEntries(Object.entries(result.outs ?? {}).filter(([key]) => key !== k.adoptInput));
+  return { ...result, outs: shown(k, outs, written) };
+}
+
 /**
  * The implementation with the owner marker on the object (docs/ownership.md): every create and update writes the
  * marker at the end of the kind's marked field (`ref` or `description`); every output and read shows the field
@@ -155,29 +252,11 @@ async function takenLeftover(declaration: KindDeclaration, impl: Partial<LiveObj
  * no marker yet (made before markers) shows an update in the next preview, which writes its marker; a refresh never
  * writes. `fieldMax` is the service's limit of the marked field.
  */
-export function withOwnerMarker(declaration: KindDeclaration, impl: Implementation & Partial<LiveObject>, fieldMax: number): Implementation {
+export function withOwnerMarker(declaration: KindDeclaration<ResourceKind>, impl: Implementation & Partial<LiveObject>, fieldMax: number): Implementation {
   const { kind } = declaration;
-  const field = declaration.identity.marker;
-  const adoptInput = declaration.identity.adoptInput;
+  const { marker: field, adoptInput } = declaration.identity;
   if (field === 'none' || adoptInput === undefined || !impl.live) throw new Error(`zoneguard: ${kind} has no marked field or no live read`);
-  const live = impl.live.bind(impl);
-  const what = (props: Record<string, unknown>, id?: string) => label(kind as ResourceKind, props, nameOf(props), id);
-  const ownText = (props: Record<string, unknown>) => (typeof props[field] === 'string' ? (props[field] as string) : '');
-  const marked = (props: Record<string, unknown>, marker: string) => ({ ...props, [field]: withMarker(ownText(props), marker) });
-  /** The outputs as the program sees them: the field without the marker, and the marker written kept in the state. */
-  const shown = <T extends Record<string, unknown> | undefined>(props: T, marker: string | undefined): T => {
-    if (props === undefined) return props;
-    const { own } = splitMarked(typeof props[field] === 'string' ? (props[field] as string) : '');
-    return { ...props, [field]: own, ...(marker ? { [MARKER_KEY]: marker } : {}) } as T;
-  };
-  const liveMarker = (object: Record<string, unknown>) => markerIn(object, field);
-  /**
-   * The marker to record after a write: the one the service now holds. It differs from the one written only where
-   * the kind holds an object that cannot take a marker as it is (a filter locked to its single-call rule keeps that
-   * rule's: firewall-filter.ts), and then the object's own is what later writes and deletes must find.
-   */
-  const onObject = (outs: Record<string, unknown> | undefined, written: string) => (outs && liveMarker(outs)) ?? written;
-
+  const k: MarkedKind = { kind, field, adoptInput, live: impl.live.bind(impl), what: (props, id) => label(kind, props, nameOf(props), id) };
   return {
     ...impl,
 
@@ -194,59 +273,29 @@ export function withOwnerMarker(declaration: KindDeclaration, impl: Implementati
       return result;
     },
 
-    async create(inputs) {
-      const mine = markerFor(kind as ResourceKind, inputs);
-      const adopted = typeof inputs[adoptInput] === 'string' ? (inputs[adoptInput] as string) : undefined;
-      let previous: string | undefined;
-      if (adopted) {
-        // An id that names nothing is the kind's own message (its create reads it again).
-        const object = await live(adopted, inputs);
-        const block = object && adoptionBlock(`${what(inputs, adopted)}: adopting it`, liveMarker(object), mine, inputs[TAKE_OVER] === true, adoptInput);
-        if (block) throw new ProviderError(block);
-        previous = object && liveMarker(object);
-      }
-      const leftover = adopted === undefined ? await takenLeftover(declaration, impl, inputs, mine, (id) => what(inputs, id)) : undefined;
-      const result = await impl.create(marked(leftover === undefined ? inputs : { ...inputs, [adoptInput]: leftover }, mine));
-      const written = onObject(result.outs, mine);
-      // The marker the create's answer shows: a filter locked to its single-call rule keeps none, or that rule's.
-      if (adopted) await confirmAdoption(`${what(inputs, adopted)}: adopting it`, () => live(result.id, inputs).then((object) => object && liveMarker(object)), result.outs && liveMarker(result.outs), adoptInput);
-      // A ruleset rule that carried another resource's marker (a legacy firewall rule's, kept by the conversion) is that
-      // rule's conversion: the legacy resource's delete then leaves it (kit/conversion.ts).
-      if (declaration.identity.object === 'rulesetRule' && previous !== undefined && previous !== mine) noteTakenOver(previous, result.id);
-      // A leftover is taken as an adoption would take it, but the program did not ask for one: its outputs say none.
-      const outs = leftover === undefined ? result.outs : Object.fromEntries(Object.entries(result.outs ?? {}).filter(([key]) => key !== adoptInput));
-      return { ...result, outs: shown(outs, written) };
-    },
+    create: (inputs) => createMarked(k, declaration, impl, inputs),
 
     async read(id, props) {
       const result = await impl.read(id, props);
-      const recorded = recordedMarker(props);
-      return { ...result, props: shown(result.props, recorded), inputs: shown(result.inputs, undefined) };
+      return { ...result, props: shown(k, result.props, recordedMarker(props)), inputs: shown(k, result.inputs, undefined) };
     },
 
     async update(id, olds, news) {
-      const marker = writtenMarker(kind as ResourceKind, olds, news);
-      const object = await live(id, olds);
-      assertSealedLive(kind as ResourceKind, news, id, object);
-      if (!object) throw new ProviderError(goneMessage(what(news, id)));
-      // The object must carry the marker the state holds (or none), or the one this write puts: an up killed after
-      // that write and before its checkpoint left it there (docs/ownership.md#owner-id). The write then puts `marker` on it.
-      const found = liveMarker(object);
-      const block = found === marker ? undefined : writeBlock(what(news, id), 'update', found, recordedMarker(olds) ?? marker);
+      const marker = writtenMarker(kind, olds, news);
+      // The object must carry the marker the state holds (or none), or the one this write puts; the write puts `marker` on it.
+      const { object, block } = await beforeWrite(k, 'update', id, olds, news, k.what(news, id), recordedMarker(olds) ?? marker, { written: marker });
+      if (!object) throw new ProviderError(goneMessage(k.what(news, id)));
       if (block) throw new ProviderError(block);
-      const result = await impl.update(id, object, marked(news, marker));
-      return { ...result, outs: shown(result.outs, onObject(result.outs, marker)) };
+      const result = await impl.update(id, object, marked(k, news, marker));
+      return { ...result, outs: shown(k, result.outs, onObject(k, result.outs, marker)) };
     },
 
     async delete(id, props) {
-      const object = await live(id, props);
-      // Gone already: what a delete wants.
+      const { object, block } = await beforeWrite(k, 'delete', id, props, props, `zoneguard: ${k.what(props, id)}`, heldMarker(kind, props));
+      // Gone already: what a delete wants. Another owner's: it stays, and the resource leaves the state.
       if (!object) return;
-      assertSealedLive(kind as ResourceKind, props, id, object);
-      const marker = recordedMarker(props) ?? markerFor(kind as ResourceKind, props);
-      const skip = writeBlock(`zoneguard: ${what(props, id)}`, 'delete', liveMarker(object), marker);
-      if (skip) {
-        console.error(skip);
+      if (block) {
+        console.error(block);
         return;
       }
       await impl.delete(id, props);

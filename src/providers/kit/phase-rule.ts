@@ -11,7 +11,7 @@ import type { Context } from './context';
 import { diffFields } from './diff';
 import { dryRunStep } from './dry-run';
 import { objectKind } from './flow';
-import type { Props } from './handlers';
+import { checkedInputs, recordedOutputs, type Props } from './handlers';
 import { ProviderError, step, type Implementation, type LiveObject } from './implementation';
 import { markerFor, writtenMarker } from './marker';
 import { ownerOf } from './ownership';
@@ -46,7 +46,7 @@ const allKnown = (news: Record<string, unknown>) =>
  */
 export function asWritten(news: Record<string, unknown>, marker: unknown): DeclaredRule {
   const ref = typeof marker === 'string' && marker !== '' ? { ref: withMarker(typeof news.ref === 'string' ? news.ref : '', marker) } : {};
-  return { ...news, ...ref } as unknown as DeclaredRule;
+  return checkedInputs<DeclaredRule>({ ...news, ...ref });
 }
 
 /** Whether a live read is an adoption's of rule `id` with takeOver (PhaseRuleCalls.live). Pure. */
@@ -56,7 +56,7 @@ const takingOver = (props: { adoptRuleId?: string | undefined; takeOver?: unknow
 async function check(kind: PhaseRuleSpec['kind'], rules: PhaseRuleCalls, ctx: Context, olds: Props, news: Props) {
   const result = checkWithSchema(declarationOf(kind).args, news, kind, { multiline: ['expression', 'ratelimit'] });
   if (result.failures.length > 0 || GRAMMAR_INPUTS.some((key) => news[key] === PREVIEW_UNKNOWN || containsUnknown(news[key]))) return result;
-  const problems = declaredRuleProblems(result.inputs as unknown as DeclaredRule, rules.phase);
+  const problems = declaredRuleProblems(checkedInputs<DeclaredRule>(result.inputs ?? {}), rules.phase);
   if (problems.length > 0) {
     return { inputs: news, failures: problems.map(({ path, message }) => ({ property: path.join('.'), reason: `${kind}.${path.join('.')}: ${message}` })) };
   }
@@ -81,10 +81,10 @@ async function diff(kind: PhaseRuleSpec['kind'], rules: PhaseRuleCalls, ctx: Con
     await dryRunStep(ctx.label(), () => rules.previewCreate(ctx, asWritten(news, markerFor(kind, news))), 'create');
     return result;
   }
-  const previous = { ...(olds as unknown as PhaseRuleOutputs), ruleId: id };
+  const previous = { ...recordedOutputs<PhaseRuleOutputs>(olds), ruleId: id };
   const move = moves(olds, news);
   await dryRunStep(ctx.label(id), () => rules.patch(ctx, asWritten(news, writtenMarker(kind, olds, news)), previous, move, true));
-  if (move) await rules.previewMove(ctx, news as unknown as DeclaredRule, id);
+  if (move) await rules.previewMove(ctx, checkedInputs<DeclaredRule>(news), id);
   return result;
 }
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { PAGE_GUARD_SETTING_FIELDS, type PageGuardSettingName, type PageGuardSettingsWire, type PageGuardSettingsUpdate } from '../schemas';
 import { checkWithSchema } from './kit/check';
 import { diffFields } from './kit/diff';
-import { implementationOf } from './kit/handlers';
+import { implementationOf } from './kit/context';
 import { step, unlessNotFound } from './kit/implementation';
 import { PageGuardSettingsKind, diffPlan } from '../kinds';
 

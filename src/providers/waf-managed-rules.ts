@@ -12,8 +12,7 @@ import {
   type ManagedRule,
 } from '../rulesets';
 import { checkWithSchema, containsUnknown, PREVIEW_UNKNOWN } from './kit/check';
-import type { Context } from './kit/context';
-import { checkedInputs, implementationOf, recordedOutputs, type Props } from './kit/handlers';
+import { checkedInputs, implementationOf, recordedOutputs, type Props, type Context } from './kit/context';
 import { ProviderError, step, unlessNotFound } from './kit/implementation';
 import { nameOf } from './kit/ownership';
 import { MARKER_KEY } from '../kinds/marker';

@@ -15,9 +15,8 @@ import {
 import { DEFAULT_WAIT, WafMigrationKind, type WaitSchema } from '../kinds/waf-migration';
 import { ErrorCode, type EntrypointRuleset, type WafMigrationMode, type WafStatus } from '../schemas';
 import { checkWithSchema, containsUnknown } from './kit/check';
-import type { Context } from './kit/context';
 import { diffFields } from './kit/diff';
-import { implementationOf } from './kit/handlers';
+import { implementationOf, type Context } from './kit/context';
 import { ProviderError, step } from './kit/implementation';
 import { label as kindLabel } from '../kinds';
 import {

@@ -5,9 +5,8 @@ import type * as pulumi from '@pulumi/pulumi';
 import { declarationOf, diffPlan, type ResourceKind } from '../../kinds';
 import { markerIn } from '../../schemas/owner-marker';
 import { checkWithSchema } from './check';
-import type { Context } from './context';
 import { diffFields } from './diff';
-import { implementationOf, type Handlers, type Props } from './handlers';
+import { implementationOf, type Handlers, type Props, type Context } from './context';
 import { ProviderError, unlessNotFound, type Implementation, type LiveObject } from './implementation';
 
 /** What every kind of many objects per zone declares first: its zone. */
@@ -147,7 +146,7 @@ export function objectFlow<W extends { id: string }, I extends ZoneInputs, O ext
   };
 }
 
-/** Every method of a kind of many objects per zone, from its spec: the engine's entry to it (kit/handlers.ts). */
+/** Every method of a kind of many objects per zone, from its spec: the engine's entry to it (kit/context.ts `implementationOf`). */
 export function objectKind<W extends { id: string }, I extends ZoneInputs, O extends I>(spec: ObjectSpec<W, I, O> & Checks<I>): Implementation & Partial<LiveObject> {
   const { args } = declarationOf(spec.kind);
   const plan = diffPlan(declarationOf(spec.kind));

@@ -176,7 +176,7 @@ interface MarkedKind {
   kind: ResourceKind;
   field: 'ref' | 'description';
   adoptInput: string;
-  /** The kind's live read (kit/handlers.ts `live`): the object as the service holds it now, undefined when gone. */
+  /** The kind's live read (kit/context.ts `Handlers.live`): the object as the service holds it now, undefined when gone. */
   live(id: string, props: Props): Promise<Props | undefined>;
   /** The resource in a message (src/kinds `label`). */
   what(props: Props, id?: string): string;

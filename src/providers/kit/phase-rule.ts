@@ -7,11 +7,10 @@ import { comparedRule, declaredRuleProblems, type DeclaredRule } from '../../rul
 import { CUSTOM_PHASE, RATELIMIT_PHASE } from '../../schemas';
 import { withMarker } from '../../schemas/owner-marker';
 import { checkWithSchema, containsUnknown, isEngineKey, PREVIEW_UNKNOWN } from './check';
-import type { Context } from './context';
 import { diffFields } from './diff';
 import { dryRunStep } from './dry-run';
 import { objectKind } from './flow';
-import { checkedInputs, recordedOutputs, type Props } from './handlers';
+import { checkedInputs, recordedOutputs, type Props, type Context } from './context';
 import { ProviderError, step, type Implementation, type LiveObject } from './implementation';
 import { markerFor, writtenMarker } from './marker';
 import { ownerOf } from './ownership';

@@ -1,7 +1,7 @@
 // The handlers of CustomRule and RateLimitRule: the flow of every kind of many objects per zone (kit/flow.ts) over the
 // calls of a phase rule (kit/phase-rule-calls.ts), and the check and diff that send a preview's write as a dry run.
 import { isDeepStrictEqual } from 'node:util';
-import { declarationOf, diffPlan } from '../../kinds';
+import { declarationOf, diffPlan, type ResourceKind } from '../../kinds';
 import { MARKER_KEY } from '../../kinds/marker';
 import { comparedRule, declaredRuleProblems, type DeclaredRule } from '../../rulesets';
 import { CUSTOM_PHASE, RATELIMIT_PHASE } from '../../schemas';
@@ -20,7 +20,7 @@ export { createdRule, landingLine, normalizeRuleField, outputsOfRule, type Found
 
 /** What a kind of phase rule tells the shared implementation: which kind; its phase is its declaration's (src/kinds). */
 export interface PhaseRuleSpec {
-  kind: 'CustomRule' | 'RateLimitRule';
+  kind: ResourceKind;
 }
 
 /** The fields a check of the rule's grammar needs known; while one is unknown (preview), the grammar waits for up. */

@@ -51,12 +51,6 @@ export function outputsFromFilter(zoneId: string, filter: Filter, adoptFilterId?
   };
 }
 
-/** The inputs a read reports, so a preview after refresh is clean: the outputs without the id the service assigns. */
-export function inputsFromOutputs(outputs: FirewallFilterOutputs): FirewallFilterInputs {
-  const { filterId: _filterId, ...inputs } = outputs;
-  return inputs;
-}
-
 /** Diff of the declared inputs against the state: every field in place, a new zone replaces. */
 export function diffFirewallFilter(olds: Record<string, unknown>, news: Record<string, unknown>) {
   return diffFields(olds, news, DIFF, normalizeField);

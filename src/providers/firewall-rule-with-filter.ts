@@ -12,7 +12,7 @@ import { firewallObject, firewallStep, isDuplicateFilterError, isQuotaError, nor
 import { ProviderError, unlessNotFound } from './kit/implementation';
 import { describeHolder, heldByAnother } from './kit/ownership';
 import { objectKind, type Removal } from './kit/flow';
-import { splitMarked } from '../schemas/owner-marker';
+import { markerIn, splitMarked } from '../schemas/owner-marker';
 import { FirewallRuleWithFilterKind, diffPlan } from '../kinds';
 
 export { RETIRED_API_HINT, isDuplicateFilterError, isQuotaError, ruleFields } from './kit/firewall';
@@ -29,15 +29,13 @@ export type FirewallRuleWithFilterOutputs = FirewallRuleWithFilterInputs & { rul
 // A new zone or expression is another rule: the filter of a single-call rule is locked (src/kinds).
 const DIFF = diffPlan(FirewallRuleWithFilterKind);
 
-/** The owner marker the rule's ref carries (kit/marker.ts wrote it into the inputs), if any. */
-const markerOfRef = (inputs: { ref?: string }) => splitMarked(inputs.ref).marker;
-
 /**
  * The single-call create item: the filter by expression, so the service creates it with the rule, marked as the
  * rule's in its ref, so a filter a refused create leaves is known as this resource's (docs/ownership.md).
  */
 export function singleCallItem(inputs: FirewallRuleWithFilterInputs): FirewallRuleCreateItem {
-  const marker = markerOfRef(inputs);
+  // The owner marker the rule's ref carries (kit/marker.ts wrote it into the inputs), if any.
+  const marker = markerIn(inputs, 'ref');
   return { filter: { expression: inputs.expression, ...(marker ? { ref: marker } : {}) }, ...ruleFields(inputs) };
 }
 
@@ -160,7 +158,7 @@ async function keptFilterId(ctx: Context, zoneId: string, expression: string, ma
 /** Creates the rule; on a duplicate filter, creates it on that filter when no rule uses it. */
 async function createRule(ctx: Context, inputs: FirewallRuleWithFilterInputs): Promise<FirewallRuleWire> {
   const { zoneId, expression } = inputs;
-  const marker = markerOfRef(inputs);
+  const marker = markerIn(inputs, 'ref');
   const createOn = async (item: FirewallRuleCreateItem) => {
     try {
       const [rule] = await ctx.client.firewallRules.create({ zoneId, rules: [item] });

@@ -34,12 +34,6 @@ export function outputsFromRule(zoneId: string, rule: FirewallRuleWire, adoptRul
   return { zoneId, filterId: rule.filter.id, ...ruleFieldsFromWire(rule), ruleId: rule.id, ...(adoptRuleId ? { adoptRuleId } : {}) };
 }
 
-/** The inputs a read reports, so a preview after refresh is clean: the outputs without the id the service assigns. */
-export function inputsFromOutputs(outputs: FirewallRuleOutputs): FirewallRuleInputs {
-  const { ruleId: _ruleId, ...inputs } = outputs;
-  return inputs;
-}
-
 /** Diff of the declared inputs against the state: every field in place (the filter by id too), a new zone replaces. */
 export function diffFirewallRule(olds: Record<string, unknown>, news: Record<string, unknown>) {
   return diffFields(olds, news, DIFF, normalizeField);

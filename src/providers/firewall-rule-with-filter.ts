@@ -13,7 +13,7 @@ import { ProviderError, unlessNotFound } from './kit/implementation';
 import { describeHolder, heldByAnother } from './kit/ownership';
 import { objectKind, type Removal } from './kit/flow';
 import { markerIn, splitMarked } from '../schemas/owner-marker';
-import { FirewallRuleWithFilterKind, diffPlan } from '../kinds';
+import { FirewallRuleWithFilterKind, diffPlan, label as kindLabel } from '../kinds';
 
 export { RETIRED_API_HINT, isDuplicateFilterError, isQuotaError, ruleFields } from './kit/firewall';
 
@@ -89,11 +89,10 @@ export function orphanFilter(filters: readonly Filter[], rules: readonly Firewal
 
 /** The message of a create refused because a filter of the expression exists, unused, and not this resource's. Pure. */
 export function foreignFilterMessage(zoneId: string, name: string | undefined, filter: Filter, serviceMessage: string): string {
-  const me = name === undefined ? RESOURCE : `${RESOURCE} '${name}'`;
   const marker = splitMarked(filter.ref).marker;
   const whose = marker ? `marked by another owner (${marker})` : 'not marked as this resource\'s';
   return (
-    `${me} in zone ${zoneId}: filter ${filter.id} of this zone already has this expression and no rule, and it is ${whose} (${serviceMessage}). ` +
+    `${kindLabel(RESOURCE, { zoneId }, name)}: filter ${filter.id} of this zone already has this expression and no rule, and it is ${whose} (${serviceMessage}). ` +
     `Nothing was changed. If it is yours, declare a FirewallFilter with adoptFilterId: '${filter.id}' and a FirewallRule on it; ` +
     `if it is nobody's, delete it (zoneguard orphans lists it) and run pulumi up again. Or change the expression`
   );
@@ -106,7 +105,7 @@ export function rulesUsingExpression(rules: readonly FirewallRuleWire[], express
 
 /** The message of a create refused by the rule quota: what was kept, and what to do. Pure. */
 export function quotaMessage(zoneId: string, serviceMessage: string, keptFilterId: string | undefined): string {
-  const head = `${RESOURCE} in zone ${zoneId}: the zone's firewall rule quota is exceeded, no rule was created (${serviceMessage}). `;
+  const head = `${kindLabel(RESOURCE, { zoneId }, undefined)}: the zone's firewall rule quota is exceeded, no rule was created (${serviceMessage}). `;
   if (!keptFilterId) {
     return head + 'Free a rule slot (delete a rule you no longer need, or raise the quota) and run pulumi up again.';
   }
@@ -126,9 +125,8 @@ export function quotaMessage(zoneId: string, serviceMessage: string, keptFilterI
  */
 export function existingRuleMessage(zoneId: string, name: string | undefined, ruleIds: readonly string[], serviceMessage: string): string {
   const [first] = ruleIds;
-  const me = name === undefined ? RESOURCE : `${RESOURCE} '${name}'`;
   return (
-    `${me} in zone ${zoneId}: firewall rule ${ruleIds.join(', ')} of this zone already matches this expression (${serviceMessage}). ` +
+    `${kindLabel(RESOURCE, { zoneId }, name)}: firewall rule ${ruleIds.join(', ')} of this zone already matches this expression (${serviceMessage}). ` +
     `If this resource is one of this stack renamed, give it its old name as an alias, and the rule stays as it is: ` +
     `{ aliases: [{ name: '<old name>' }] } in its resource options. Only if no resource of this stack holds rule ${first} ` +
     `(made outside the stack, or by an interrupted run: zoneguard orphans lists those), take it over with ` +

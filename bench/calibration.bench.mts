@@ -128,7 +128,17 @@ lib.emitResult({
     '',
     table(
       ['scenario', 'limit', 'processes', 'reads', 'ok', 'failed', '429', 'time', 'floor'],
-      runs.map((run) => [run.scenario, `${run.limit.requests} per ${run.limit.windowMs / 1000} s`, run.processes, run.reads, run.ok, run.failed, run.limited, fmt.ms(run.ms), fmt.ms(run.floorMs)]),
+      runs.map((run) => [
+        run.scenario,
+        `${run.limit.requests} per ${run.limit.windowMs / 1000} s`,
+        run.processes,
+        run.reads,
+        run.ok,
+        run.failed,
+        run.limited,
+        fmt.ms(run.ms),
+        fmt.ms(run.floorMs),
+      ]),
     ),
   ].join('\n'),
 });

@@ -77,9 +77,11 @@ export function layers(taken: CpuProfile, measuringFile: string): Map<Layer, num
       const share = all > 0 ? parsing / all : 0;
       add('JSON.parse of the answers (got)', ms * share);
       add(rest, ms * (1 - share));
-    } else if ((url.includes('/dist/') && !url.includes('/node_modules/')) || url.includes('/node_modules/zod/')) add('the client: transport, paging, budget, zod', ms);
-    else if (url === '' && name === 'parse') add(parentUrl.get(node.id)?.includes('undici') ? 'HTTP: fetch (undici) with its JSON parse' : 'JSON.parse of the answers (got)', ms);
-    else if (url.includes('undici')) add('HTTP: fetch (undici) with its JSON parse', ms);
+    } else if ((url.includes('/dist/') && !url.includes('/node_modules/')) || url.includes('/node_modules/zod/')) {
+      add('the client: transport, paging, budget, zod', ms);
+    } else if (url === '' && name === 'parse') {
+      add(parentUrl.get(node.id)?.includes('undici') ? 'HTTP: fetch (undici) with its JSON parse' : 'JSON.parse of the answers (got)', ms);
+    } else if (url.includes('undici')) add('HTTP: fetch (undici) with its JSON parse', ms);
     else if (name === 'runMicrotasks' || url.includes('task_queues')) add('promise and tick queues', ms);
     else if (url.includes('/node_modules/') || url.startsWith('node:') || url === '') add('HTTP: got and node:http under it', ms);
     else add('other', ms);

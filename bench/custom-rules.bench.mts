@@ -84,11 +84,26 @@ try {
       met: previewCreate.dryRuns === rules && previewCreate.reads <= 2 && previewCreate.writes === 0,
     },
     { what: 'CustomRule and RateLimitRule, preview of the unchanged stack: API calls', value: String(unchanged.calls), goal: '0', met: unchanged.calls === 0 },
-    { what: 'CustomRule, preview of one rule changed: API calls', value: callText(changed), goal: '1 dry run, no write', met: changed.dryRuns === 1 && changed.writes === 0 },
+    {
+      what: 'CustomRule, preview of one rule changed: API calls',
+      value: callText(changed),
+      goal: '1 dry run, no write',
+      met: changed.dryRuns === 1 && changed.writes === 0,
+    },
     { what: 'CustomRule, update of one rule: API calls', value: callText(update), goal: '1 write', met: update.writes === 1 },
     { what: 'CustomRule, one rule moved first: API calls', value: callText(move), goal: '1 write', met: move.writes === 1 },
-    { what: `CustomRule and RateLimitRule, refresh of ${RULES} + ${LIMITS} rules: API calls`, value: callText(refresh), goal: 'at most 2 reads a phase (≤ 4)', met: refresh.calls <= 4 && refresh.writes === 0 },
-    { what: `CustomRule and RateLimitRule, destroy of ${RULES} + ${LIMITS} rules: API calls`, value: callText(destroy), goal: `${rules} writes`, met: destroy.writes === rules },
+    {
+      what: `CustomRule and RateLimitRule, refresh of ${RULES} + ${LIMITS} rules: API calls`,
+      value: callText(refresh),
+      goal: 'at most 2 reads a phase (≤ 4)',
+      met: refresh.calls <= 4 && refresh.writes === 0,
+    },
+    {
+      what: `CustomRule and RateLimitRule, destroy of ${RULES} + ${LIMITS} rules: API calls`,
+      value: callText(destroy),
+      goal: `${rules} writes`,
+      met: destroy.writes === rules,
+    },
   ];
 
   const section = [

@@ -26,7 +26,9 @@ export function writeSeed(file: string, count: number): number {
   const scripts = Array.from({ length: count }, (_, i) => {
     const host = HOSTS[i % HOSTS.length]!;
     const thirdParty = i % 3 === 0;
-    const url = thirdParty ? `https://cdn${i % 97}.vendor-${i % 31}.example/lib/${hex(i, 8)}/widget.min.js` : `https://${host}/assets/js/chunk-${hex(i, 12)}.js`;
+    const url = thirdParty
+      ? `https://cdn${i % 97}.vendor-${i % 31}.example/lib/${hex(i, 8)}/widget.min.js`
+      : `https://${host}/assets/js/chunk-${hex(i, 12)}.js`;
     return {
       url,
       host,

@@ -131,7 +131,11 @@ try {
   const fetchHeapMax = Math.max(...results.fetch.map((r) => r.heapPeak));
   const clientRequests = results.client[0]!.requests;
   /** Each round's client walk against the plain walk that followed it. */
-  const ratios = results.client.map((r, i) => ({ ms: r.ms / results.fetch[i]!.ms, cpu: r.cpuMs / results.fetch[i]!.cpuMs, heap: r.heapPeak / results.fetch[i]!.heapPeak }));
+  const ratios = results.client.map((r, i) => ({
+    ms: r.ms / results.fetch[i]!.ms,
+    cpu: r.cpuMs / results.fetch[i]!.cpuMs,
+    heap: r.heapPeak / results.fetch[i]!.heapPeak,
+  }));
   const ratio = lib.median(ratios.map((r) => r.ms));
   const quartiles = [25, 75].map((p) => lib.percentile(ratios.map((r) => r.ms), p).toFixed(2)).join(' to ');
   const heapRatio = lib.median(ratios.map((r) => r.heap));
@@ -184,7 +188,20 @@ try {
       'per-round ratios, not ratios of medians or of single runs.',
     '',
     table(
-      ['round', 'client time', 'plain time', 'time ratio', 'client CPU', 'plain CPU', 'CPU ratio', 'client peak heap', 'plain peak heap', 'heap ratio', 'client peak RSS', 'plain peak RSS'],
+      [
+        'round',
+        'client time',
+        'plain time',
+        'time ratio',
+        'client CPU',
+        'plain CPU',
+        'CPU ratio',
+        'client peak heap',
+        'plain peak heap',
+        'heap ratio',
+        'client peak RSS',
+        'plain peak RSS',
+      ],
       results.client.map((r, i) => {
         const plain = results.fetch[i]!;
         return [

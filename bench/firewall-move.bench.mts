@@ -40,7 +40,9 @@ function legacyRules(prefix: string, zoneId: string, filters: number): void {
   const sizes = filters === 3 ? [5, 10, 10] : [10, 15];
   sizes.forEach((size, f) => {
     const filter = new FirewallFilter(`${prefix}-filter-${f}`, { zoneId, expression: `(http.host eq "h${f}.example")` });
-    for (let r = 0; r < size; r += 1) new FirewallRule(`${prefix}-filter-${f}-${r}`, { zoneId, filterId: filter.id, action: r === 0 ? 'block' : 'log', priority: r });
+    for (let r = 0; r < size; r += 1) {
+      new FirewallRule(`${prefix}-filter-${f}-${r}`, { zoneId, filterId: filter.id, action: r === 0 ? 'block' : 'log', priority: r });
+    }
   });
 }
 
@@ -108,7 +110,12 @@ try {
       goal: `1 create a rule, 1 delete a legacy rule and a shared filter (${RULES} creates, ${legacyDeletes} deletes)`,
       met: creates === RULES && deletes === legacyDeletes,
     },
-    { what: 'Preview after the move: API calls', value: String(count('preview (after the move, converted').calls + count('preview (after the move, available').calls), goal: '0', met: count('preview (after the move, converted').calls + count('preview (after the move, available').calls === 0 },
+    {
+      what: 'Preview after the move: API calls',
+      value: String(count('preview (after the move, converted').calls + count('preview (after the move, available').calls),
+      goal: '0',
+      met: count('preview (after the move, converted').calls + count('preview (after the move, available').calls === 0,
+    },
   ];
 
   const section = [
@@ -118,11 +125,11 @@ try {
     '',
     stepsTable(),
     '',
-    'Converted: each CustomRule adopts its converted rule with one write (its owner marker) after the zone\'s entry point is read, and the firewall ' +
-      "resources leave the state without a call (src/providers/kit/conversion.ts). Available: each CustomRule is created after the one before it " +
+    "Converted: each CustomRule adopts its converted rule with one write (its owner marker) after the zone's entry point is read, and the firewall " +
+      'resources leave the state without a call (src/providers/kit/conversion.ts). Available: each CustomRule is created after the one before it ' +
       '(position), then the firewall rules are deleted (a single-call rule with its filter, a shared filter after its rules); the deletes read the ' +
       "rules' owner markers (coalesced walks of the zone's lists) and the zone's custom phase once. The converted move's reads " +
-      'depend on when the engine\'s calls reach the provider: the entry point is read again after a pause longer than ' +
+      "depend on when the engine's calls reach the provider: the entry point is read again after a pause longer than " +
       'STREAM_GAP_MS (1 s), so a run may read it 3 times where this one read it 2.',
   ].join('\n');
 

@@ -27,7 +27,17 @@ const emulator = { ...emulatorProcess, credentials: (await emulatorProcess.admin
 const redis = await lib.startRedis();
 const dir = lib.workDir('fleet');
 try {
-  const rows: Array<{ how: string; ok: number; limited: number; ms: number; spanMs: number; floor: number; maxInWindow: number; shortestOver: number; failedUps: number }> = [];
+  const rows: Array<{
+    how: string;
+    ok: number;
+    limited: number;
+    ms: number;
+    spanMs: number;
+    floor: number;
+    maxInWindow: number;
+    shortestOver: number;
+    failedUps: number;
+  }> = [];
   // The same four ups with no limit anywhere (neither the emulator's nor a budget that paces 240 calls): the time the
   // engines need around their calls, which no rate handling can take away. Run last, after the engines' first runs.
   for (const { how, label, shared, limited } of [

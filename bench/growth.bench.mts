@@ -201,7 +201,14 @@ function entriesByKind(stateFile: string, size: number): EntryRow[] {
     const kind = /^pulumi-nodejs:dynamic\/zoneguard:(.+)$/.exec(entry.type)?.[1];
     if (kind) byKind.set(kind, [...(byKind.get(kind) ?? []), Buffer.byteLength(JSON.stringify(entry))]);
   }
-  return [...byKind].map(([kind, bytes]) => ({ build: THIS_BUILD, size, kind, count: bytes.length, meanBytes: bytes.reduce((sum, b) => sum + b, 0) / bytes.length, maxBytes: Math.max(...bytes) }));
+  return [...byKind].map(([kind, bytes]) => ({
+    build: THIS_BUILD,
+    size,
+    kind,
+    count: bytes.length,
+    meanBytes: bytes.reduce((sum, b) => sum + b, 0) / bytes.length,
+    maxBytes: Math.max(...bytes),
+  }));
 }
 
 /**
@@ -222,7 +229,10 @@ function previousBuildRows(commit: string, sizes: readonly number[]): { rows: Ro
     const quiet = { cwd: tree, stdio: ['ignore', 2, 2] as ['ignore', number, number] };
     execFileSync(process.execPath, [path.join(tree, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], quiet);
     const out = path.join(temp, 'rows.json');
-    execFileSync(process.execPath, [path.join(tree, 'bench', 'growth.bench.mts'), sizes.join(',')], { ...quiet, env: { ...process.env, ZONEGUARD_GROWTH_ROWS_OUT: out } });
+    execFileSync(process.execPath, [path.join(tree, 'bench', 'growth.bench.mts'), sizes.join(',')], {
+      ...quiet,
+      env: { ...process.env, ZONEGUARD_GROWTH_ROWS_OUT: out },
+    });
     const label = `previous build (${execFileSync('git', ['rev-parse', '--short', commit], { cwd: lib.root, encoding: 'utf8' }).trim()})`;
     const measured = JSON.parse(fs.readFileSync(out, 'utf8')) as { rows: Row[]; entries: EntryRow[] };
     return { rows: measured.rows.map((row) => ({ ...row, build: label })), entries: measured.entries.map((entry) => ({ ...entry, build: label })) };
@@ -258,7 +268,14 @@ try {
       };
       const dir = lib.workDir(name);
       const skipping = env.PULUMI_SKIP_CHECKPOINTS !== undefined;
-      const stack = await lib.engineStack(dir, { project: PROJECT, stack: name, program, emulator, env: skipping ? {} : env, config: { 'zoneguard:rateBudget': { value: 'off' } } });
+      const stack = await lib.engineStack(dir, {
+        project: PROJECT,
+        stack: name,
+        program,
+        emulator,
+        env: skipping ? {} : env,
+        config: { 'zoneguard:rateBudget': { value: 'off' } },
+      });
       if (skipping) {
         // A stack's first up records its owner id with checkpoints (docs/ownership.md#owner-id): one resource, then
         // the measured up, with checkpoints skipped, of the others.
@@ -319,9 +336,11 @@ entryRows.unshift(...previous.entries);
 // Without ZONEGUARD_GROWTH_KEEP a run starts the saved rows afresh, so a later piece adds to this run's rows only.
 const saved: Row[] = process.env.ZONEGUARD_GROWTH_KEEP === '1' && fs.existsSync(SAVED_ROWS) ? (JSON.parse(fs.readFileSync(SAVED_ROWS, 'utf8')) as Row[]) : [];
 // Rows saved before the previous build was measured have no build: they are this checkout's.
-const allRows = [...saved.map((row) => ({ ...row, build: row.build ?? THIS_BUILD })).filter((row) => !measuredSizes.includes(row.size)), ...previous.rows, ...measuredRows].sort(
-  (a, b) => a.size - b.size || STEPS.indexOf(a.step) - STEPS.indexOf(b.step),
-);
+const allRows = [
+  ...saved.map((row) => ({ ...row, build: row.build ?? THIS_BUILD })).filter((row) => !measuredSizes.includes(row.size)),
+  ...previous.rows,
+  ...measuredRows,
+].sort((a, b) => a.size - b.size || STEPS.indexOf(a.step) - STEPS.indexOf(b.step));
 fs.writeFileSync(SAVED_ROWS, JSON.stringify(allRows, null, 2));
 /** This build's rows: the exponents and findings are of this build; the previous build's `up` is set beside it. */
 const rows = allRows.filter((row) => row.build === THIS_BUILD);
@@ -400,7 +419,7 @@ function findings(): string[] {
         ? "The slope is the engine's: it serialises and rewrites the whole state file after every step, so its cost per added resource grows with the stack, and the provider's does not."
         : providerGrows === true
           ? "The engine's checkpoints set most of the slope, but the provider's cost per added resource grows too (see its line above)."
-          : "The engine's checkpoints set most of the slope; the provider's cost per added resource is too noisy here to tell."
+          : "The engine's checkpoints set most of the slope; the provider's cost per added resource is too noisy here to tell.";
   return [
     'Read the cost of each resource added between two sizes ("per added resource", with the growth exponent of that cost: 0 when the total is linear, 1 when it grows as n²): ' +
       "the totals' exponents also carry the processes' start, the same at every size, which makes small stacks look sublinear.",
@@ -446,7 +465,9 @@ lib.emitResult({
     ...exponents.map((e) => ({
       what: `${e.step} of ${sizes.join(' / ')} resources: growth exponents (1 = linear) of wall time, API calls, provider host peak RSS`,
       value: `wall ${exp(e.ms)}, calls ${exp(e.calls)}, peak RSS ${exp(e.providerPeakRss)}`,
-      ...(e.step === 'up, checkpoints skipped' ? {} : { goal: `wall and calls at most linear (≤ ${LINEAR})`, met: e.ms <= LINEAR && (!Number.isFinite(e.calls) || e.calls <= LINEAR) }),
+      ...(e.step === 'up, checkpoints skipped'
+        ? {}
+        : { goal: `wall and calls at most linear (≤ ${LINEAR})`, met: e.ms <= LINEAR && (!Number.isFinite(e.calls) || e.calls <= LINEAR) }),
     })),
     {
       what: `up of ${sizes.join(' / ')} resources: growth exponents of the cost per added resource (0 = linear total, 1 = n²), as shipped and with the engine's checkpoints skipped`,
@@ -460,12 +481,12 @@ lib.emitResult({
   section: [
     `Stacks of ${sizes.join(', ')} resources, about ${PER_ZONE} per enterprise zone, half CspPolicy and half FirewallRuleWithFilter, each its own stack on one emulator; ` +
       'for each: `up` (creates everything), `preview --expect-no-changes`, `refresh`; then the same program as a second stack on fresh zones, `up` with `PULUMI_SKIP_CHECKPOINTS=true` ' +
-      '(the engine saves the state once at the end instead of after each step), to tell the engine\'s share of the slope from the provider\'s. ' +
+      "(the engine saves the state once at the end instead of after each step), to tell the engine's share of the slope from the provider's. " +
       "The client's rate budget is off so the wall time is the engine's and the provider's. " +
-      'From /proc, sampled every 100 ms while each step runs: the dynamic provider host\'s peak RSS and CPU time (user + system; the node process the engine starts for `pulumi-nodejs`), ' +
+      "From /proc, sampled every 100 ms while each step runs: the dynamic provider host's peak RSS and CPU time (user + system; the node process the engine starts for `pulumi-nodejs`), " +
       "the engine's (the `pulumi` process's) CPU time and bytes written (`wchar`: the state file and its backup, gRPC, output); the CPU time of the bench's own process, " +
-      'which serves the inline program and the emulator. The state file\'s size is read after each step. ' +
-      'A no-op preview makes no API call: its time is the engine\'s (state load, the program\'s registrations, one check and one diff per resource).',
+      "which serves the inline program and the emulator. The state file's size is read after each step. " +
+      "A no-op preview makes no API call: its time is the engine's (state load, the program's registrations, one check and one diff per resource).",
     '',
     ...(runs.length > 1
       ? [
@@ -474,7 +495,7 @@ lib.emitResult({
               .map((size) => rows.find((row) => row.size === size)!)
               .map((row) => `${row.size} resources ${row.run}, load average after it ${row.loadAfter}`)
               .join('; ') +
-            '. Compare the two series of one size; the exponents across sizes carry the difference of the runs\' load.',
+            ". Compare the two series of one size; the exponents across sizes carry the difference of the runs' load.",
           '',
         ]
       : []),
@@ -493,13 +514,35 @@ lib.emitResult({
             ['resources', 'build', 'wall time', 'engine CPU', 'provider host CPU', 'engine wrote', 'state file', 'per resource'],
             [...previousUps, ...rows.filter((row) => row.step === 'up' && previousUps.some((before) => before.size === row.size))]
               .sort((a, b) => a.size - b.size)
-              .map((row) => [row.size, row.build === THIS_BUILD ? `${THIS_BUILD} (${row.run.replace(/.* at /, '')})` : row.build, fmt.ms(row.ms), fmt.ms(row.engineCpuMs), fmt.ms(row.providerCpuMs), fmt.bytes(row.engineWrittenBytes), fmt.bytes(row.stateBytes), `${fmt.int(row.stateBytes / row.size)} B`]),
+              .map((row) => [
+                row.size,
+                row.build === THIS_BUILD ? `${THIS_BUILD} (${row.run.replace(/.* at /, '')})` : row.build,
+                fmt.ms(row.ms),
+                fmt.ms(row.engineCpuMs),
+                fmt.ms(row.providerCpuMs),
+                fmt.bytes(row.engineWrittenBytes),
+                fmt.bytes(row.stateBytes),
+                `${fmt.int(row.stateBytes / row.size)} B`,
+              ]),
           ),
           '',
         ]
       : []),
     table(
-      ['resources', 'zones', 'step', 'wall time', 'per resource', 'API calls', 'provider host peak RSS', 'provider host CPU', 'engine CPU', 'program + emulator CPU', 'engine wrote', 'state file'],
+      [
+        'resources',
+        'zones',
+        'step',
+        'wall time',
+        'per resource',
+        'API calls',
+        'provider host peak RSS',
+        'provider host CPU',
+        'engine CPU',
+        'program + emulator CPU',
+        'engine wrote',
+        'state file',
+      ],
       rows.map((row) => [
         row.size,
         row.zones,
@@ -517,7 +560,19 @@ lib.emitResult({
     ),
     '',
     table(
-      ['step', 'exponent: wall time', 'API calls', 'provider host peak RSS', 'provider host CPU', 'engine CPU', 'program + emulator CPU', 'engine wrote', 'per added resource: wall time', 'engine CPU', 'provider host CPU'],
+      [
+        'step',
+        'exponent: wall time',
+        'API calls',
+        'provider host peak RSS',
+        'provider host CPU',
+        'engine CPU',
+        'program + emulator CPU',
+        'engine wrote',
+        'per added resource: wall time',
+        'engine CPU',
+        'provider host CPU',
+      ],
       exponents.map((e) => [
         e.step,
         exp(e.ms),

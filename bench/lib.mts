@@ -64,7 +64,9 @@ export async function startRedis(): Promise<{ url: string; stop(): void }> {
   await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
   const { port } = probe.address() as net.AddressInfo;
   await new Promise((resolve) => probe.close(resolve));
-  const server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   await new Promise<void>((resolve, reject) => {
     server.on('error', reject);
     createInterface({ input: server.stdout! }).on('line', (line) => line.includes('Ready to accept connections') && resolve());
@@ -175,7 +177,8 @@ export function stepRecorder(emulator: Pick<StartedEmulator, 'admin'>) {
     return { calls: step.requests.length, reads: step.requests.length - writes - dryRuns, writes, dryRuns };
   };
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-  const callText = (c: StepCalls): string => `${c.calls} (${plural(c.reads, 'read')}, ${plural(c.writes, 'write')}${c.dryRuns > 0 ? `, ${plural(c.dryRuns, 'dry run')}` : ''})`;
+  const callText = (c: StepCalls): string =>
+    `${c.calls} (${plural(c.reads, 'read')}, ${plural(c.writes, 'write')}${c.dryRuns > 0 ? `, ${plural(c.dryRuns, 'dry run')}` : ''})`;
   /** The steps as a table: wall time, calls, and calls by route (a dry run's marked). */
   const stepsTable = (): string =>
     table(
@@ -197,7 +200,10 @@ export function routeOf(entry: Pick<RequestLogEntry, 'method' | 'path'>): string
   const relative = entry.path.replace(/^\/client\/v4/, '');
   const template = relative
     .replace(/^\/zones\/[0-9a-f]{32}/, '/zones/:zone_id')
-    .replace(/\/(policies|scripts|connections|cookies|rules|filters|overrides|packages|groups|rulesets)\/[0-9a-f]{32}/g, (_m, group: string) => `/${group}/:id`);
+    .replace(
+      /\/(policies|scripts|connections|cookies|rules|filters|overrides|packages|groups|rulesets)\/[0-9a-f]{32}/g,
+      (_m, group: string) => `/${group}/:id`,
+    );
   return `${entry.method} ${template}`;
 }
 
@@ -215,7 +221,8 @@ export function percentile(values: readonly number[], p: number): number {
 }
 
 export const fmt = {
-  ms: (value: number) => (value >= 10_000 ? `${(value / 1000).toFixed(1)} s` : value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${value.toFixed(value < 10 ? 2 : 0)} ms`),
+  ms: (value: number) =>
+    value >= 10_000 ? `${(value / 1000).toFixed(1)} s` : value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${value.toFixed(value < 10 ? 2 : 0)} ms`,
   bytes: (value: number) =>
     value >= 1024 ** 3
       ? `${(value / 1024 ** 3).toFixed(1)} GiB`

@@ -237,7 +237,7 @@ try {
     `The demo stack of \`npm run demo\` (examples/demo/index.ts: ${[...beforeDestroy.entries()].map(([kind, n]) => `${n} ${kind}`).join(', ')}) against the emulator's demo seed, ` +
       'driven through the real Pulumi CLI and engine (Automation API, inline program). The emulator logs every service request; ' +
       "each step empties the log first. Requests on the detected-scripts routes are the demo program's own reads " +
-      '(`cspFromObservedScripts` builds a CSP from the scripts the service observed, each time the program runs), counted apart from the providers\'.',
+      "(`cspFromObservedScripts` builds a CSP from the scripts the service observed, each time the program runs), counted apart from the providers'.",
     '',
     table(
       ['step', 'wall time', 'API calls', 'provider calls', 'program reads', 'resource operations (not `same`)'],
@@ -245,16 +245,16 @@ try {
     ),
     '',
     `**Update.** Between the unchanged up and the refresh, the bench sets the demo's optional config (\`descriptionNote: ${DESCRIPTION_NOTE}\`, ` +
-      '`useConnectionUrlPath: false`; `npm run demo` sets neither): every policy\'s and rule\'s description gains the note, and the ' +
-      "page security settings stop reporting connection URLs with their path. An update of a policy or rule reads the object first for its " +
-      "owner marker (docs/ownership.md), then writes it. Reads of one zone and kind that arrive within a few milliseconds of each other share " +
+      "`useConnectionUrlPath: false`; `npm run demo` sets neither): every policy's and rule's description gains the note, and the " +
+      'page security settings stop reporting connection URLs with their path. An update of a policy or rule reads the object first for its ' +
+      'owner marker (docs/ownership.md), then writes it. Reads of one zone and kind that arrive within a few milliseconds of each other share ' +
       `one walk of the zone's list, as a refresh's do; in this run the ${markedUpdates} updates read ${singleReads} objects alone (a GET ` +
       `each) and ${markedReads.length - singleReads} pages of a list. ` +
       'The WafMigration has no field an update can change once the migration is complete (`direct` is final, its adjustments cannot be ' +
       'submitted again, `wait` is not a change): it stays `same`.',
     '',
     ...stepRows.flatMap((row) => [`#### ${row.step.name}`, '', perType(row.step), '']),
-    '#### The migration\'s calls on `up` (in order)',
+    "#### The migration's calls on `up` (in order)",
     '',
     'The WafMigration (store zone, Pro, `mode: direct`) reads what it needs to plan the migration, submits the converted configuration ' +
       'once (the PUT of the entry point), then polls the status until the migration is `complete` (the emulator completes it at once: ' +

@@ -54,11 +54,18 @@ try {
   // A budget as large as the service's, over a window short enough that the rounds never wait for it; and no cap per
   // second (docs/client.md#per-second), which would hold these walks (about 570 pages a second) to 200 requests in
   // any second: the bench measures what each layer costs a walk, not the service's limits.
-  const clientOptions = { baseUrl, credentials: { apiToken: credentials.apiToken }, rateBudget: { requests: 1200, windowMs: 1000 }, rateBudgetPerSecond: false as const };
+  const clientOptions = {
+    baseUrl,
+    credentials: { apiToken: credentials.apiToken },
+    rateBudget: { requests: 1200, windowMs: 1000 },
+    rateBudgetPerSecond: false as const,
+  };
   const client = new ZoneGuardClient(clientOptions);
   const baseBuild = process.env['LIST_WALK_BASE'];
   const baseClient: ZoneGuardClient | undefined = baseBuild
-    ? new ((await import(pathToFileURL(path.resolve(baseBuild, 'index.js')).href)) as { ZoneGuardClient: typeof ZoneGuardClient }).ZoneGuardClient(clientOptions)
+    ? new ((await import(pathToFileURL(path.resolve(baseBuild, 'index.js')).href)) as { ZoneGuardClient: typeof ZoneGuardClient }).ZoneGuardClient(
+        clientOptions,
+      )
     : undefined;
   // The options createTransport gives got (src/client/transport.ts), without the client around them.
   const http = got.extend({
@@ -150,7 +157,13 @@ try {
       ['variant', 'wall', 'wall ratio', 'CPU', 'CPU ratio'],
       names.map((name) => {
         const runs = results.get(name)!;
-        return [name, lib.fmt.ms(lib.median(runs.map((r) => r.ms))), ratio(runs, 'ms').toFixed(2), lib.fmt.ms(lib.median(runs.map((r) => r.cpuMs))), ratio(runs, 'cpuMs').toFixed(2)];
+        return [
+          name,
+          lib.fmt.ms(lib.median(runs.map((r) => r.ms))),
+          ratio(runs, 'ms').toFixed(2),
+          lib.fmt.ms(lib.median(runs.map((r) => r.cpuMs))),
+          ratio(runs, 'cpuMs').toFixed(2),
+        ];
       }),
     ),
   );

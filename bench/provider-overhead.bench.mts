@@ -87,7 +87,15 @@ try {
       'CspPolicy',
       'create',
       () => csp.create(inputs),
-      () => client.cspPolicies.create({ zoneId, action: 'log', description: news.description, expression: `${news.expression} or http.host eq "raw"`, value: news.value, enabled: true }),
+      () =>
+        client.cspPolicies.create({
+          zoneId,
+          action: 'log',
+          description: news.description,
+          expression: `${news.expression} or http.host eq "raw"`,
+          value: news.value,
+          enabled: true,
+        }),
     );
     const outs = created.outs as Record<string, unknown>;
     await pair(i, 'CspPolicy', 'read', () => csp.read(created.id, outs), () => client.cspPolicies.get({ zoneId, policyId: rawPolicy.id }));
@@ -102,7 +110,13 @@ try {
       },
       () => client.cspPolicies.update({ zoneId, policyId: rawPolicy.id, description: changed.description }),
     );
-    await pair(i, 'CspPolicy', 'delete', () => csp.delete(created.id, { ...outs, ...changed }), () => client.cspPolicies.delete({ zoneId, policyId: rawPolicy.id }));
+    await pair(
+      i,
+      'CspPolicy',
+      'delete',
+      () => csp.delete(created.id, { ...outs, ...changed }),
+      () => client.cspPolicies.delete({ zoneId, policyId: rawPolicy.id }),
+    );
 
     // FirewallRuleWithFilter: the same against firewallRules.create/get/update/delete.
     const ruleNews = { zoneId, action: 'block', description: `overhead ${i}`, expression: `http.request.uri.path eq "/overhead/${i}/p"` };
@@ -117,7 +131,16 @@ try {
       () =>
         client.firewallRules.create({
           zoneId,
-          rules: [{ filter: { expression: `http.request.uri.path eq "/overhead/${i}/r"` }, action: 'block', paused: false, priority: null, description: ruleNews.description, ref: '' }],
+          rules: [
+            {
+              filter: { expression: `http.request.uri.path eq "/overhead/${i}/r"` },
+              action: 'block',
+              paused: false,
+              priority: null,
+              description: ruleNews.description,
+              ref: '',
+            },
+          ],
         }),
     );
     const ruleOuts = ruleCreated.outs as Record<string, unknown>;
@@ -167,7 +190,9 @@ try {
       rawCalls: s.rawCalls / s.raw.length,
     };
   });
-  for (const row of rows) console.log(`${row.key}: provider ${fmt.ms(row.provider)}, raw ${row.raw === undefined ? '-' : fmt.ms(row.raw)}, overhead ${fmt.ms(row.overhead)}`);
+  for (const row of rows) {
+    console.log(`${row.key}: provider ${fmt.ms(row.provider)}, raw ${row.raw === undefined ? '-' : fmt.ms(row.raw)}, overhead ${fmt.ms(row.overhead)}`);
+  }
   const operations = rows.filter((row) => row.raw !== undefined);
   const overall = lib.median(operations.map((row) => row.overhead));
   const worst = operations.reduce((a, b) => (b.overhead > a.overhead ? b : a));
@@ -179,7 +204,9 @@ try {
       what: 'Provider overhead per operation beyond its HTTP call (median of the per-operation medians)',
       value:
         `${fmt.ms(overall)} (largest: ${worst.key} ${fmt.ms(worst.overhead)}); check ${checks.map((row) => `${row.key.split(' ')[0]} ${fmt.ms(row.overhead)}`).join(', ')}` +
-        (extra.length > 0 ? `; extra API calls: ${extra.map((row) => `${row.key} ${row.providerCalls.toFixed(0)} calls where the operation needs ${row.rawCalls.toFixed(0)}`).join(', ')}` : ''),
+        (extra.length > 0
+          ? `; extra API calls: ${extra.map((row) => `${row.key} ${row.providerCalls.toFixed(0)} calls where the operation needs ${row.rawCalls.toFixed(0)}`).join(', ')}`
+          : ''),
     },
   ];
   const section = [

@@ -120,7 +120,12 @@ try {
   for (const scenario of scenarios) {
     if (scenario.limited) await emulator.admin.setFaults({ rateLimit: LIMIT });
     else await emulator.admin.clearFaults();
-    const zone = await emulator.admin.seedZone({ name: `bench-250-${scenario.stack}.example`, plan: 'enterprise', ruleQuota: 1000, hosts: ['bench-250.example'] });
+    const zone = await emulator.admin.seedZone({
+      name: `bench-250-${scenario.stack}.example`,
+      plan: 'enterprise',
+      ruleQuota: 1000,
+      hosts: ['bench-250.example'],
+    });
     const stack = await lib.engineStack(dir, { project: 'zoneguard-bench-250', stack: scenario.stack, program: programOn(zone), emulator, env: scenario.env });
     // Let the window the previous run used close, so each run starts on a fresh one.
     await new Promise((resolve) => setTimeout(resolve, LIMIT.windowMs));
@@ -178,14 +183,27 @@ try {
       '**Span**: first to last request arrival at the emulator. **Wall time**: the whole engine command (program, plan, provider start-up included). ' +
       '*No limit* is the same stack without any limit: the time the engine itself needs, below which no limit handling can go.',
     '',
-    '- *As shipped*: the providers build their client with the default budget (1200 per 300 s), far above the scaled limit; the emulator\'s answers ' +
-      'say the limit (`Ratelimit-Policy`) and the client\'s budget follows it (docs/client.md#calibration), so the excess waits in the client instead of ' +
+    "- *As shipped*: the providers build their client with the default budget (1200 per 300 s), far above the scaled limit; the emulator's answers " +
+      "say the limit (`Ratelimit-Policy`) and the client's budget follows it (docs/client.md#calibration), so the excess waits in the client instead of " +
       'meeting a 429 (the 429 column); a 429 that comes anyway is waited out (`Retry-After`, POSTs included: a 429 means nothing was created).',
     `- *Budget = limit*: the providers' budget set to ${LIMIT.requests} per ${LIMIT.windowMs} ms with \`ZONEGUARD_RATE_BUDGET=${LIMIT.requests}/${LIMIT.windowMs}\` ` +
       '(the stack config `zoneguard:rateBudget` does the same), the scaled image of the shipped setup against the real service, where the budget equals the limit.',
     '',
     table(
-      ['providers', 'step', 'result', 'resource operations', 'failed', 'wall time', 'span of requests', 'floor', 'calls 2xx', '429 answers', 'other', `most requests (any answer) in any ${LIMIT.windowMs / 1000} s`],
+      [
+        'providers',
+        'step',
+        'result',
+        'resource operations',
+        'failed',
+        'wall time',
+        'span of requests',
+        'floor',
+        'calls 2xx',
+        '429 answers',
+        'other',
+        `most requests (any answer) in any ${LIMIT.windowMs / 1000} s`,
+      ],
       runs.map((run) => [
         run.scenario,
         run.step,

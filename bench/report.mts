@@ -116,7 +116,13 @@ if (wanted.length > 0 && merge) {
     lines.splice(ownAt < 0 ? lastRow + 1 : ownAt, 0, ...rows);
     document = lines.join('\n');
     const heading = `## ${result.bench}\n`;
-    const section = [heading, `Command: \`${result.command}\` (${fmt.ms(result.ms)}, run ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC at commit ${commit}${dirty > 0 ? ` with ${dirty} tracked files modified` : ''}, Pulumi CLI ${pulumiVersion} with @pulumi/pulumi ${sdkVersion}; load average after it ${result.loadAfter.map((value) => value.toFixed(2)).join(', ')})`, '', result.section, ''].join('\n');
+    const section = [
+      heading,
+      `Command: \`${result.command}\` (${fmt.ms(result.ms)}, run ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC at commit ${commit}${dirty > 0 ? ` with ${dirty} tracked files modified` : ''}, Pulumi CLI ${pulumiVersion} with @pulumi/pulumi ${sdkVersion}; load average after it ${result.loadAfter.map((value) => value.toFixed(2)).join(', ')})`,
+      '',
+      result.section,
+      '',
+    ].join('\n');
     const at = document.indexOf(heading);
     if (at < 0) document = `${document.trimEnd()}\n\n${section}`;
     else {

@@ -51,9 +51,19 @@ try {
   const update = count('up (update');
   const refresh = count('refresh');
   const figures: Lib.Figure[] = [
-    { what: 'WafManagedRules, create adopting the migrated entry point: API calls', value: callText(create), goal: '1 write, its owner marker (docs/ownership.md)', met: create.writes === 1 },
+    {
+      what: 'WafManagedRules, create adopting the migrated entry point: API calls',
+      value: callText(create),
+      goal: '1 write, its owner marker (docs/ownership.md)',
+      met: create.writes === 1,
+    },
     { what: 'WafManagedRules, preview of the unchanged stack: API calls', value: String(preview.calls), goal: '0', met: preview.calls === 0 },
-    { what: 'WafManagedRules, preview of one rule added: API calls', value: callText(previewChange), goal: '1 dry run, no write', met: previewChange.dryRuns === 1 && previewChange.writes === 0 },
+    {
+      what: 'WafManagedRules, preview of one rule added: API calls',
+      value: callText(previewChange),
+      goal: '1 dry run, no write',
+      met: previewChange.dryRuns === 1 && previewChange.writes === 0,
+    },
     { what: 'WafManagedRules, update of one rule: API calls', value: callText(update), goal: '1 write', met: update.writes === 1 },
     { what: 'WafManagedRules, refresh: API calls', value: callText(refresh), goal: '1 read', met: refresh.calls === 1 && refresh.writes === 0 },
   ];

@@ -53,7 +53,22 @@ function compile(schema: z.ZodType): CompiledCheck | null {
 }
 
 /** Node types whose JSON Schema says exactly what zod checks, and whose zod output is the input. */
-const PLAIN_TYPES = new Set(['object', 'string', 'number', 'boolean', 'null', 'enum', 'literal', 'union', 'optional', 'nullable', 'array', 'record', 'unknown', 'any']);
+const PLAIN_TYPES = new Set([
+  'object',
+  'string',
+  'number',
+  'boolean',
+  'null',
+  'enum',
+  'literal',
+  'union',
+  'optional',
+  'nullable',
+  'array',
+  'record',
+  'unknown',
+  'any',
+]);
 /** Checks written as JSON Schema keywords that ajv applies the same way; a refinement (`custom`) has none. */
 const PLAIN_CHECKS = new Set(['min_length', 'max_length', 'length_equals', 'greater_than', 'less_than', 'number_format', 'string_format']);
 /** Ajv counts a string's length in code points, zod in UTF-16 units: a schema bounding a string's length stays with zod. */

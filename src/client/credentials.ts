@@ -15,7 +15,14 @@ export function headerUnsafeCharacter(value: string): string | undefined {
     position += 1;
     const code = char.codePointAt(0)!;
     if (code <= 0x20 || code >= 0x7f) {
-      const name = code === 0x20 ? 'a space' : code === 0x0a || code === 0x0d ? 'a line break' : code < 0x20 || code === 0x7f ? 'a control character' : 'a character outside ASCII';
+      const name =
+        code === 0x20
+          ? 'a space'
+          : code === 0x0a || code === 0x0d
+            ? 'a line break'
+            : code < 0x20 || code === 0x7f
+              ? 'a control character'
+              : 'a character outside ASCII';
       return `${name} (U+${code.toString(16).toUpperCase().padStart(4, '0')}) at position ${position}`;
     }
   }

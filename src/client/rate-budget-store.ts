@@ -4,7 +4,18 @@ import { sayOnce } from './notices';
 import { CLEAN_COMMAND, CLEAN_SCRIPT, END_COMMAND, END_SCRIPT, FLEET_COMMAND, FLEET_SCRIPT } from './rate-budget-store-scripts';
 import { redactStoreUrl } from './settings';
 import { RedisSlidingWindowRateLimiter, type RedisSlidingWindowRateLimiterOptions } from 'sliding-window-rate-limiter';
-import { budgetKey, sharedRateBudget, systemClock, type Budget, type BudgetKeyParts, type Clock, type OwnCount, type RateBudget, type RateBudgetLimits, type Release } from './rate-budget';
+import {
+  budgetKey,
+  sharedRateBudget,
+  systemClock,
+  type Budget,
+  type BudgetKeyParts,
+  type Clock,
+  type OwnCount,
+  type RateBudget,
+  type RateBudgetLimits,
+  type Release,
+} from './rate-budget';
 import type { ServiceWord } from './service-word';
 
 /**

@@ -116,7 +116,10 @@ export function parseRateLimitHeaders(headers: Headers, now: number): ServiceWor
   const limits = strictestLimits(policies);
   if (policies.length > 1 && limits) {
     const said = policies.map((policy) => `${policy.requests} per ${policy.windowMs / 1000} s`).join(', ');
-    notes.push({ kind: 'policies', line: `zoneguard: the service said ${policies.length} rate limit policies (${said}): keeping to all of them, at ${limits.requests} per ${limits.windowMs / 1000} s` });
+    notes.push({
+      kind: 'policies',
+      line: `zoneguard: the service said ${policies.length} rate limit policies (${said}): keeping to all of them, at ${limits.requests} per ${limits.windowMs / 1000} s`,
+    });
   }
   return { remaining: word.remaining, resetMs: resetSeconds * 1000, ...(limits ? { limits } : {}), ...(notes.length > 0 ? { notes } : {}) };
 }

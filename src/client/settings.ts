@@ -100,7 +100,9 @@ export function parseRateBudget(text: string): { requests: number; windowMs: num
 export function parseRateBudgetPerSecond(text: string): number | false {
   if (text === 'off') return false;
   if (!/^\d+$/.test(text)) {
-    throw new SettingsError([{ field: 'rateBudgetPerSecond', reason: `must be a whole number of requests a second, for example "200", or "off"; got ${quoteExcerpt(text)}` }]);
+    throw new SettingsError([
+      { field: 'rateBudgetPerSecond', reason: `must be a whole number of requests a second, for example "200", or "off"; got ${quoteExcerpt(text)}` },
+    ]);
   }
   const problem = requestsPerSecondProblem(Number(text));
   if (problem) throw new SettingsError([{ field: 'rateBudgetPerSecond', reason: problem }]);

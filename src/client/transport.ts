@@ -152,7 +152,13 @@ export function createTransport(config: TransportConfig): Transport {
       const answer = await send(context, spec);
       const result = answer.envelope?.result ?? [];
       if (!Array.isArray(result)) {
-        throw validationError({ method: spec.method, path: spec.path, status: answer.status, attempts: answer.attempts, issues: ['result: expected an array'] });
+        throw validationError({
+          method: spec.method,
+          path: spec.path,
+          status: answer.status,
+          attempts: answer.attempts,
+          issues: ['result: expected an array'],
+        });
       }
       // A list's items are checked without being copied where the schema allows it (compiled-check.ts): a valid
       // item is handed out as JSON.parse built it. zod parses the others, and gives the error of an invalid one.
@@ -215,7 +221,13 @@ function settled(outcome: Attempt | undefined): Parameters<Settle>[0] {
  * The wait step: how long to wait before the next attempt after this failure, or undefined when the call fails
  * with it. A 429's `Retry-After` holds the budget, so the process's other requests wait for it too, retry or not.
  */
-function waitBeforeRetry<S extends z.ZodType>(config: TransportConfig, spec: CallSpec<S>, outcome: Failure, attempt: number, spentMs: number): number | undefined {
+function waitBeforeRetry<S extends z.ZodType>(
+  config: TransportConfig,
+  spec: CallSpec<S>,
+  outcome: Failure,
+  attempt: number,
+  spentMs: number,
+): number | undefined {
   const { retry: policy } = config;
   const { failure, retryAfterMs } = outcome;
   if (retryAfterMs !== undefined && retryAfterMs > policy.maxRetryAfterMs) return undefined;
@@ -328,7 +340,11 @@ function classify(context: Context, site: AttemptSite, response: Response<Uint8A
   const callSite = { method: site.method, path: site.path };
   const failed = status < 200 || status >= 300;
   if (!failed && !decoded.json) {
-    return { ok: false, failure: { kind: 'status', status }, error: validationError({ ...callSite, status, issues: ['body is not JSON'], attempts: site.attempt }) };
+    return {
+      ok: false,
+      failure: { kind: 'status', status },
+      error: validationError({ ...callSite, status, issues: ['body is not JSON'], attempts: site.attempt }),
+    };
   }
   let { body } = decoded;
   const refused = failed || (isObject(body) && body['success'] === false);

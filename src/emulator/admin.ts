@@ -28,7 +28,16 @@ const LegacyFirewallMoveSchema = z.strictObject({ state: z.enum(LEGACY_FIREWALL_
 /** A zone as the admin API describes it. */
 export function describeZone(zone: ZoneRecord) {
   const [token = ''] = zone.tokens;
-  return { id: zone.id, name: zone.name, plan: zone.plan, hosts: zone.hosts, ruleQuota: zone.ruleQuota, token, migrationDelayMs: zone.migrationDelayMs, legacyFirewall: zone.legacyFirewall };
+  return {
+    id: zone.id,
+    name: zone.name,
+    plan: zone.plan,
+    hosts: zone.hosts,
+    ruleQuota: zone.ruleQuota,
+    token,
+    migrationDelayMs: zone.migrationDelayMs,
+    legacyFirewall: zone.legacyFirewall,
+  };
 }
 
 /** The credentials the emulator accepts: the account's primary token and key, each zone's primary token, and every token. */
@@ -58,7 +67,13 @@ export function inventory(context: EmulatorContext, zone: ZoneRecord) {
     wafOverrides: state.collections.wafOverrides.list(zone.id),
     wafPackages: state.collections.wafPackages.list(zone.id),
     waf: waf
-      ? { ...wafStatus(waf, context.now()), previousWafEnabled: waf.previousWafEnabled, groupOverrides: waf.groupOverrides, ruleOverrides: waf.ruleOverrides, entrypoint: waf.entrypointVersions.at(-1) ?? null }
+      ? {
+          ...wafStatus(waf, context.now()),
+          previousWafEnabled: waf.previousWafEnabled,
+          groupOverrides: waf.groupOverrides,
+          ruleOverrides: waf.ruleOverrides,
+          entrypoint: waf.entrypointVersions.at(-1) ?? null,
+        }
       : null,
   };
 }

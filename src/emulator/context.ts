@@ -143,7 +143,9 @@ export function unknownKeyIssues(schema: z.ZodType, value: unknown, path: Proper
   const shape = schema.shape as Record<string, z.ZodType>;
   const unknown = schema.def.catchall === undefined ? Object.keys(value).filter((key) => !Object.hasOwn(shape, key)) : [];
   const own: z.core.$ZodIssue[] =
-    unknown.length === 0 ? [] : [{ code: 'unrecognized_keys', keys: unknown, path, input: value, message: readableIssue({ code: 'unrecognized_keys', keys: unknown, input: value }) }];
+    unknown.length === 0
+      ? []
+      : [{ code: 'unrecognized_keys', keys: unknown, path, input: value, message: readableIssue({ code: 'unrecognized_keys', keys: unknown, input: value }) }];
   return [...own, ...Object.entries(shape).flatMap(([key, field]) => (Object.hasOwn(value, key) ? unknownKeyIssues(field, value[key], [...path, key]) : []))];
 }
 
@@ -199,7 +201,10 @@ export function booleanQuery(field: string, value: string | string[] | undefined
   throw ServiceError.of(400, ErrorCode.validation, Messages.booleanQuery(field));
 }
 
-/** Paging of the lists outside page security (firewall rules, filters, previous-WAF objects; docs/service.md#envelope): per_page 5-100, the public API's bounds. */
+/**
+ * Paging of the lists outside page security (firewall rules, filters, previous-WAF objects;
+ * docs/service.md#envelope): per_page 5-100, the public API's bounds.
+ */
 export function pageOf<T>(items: T[], q: Record<string, string | string[] | undefined>, defaults: { perPage: number }): T[] {
   const schema = z.object({
     page: queryIntSchema('page', 1, Number.MAX_SAFE_INTEGER).optional(),

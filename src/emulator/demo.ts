@@ -105,7 +105,13 @@ function statusFor(index: number, count: number): string {
 }
 
 /** What a detected script and connection of the demo both hold: the item `i` of `count`, where and when it was seen. */
-function seenFields(zoneName: string, kind: 'script' | 'connection', source: ScriptSource, { i, count }: { i: number; count: number }, seen: { host: string; firstSeen: number; lastSeen: number; firstPageUrl: string }) {
+function seenFields(
+  zoneName: string,
+  kind: 'script' | 'connection',
+  source: ScriptSource,
+  { i, count }: { i: number; count: number },
+  seen: { host: string; firstSeen: number; lastSeen: number; firstPageUrl: string },
+) {
   return {
     id: stableId(zoneName, kind, source.url, i),
     url: source.url,
@@ -136,7 +142,13 @@ function demoScripts(zoneName: string, plan: Plan, hosts: string[], count: numbe
     const firstSeen = 24 * i + Math.floor(random() * 20);
     const pageUrls = PAGES.slice(0, 1 + Math.floor(random() * PAGES.length)).map((p) => `https://${host}${p}`);
     const script: ScriptDetail = {
-      ...seenFields(zoneName, 'script', source, { i, count }, { host, firstSeen, lastSeen: firstSeen + 200 + Math.floor(random() * 300), firstPageUrl: pageUrls[0] ?? `https://${host}/` }),
+      ...seenFields(
+        zoneName,
+        'script',
+        source,
+        { i, count },
+        { host, firstSeen, lastSeen: firstSeen + 200 + Math.floor(random() * 300), firstPageUrl: pageUrls[0] ?? `https://${host}/` },
+      ),
       url_contains_cdn_cgi_path: source.url.includes('/cdn-cgi/'),
       page_urls: pageUrls,
     };
@@ -172,7 +184,13 @@ function demoConnections(zoneName: string, plan: Plan, hosts: string[], count: n
     const host = hosts[i % hosts.length] ?? zoneName;
     const firstSeen = 30 * i + Math.floor(random() * 20);
     const connection: Connection = {
-      ...seenFields(zoneName, 'connection', source, { i, count }, { host, firstSeen, lastSeen: firstSeen + 100 + Math.floor(random() * 400), firstPageUrl: `https://${host}${PAGES[i % PAGES.length] ?? '/'}` }),
+      ...seenFields(
+        zoneName,
+        'connection',
+        source,
+        { i, count },
+        { host, firstSeen, lastSeen: firstSeen + 100 + Math.floor(random() * 400), firstPageUrl: `https://${host}${PAGES[i % PAGES.length] ?? '/'}` },
+      ),
       url_contains_cdn_cgi_path: false,
     };
     if (!analysed) return connection;
@@ -253,7 +271,12 @@ export function demoSeed(): SeedFile {
       },
     ],
     firewallRules: [
-      { expression: '(http.request.uri.path eq "/health" and ip.src in {198.51.100.10 198.51.100.11})', action: 'bypass', products: ['waf'], description: 'Monitoring bypasses the WAF' },
+      {
+        expression: '(http.request.uri.path eq "/health" and ip.src in {198.51.100.10 198.51.100.11})',
+        action: 'bypass',
+        products: ['waf'],
+        description: 'Monitoring bypasses the WAF',
+      },
       { expression: '(cf.threat_score gt 30)', action: 'js_challenge', description: 'Challenge poor reputation' },
     ],
   };
@@ -283,10 +306,25 @@ export function demoSeed(): SeedFile {
       },
     ],
     firewallRules: [
-      { expression: '(ip.src in {192.0.2.0/24} and http.request.uri.path contains "/api/internal")', action: 'bypass', products: ['waf', 'rateLimit'], description: 'Office network skips the WAF on internal APIs' },
+      {
+        expression: '(ip.src in {192.0.2.0/24} and http.request.uri.path contains "/api/internal")',
+        action: 'bypass',
+        products: ['waf', 'rateLimit'],
+        description: 'Office network skips the WAF on internal APIs',
+      },
       { expression: '(http.user_agent contains "sqlmap")', action: 'block', description: 'Known scanner' },
-      { expression: '(ip.geoip.country in {"KP" "IR"} and http.request.uri.path contains "/login")', action: 'block', priority: 10, description: 'Sanctioned countries on login' },
-      { expression: '(http.request.method eq "POST" and http.request.uri.path eq "/api/transfer")', action: 'log', paused: true, description: 'Watch transfers' },
+      {
+        expression: '(ip.geoip.country in {"KP" "IR"} and http.request.uri.path contains "/login")',
+        action: 'block',
+        priority: 10,
+        description: 'Sanctioned countries on login',
+      },
+      {
+        expression: '(http.request.method eq "POST" and http.request.uri.path eq "/api/transfer")',
+        action: 'log',
+        paused: true,
+        description: 'Watch transfers',
+      },
     ],
   };
   return { zones: [free, pro, business, enterprise] };

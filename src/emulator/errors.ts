@@ -49,10 +49,8 @@ export const Messages = {
   rateLimited: 'Rate limited. Please wait and consider throttling your request speed',
   injectedServerError: (status: number) => `Internal server error (injected fault, HTTP ${status})`,
   internal: (detail: string) => `Internal server error: ${detail}`,
-  duplicateFilter: (field: string, existingId: string) =>
-    `${field}: config duplicates an already existing config (filter ${existingId} has this expression)`,
-  duplicateInRequest: (field: string, firstIndex: number) =>
-    `${field}: duplicates the expression of the filter at index ${firstIndex} of this request`,
+  duplicateFilter: (field: string, existingId: string) => `${field}: config duplicates an already existing config (filter ${existingId} has this expression)`,
+  duplicateInRequest: (field: string, firstIndex: number) => `${field}: duplicates the expression of the filter at index ${firstIndex} of this request`,
   filterLocked: (filterId: string, ruleId: string) =>
     `filter ${filterId} was created together with firewall rule ${ruleId} in one call and cannot be changed or deleted on its own; change or delete the rule`,
   filterHeldByRule: (field: string, filterId: string, ownerId: string) =>
@@ -84,18 +82,14 @@ export const Messages = {
     `waf_migration: validation mode is available to Enterprise zones only; zone ${zoneId} is on the ${plan} plan: use waf_migration=pending`,
   migrationDone: (zoneId: string, state: string) =>
     `zone ${zoneId} has already migrated to the new WAF managed rules (migration_state ${state}); the migration cannot be repeated or undone`,
-  unknownManagedRuleset: (field: string, id: string, known: string) =>
-    `${field}: ${id} is not a managed ruleset; use ${known}`,
+  unknownManagedRuleset: (field: string, id: string, known: string) => `${field}: ${id} is not a managed ruleset; use ${known}`,
   previousWafWithdrawn: (zoneId: string) =>
     `the previous WAF managed rules API is not available for zone ${zoneId}: the zone migrated to the new WAF managed rules; use the rulesets API`,
-  adminOrigin: (origin: string) =>
-    `admin API: requests from web pages are refused (Origin ${origin}); call it from a program, e.g. EmulatorAdmin`,
-  adminHost: (host: string, allowed: string[]) =>
-    `admin API: Host ${host} is not this emulator's address; it answers ${allowed.join(' or ')} only`,
+  adminOrigin: (origin: string) => `admin API: requests from web pages are refused (Origin ${origin}); call it from a program, e.g. EmulatorAdmin`,
+  adminHost: (host: string, allowed: string[]) => `admin API: Host ${host} is not this emulator's address; it answers ${allowed.join(' or ')} only`,
   serviceHost: (host: string, allowed: string[]) =>
     `Host ${host} is not this emulator's address; on loopback it answers ${allowed.join(' or ')} only (a page whose name resolves to 127.0.0.1 is refused)`,
-  adminToken:
-    'admin API: send Authorization: Bearer <admin token> (printed when the emulator started; required off loopback)',
+  adminToken: 'admin API: send Authorization: Bearer <admin token> (printed when the emulator started; required off loopback)',
   tokenTaken: (field: string) => `${field}: this value is already a token of this emulator; choose another or leave it out`,
   tokenNotFound: 'token: not a token this emulator accepts (revoked, rotated, or never issued)',
   lastToken: (zoneId: string | null) =>
@@ -108,8 +102,7 @@ export const Messages = {
   duplicateValue: (field: string, value: string, first: string) => `${field}: ${value} is already used by ${first}; each must be unique`,
   parameterRequired: (field: string, action: string, what: string) => `${field}: required for ${action}: ${what}`,
   parameterRefused: (field: string, action: string) => `${field}: not a parameter of ${action}`,
-  skipNotInPhase: (field: string, phase: string) =>
-    `${field}: not available in the ${phase} phase; skip ruleset "current", rulesets, or rules`,
+  skipNotInPhase: (field: string, phase: string) => `${field}: not available in the ${phase} phase; skip ruleset "current", rulesets, or rules`,
   skipTargetsCombined: (field: string, targets: readonly string[]) => `${field}: ${targets.join(' and ')} cannot be combined; use one`,
   skipRuleset: (field: string, value: string) => `${field}: ${value} is not a ruleset to skip; use current`,
   emptyList: (field: string) => `${field}: must not be empty`,

@@ -208,7 +208,14 @@ export class FaultEngine {
         fault.resetsLeft--;
         outcome = { kind: 'reset', fault: 'resetConnections' };
       } else if (ipRetryAfter !== undefined) {
-        outcome = { kind: 'answer', fault: 'ipRateLimit', status: 429, code: ErrorCode.rateLimited, message: Messages.rateLimited, retryAfterSeconds: ipRetryAfter };
+        outcome = {
+          kind: 'answer',
+          fault: 'ipRateLimit',
+          status: 429,
+          code: ErrorCode.rateLimited,
+          message: Messages.rateLimited,
+          retryAfterSeconds: ipRetryAfter,
+        };
       } else if (retryAfterSeconds !== undefined) {
         outcome = { kind: 'answer', fault: 'rateLimit', status: 429, code: ErrorCode.rateLimited, message: Messages.rateLimited, retryAfterSeconds };
       } else if (fault.tooManyLeft > 0) {

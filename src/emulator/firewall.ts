@@ -4,7 +4,15 @@ import { ErrorCode, Messages, ServiceError } from './errors';
 import { validateExpression } from './expression';
 import { stableId } from './ids';
 import { nextEntrypointVersion } from './rulesets';
-import { LEGACY_FIREWALL_STATES, type EmulatorState, type FilterRecord, type LegacyFirewallState, type RuleRecord, type WafRecord, type ZoneRecord } from './state';
+import {
+  LEGACY_FIREWALL_STATES,
+  type EmulatorState,
+  type FilterRecord,
+  type LegacyFirewallState,
+  type RuleRecord,
+  type WafRecord,
+  type ZoneRecord,
+} from './state';
 
 /** Route templates of the legacy firewall rules and filters API (relative to the base URL). */
 const LEGACY_FIREWALL_ROUTE = /^\/zones\/:zone_id\/(firewall\/rules|filters)(\/|$)/;
@@ -96,7 +104,13 @@ export function moveLegacyFirewall(state: EmulatorState, zone: ZoneRecord, recor
     }
     if (converted.length > 0) {
       const rules = [...existing, ...withFreeRefs(existing, converted)];
-      const saved = nextEntrypointVersion({ name: latest?.name ?? 'default', description: latest?.description ?? '', rules }, latest, stableId(zone.id, 'entrypoint', CUSTOM_PHASE), now, CUSTOM_PHASE);
+      const saved = nextEntrypointVersion(
+        { name: latest?.name ?? 'default', description: latest?.description ?? '', rules },
+        latest,
+        stableId(zone.id, 'entrypoint', CUSTOM_PHASE),
+        now,
+        CUSTOM_PHASE,
+      );
       record.phaseVersions = { ...record.phaseVersions, [CUSTOM_PHASE]: [...versions, saved] };
     }
   }

@@ -102,7 +102,9 @@ function filtersOf(query: ListQuery): ((item: ListedItem) => boolean)[] {
   if (excluded.length > 0) filters.push((item) => !excluded.some((part) => contains(item, part)));
   const pages = decodedList(param(query, 'page_url'));
   if (pages.length > 0) {
-    filters.push((item) => [...(item.page_urls ?? []), ...(item.first_page_url ? [item.first_page_url] : [])].some((url) => pages.some((p) => wildcardMatches(p, url))));
+    filters.push((item) =>
+      [...(item.page_urls ?? []), ...(item.first_page_url ? [item.first_page_url] : [])].some((url) => pages.some((p) => wildcardMatches(p, url))),
+    );
   }
   // The public API excludes what was seen under /cdn-cgi/ unless told otherwise (scripts and connections).
   if (param(query, 'exclude_cdn_cgi') === 'true') filters.push((item) => item.url_contains_cdn_cgi_path !== true);

@@ -1,5 +1,18 @@
 import { z } from 'zod';
-import { ConnectionSchema, CookieSchema, FirewallActionSchema, FirewallProductSchema, HexIdSchema, PageGuardSettingsSchema, ScriptDetailSchema, WafActionModeSchema, WafOverrideSchema, WafSensitivitySchema, ZoneIdSchema, FilterExpressionSchema } from '../schemas';
+import {
+  ConnectionSchema,
+  CookieSchema,
+  FirewallActionSchema,
+  FirewallProductSchema,
+  HexIdSchema,
+  PageGuardSettingsSchema,
+  ScriptDetailSchema,
+  WafActionModeSchema,
+  WafOverrideSchema,
+  WafSensitivitySchema,
+  ZoneIdSchema,
+  FilterExpressionSchema,
+} from '../schemas';
 import { CspPolicyCreateSchema } from '../schemas/csp-policy';
 import { stableHash, stableId, stableToken } from './ids';
 import { findToken } from './credentials';

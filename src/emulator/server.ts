@@ -137,7 +137,15 @@ function applyFaults(app: FastifyInstance, context: EmulatorContext): void {
     const { address, port } = app.server.address() as AddressInfo;
     const wrongHost = serviceHostRefusal(request.headers.host, { address, port });
     if (wrongHost !== undefined) throw ServiceError.of(403, ErrorCode.authentication, wrongHost);
-    const decision = context.faults.decide(request.method, apiPath(request), request.url.split('?')[0] ?? '', Date.now(), Math.random, userOf(request.headers), request.ip);
+    const decision = context.faults.decide(
+      request.method,
+      apiPath(request),
+      request.url.split('?')[0] ?? '',
+      Date.now(),
+      Math.random,
+      userOf(request.headers),
+      request.ip,
+    );
     // On every answer, refusals included: the service counts them too (docs/service.md#rate-limit).
     if (decision.word) reply.headers(rateLimitHeaders(decision.word));
     if (decision.latencyMs > 0) await sleep(decision.latencyMs);
@@ -145,7 +153,15 @@ function applyFaults(app: FastifyInstance, context: EmulatorContext): void {
     if (!outcome) return;
     if (outcome.kind === 'reset') {
       context.record(
-        { method: request.method, path: request.url.split('?')[0] ?? '', query: request.query as Record<string, unknown>, status: 0, at: new Date().toISOString(), fault: outcome.fault, ...zoneField(request) },
+        {
+          method: request.method,
+          path: request.url.split('?')[0] ?? '',
+          query: request.query as Record<string, unknown>,
+          status: 0,
+          at: new Date().toISOString(),
+          fault: outcome.fault,
+          ...zoneField(request),
+        },
         routeKey(request),
       );
       reply.hijack();

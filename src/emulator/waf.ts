@@ -1,4 +1,15 @@
-import { ACTION_CONVERSION, MANAGED_PHASE, MANAGED_RULESET_NAMES, WAF_MIGRATION_LIMITS, expressionBytes, type EntrypointRuleset, type MigrationState, type RulesetRule, type WafPackage, type WafStatus } from '../schemas';
+import {
+  ACTION_CONVERSION,
+  MANAGED_PHASE,
+  MANAGED_RULESET_NAMES,
+  WAF_MIGRATION_LIMITS,
+  expressionBytes,
+  type EntrypointRuleset,
+  type MigrationState,
+  type RulesetRule,
+  type WafPackage,
+  type WafStatus,
+} from '../schemas';
 import { MANAGED_RULESET_ID, sensitivityConversion } from '../schemas/service';
 import { OWASP_ANOMALY_SCORE_RULE_ID, OWASP_RULESET_ID } from '../schemas/service';
 import { ErrorCode, Messages, ServiceError } from './errors';
@@ -140,7 +151,12 @@ export function assertPreviousWafAvailable(record: WafRecord | undefined, zoneId
  */
 export const PACKAGE_GROUPS: Readonly<Record<'traditional' | 'anomaly', readonly { id: string; name: string; description: string; rules_count: number }[]>> = {
   traditional: [
-    { id: 'de677e5818985db1285d0e80225f06e5', name: 'Cloudflare Specials', description: 'Cloudflare rules to protect against common attacks', rules_count: 212 },
+    {
+      id: 'de677e5818985db1285d0e80225f06e5',
+      name: 'Cloudflare Specials',
+      description: 'Cloudflare rules to protect against common attacks',
+      rules_count: 212,
+    },
     { id: 'cfda825dfda411ea218cb70e6c88e82e', name: 'Cloudflare WordPress', description: 'Rules for WordPress sites', rules_count: 18 },
     { id: '7a1d0e2b4c6f8a0b2d4e6f8a1c3e5b7d', name: 'Cloudflare PHP', description: 'Rules for PHP applications', rules_count: 9 },
   ],

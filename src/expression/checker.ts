@@ -1,4 +1,18 @@
-import type { CallNode, ComparisonNode, ComparisonOperator, ExpressionNode, IndexNode, IntNode, IpNode, ListNode, RangeNode, SetNode, Span, StringNode, ValueLiteral } from './ast';
+import type {
+  CallNode,
+  ComparisonNode,
+  ComparisonOperator,
+  ExpressionNode,
+  IndexNode,
+  IntNode,
+  IpNode,
+  ListNode,
+  RangeNode,
+  SetNode,
+  Span,
+  StringNode,
+  ValueLiteral,
+} from './ast';
 import { excerpt, positionAt, type ExpressionError } from './errors';
 import { FIELD_NAMES, FIELDS } from './fields';
 import { arity, FUNCTION_NAMES, FUNCTIONS, ONCE_PER_EXPRESSION, type ArgumentInfo } from './functions';

@@ -47,9 +47,13 @@ const FUNCTIONS: Readonly<Record<string, Implementation>> = {
   len: ([value]) => (Array.isArray(value) ? value.length : Buffer.byteLength(text(value))),
   starts_with: ([value, prefix]) => text(value).startsWith(text(prefix)),
   ends_with: ([value, suffix]) => text(value).endsWith(text(suffix)),
-  concat: (args) => (args.some((arg) => Array.isArray(arg)) ? args.flatMap((arg) => (Array.isArray(arg) ? (arg as Value[]) : [arg])) : args.map((arg) => (typeof arg === 'number' ? String(arg) : text(arg))).join('')),
+  concat: (args) =>
+    args.some((arg) => Array.isArray(arg))
+      ? args.flatMap((arg) => (Array.isArray(arg) ? (arg as Value[]) : [arg]))
+      : args.map((arg) => (typeof arg === 'number' ? String(arg) : text(arg))).join(''),
   has_key: ([map, key]) => map instanceof Map && map.has(text(key)),
-  has_value: ([collection, value]) => (collection instanceof Map ? [...collection.values()].flatMap((v) => (Array.isArray(v) ? (v as Value[]) : [v])) : list(collection)).includes(value),
+  has_value: ([collection, value]) =>
+    (collection instanceof Map ? [...collection.values()].flatMap((v) => (Array.isArray(v) ? (v as Value[]) : [v])) : list(collection)).includes(value),
   to_string: ([value]) => (isAddress(value) ? formatAddress(value) : String(value)),
   url_decode: ([value]) => urlDecode(text(value)),
   substring: ([value, start, end]) => {

@@ -141,7 +141,14 @@ const FUNCTION_LIST: readonly FunctionSpec[] = [
   { name: 'lower', params: [anyString], returns: returns(STRING) },
   { name: 'upper', params: [anyString], returns: returns(STRING) },
   { name: 'regex_replace', params: [anyString, anyString, anyString], returns: returns(STRING) },
-  { name: 'remove_bytes', params: [{ ...anyString, expects: 'Bytes' }, { ...anyString, expects: 'Bytes' }], returns: returns(BYTES) },
+  {
+    name: 'remove_bytes',
+    params: [
+      { ...anyString, expects: 'Bytes' },
+      { ...anyString, expects: 'Bytes' },
+    ],
+    returns: returns(BYTES),
+  },
   {
     name: 'remove_query_args',
     params: [fieldString, anyString],
@@ -168,7 +175,12 @@ const FUNCTION_LIST: readonly FunctionSpec[] = [
   { name: 'uuidv4', params: [{ ...anyString, expects: 'Bytes' }], returns: returns(STRING) },
   {
     name: 'wildcard_replace',
-    params: [{ ...fieldString, expects: 'Bytes' }, literal({ ...anyString, expects: 'Bytes' }), { ...anyString, expects: 'Bytes' }, optional(literal({ ...anyString, expects: 'Bytes' }))],
+    params: [
+      { ...fieldString, expects: 'Bytes' },
+      literal({ ...anyString, expects: 'Bytes' }),
+      { ...anyString, expects: 'Bytes' },
+      optional(literal({ ...anyString, expects: 'Bytes' })),
+    ],
     returns: returns(STRING),
   },
 ];

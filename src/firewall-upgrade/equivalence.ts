@@ -81,7 +81,9 @@ export function checkEquivalence(legacy: readonly FirewallRuleWire[], custom: re
     const now = evaluatePhase(customRules, request);
     if (!sameOutcome(old, now)) differences.push({ request, before: old, after: now });
   }
-  const unreached = legacy.filter((rule, i) => legacyRuleRuns(rule) && !unevaluated.has(rule.id) && !(legacyCompiled[i] as Compiled).reached.value).map((rule) => rule.id);
+  const unreached = legacy
+    .filter((rule, i) => legacyRuleRuns(rule) && !unevaluated.has(rule.id) && !(legacyCompiled[i] as Compiled).reached.value)
+    .map((rule) => rule.id);
   const notEvaluated = [...unevaluated].map(([key, reason]) => ({ key, reason }));
   return { equivalent: differences.length === 0 && notEvaluated.length === 0, tried: requests.length, differences, unevaluated: notEvaluated, unreached };
 }
@@ -89,7 +91,10 @@ export function checkEquivalence(legacy: readonly FirewallRuleWire[], custom: re
 /** A request in one line: the fields it sets (`ip.src=198.51.100.7 http.request.headers[x-api-key]=k1`), or `(nothing set)`. */
 export function describeRequest(request: TestRequest): string {
   const parts = Object.entries(request).flatMap(([field, value]) => {
-    if (typeof value === 'object' && !Array.isArray(value)) return Object.entries(value as Record<string, readonly string[]>).map(([key, values]) => `${field}[${JSON.stringify(key)}]=${JSON.stringify(values[0] ?? '')}`);
+    if (typeof value === 'object' && !Array.isArray(value)) {
+      const byKey = Object.entries(value as Record<string, readonly string[]>);
+      return byKey.map(([key, values]) => `${field}[${JSON.stringify(key)}]=${JSON.stringify(values[0] ?? '')}`);
+    }
     return [`${field}=${JSON.stringify(Array.isArray(value) ? value[0] : value)}`];
   });
   return parts.length === 0 ? '(nothing set)' : parts.join(' ');
@@ -97,7 +102,8 @@ export function describeRequest(request: TestRequest): string {
 
 /** An outcome in words: `block by <key>`, `pass (allowed by <key>)`, with what was skipped and logged. */
 export function describeVerdict(verdict: Verdict): string {
-  const head = verdict.decision === 'pass' ? (verdict.by === undefined ? 'pass' : `pass (allowed by ${verdict.by})`) : `${verdict.decision} by ${verdict.by ?? '?'}`;
+  const head =
+    verdict.decision === 'pass' ? (verdict.by === undefined ? 'pass' : `pass (allowed by ${verdict.by})`) : `${verdict.decision} by ${verdict.by ?? '?'}`;
   const skipped = verdict.skipped.length > 0 ? `; skips ${verdict.skipped.join(', ')}` : '';
   const logged = verdict.logged.length > 0 ? `; logged by ${verdict.logged.join(', ')}` : '';
   return `${head}${skipped}${logged}`;
@@ -105,7 +111,9 @@ export function describeVerdict(verdict: Verdict): string {
 
 /** The verdict per zone in one line: equivalent on every request tried, or how many differ, or why it is undecided. */
 export function equivalenceLine(result: Equivalence): string {
-  if (result.unevaluated.length > 0) return `not decided: ${result.unevaluated.length} rule(s) could not be evaluated (${result.unevaluated.map((u) => `${u.key}: ${u.reason}`).join('; ')})`;
+  if (result.unevaluated.length > 0) {
+    return `not decided: ${result.unevaluated.length} rule(s) could not be evaluated (${result.unevaluated.map((u) => `${u.key}: ${u.reason}`).join('; ')})`;
+  }
   if (result.differences.length === 0) return `equivalent on every request tried (${result.tried} request${result.tried === 1 ? '' : 's'})`;
   return `${result.differences.length} of ${result.tried} requests tried differ`;
 }

@@ -14,7 +14,8 @@ export interface Holders {
 }
 
 /** Who holds a rule: a resource of the given stacks (its URN), another owner (its marker), or nobody. */
-export type Holder = { readonly by: 'this stack'; readonly urn?: string } | { readonly by: 'another owner'; readonly marker: string } | { readonly by: 'nobody' };
+export type Holder =
+  { readonly by: 'this stack'; readonly urn?: string } | { readonly by: 'another owner'; readonly marker: string } | { readonly by: 'nobody' };
 
 const sameParameters = (a: RulesetRule, b: RulesetRule) => JSON.stringify(a.action_parameters ?? {}) === JSON.stringify(b.action_parameters ?? {});
 
@@ -90,7 +91,9 @@ export function ruleNotes(rule: FirewallRuleWire, all: readonly FirewallRuleWire
       LEGACY_PRECEDENCE[other.action] === LEGACY_PRECEDENCE[rule.action],
   );
   if (legacyRuleRuns(rule) && tie.length > 0) {
-    notes.push(`ties with ${tie.map((other) => `${other.id} (${other.action})`).join(', ')} at equal priority and precedence: no order is published; the conversion puts them in the order the API lists them`);
+    notes.push(
+      `ties with ${tie.map((other) => `${other.id} (${other.action})`).join(', ')} at equal priority and precedence: no order is published; the conversion puts them in the order the API lists them`,
+    );
   }
   return notes;
 }

@@ -58,7 +58,14 @@ export function moveOf(entries: readonly MoveEntry[], after: string | null): Mov
     used.add(name);
     const { own, marker } = splitMarked(entry.rule.ref);
     const rule: RulesetRule = { ...entry.rule, ref: entry.rule.ref === entry.rule.id ? '' : own };
-    return { name, replaces: urn ?? null, legacyRuleId: entry.legacyRuleId, customRuleId: entry.customRuleId, takeOver: entry.customRuleId !== null && marker !== undefined, rule };
+    return {
+      name,
+      replaces: urn ?? null,
+      legacyRuleId: entry.legacyRuleId,
+      customRuleId: entry.customRuleId,
+      takeOver: entry.customRuleId !== null && marker !== undefined,
+      rule,
+    };
   });
   const creates = rules.filter((rule) => rule.customRuleId === null).length;
   const note =
@@ -107,7 +114,9 @@ export function renderMoveProgram(zoneId: string, move: Move): string {
       ['adoptRuleId', entry.customRuleId === null ? undefined : tsString(entry.customRuleId)],
       ['takeOver', entry.takeOver ? 'true' : undefined],
     ];
-    const was = [entry.legacyRuleId ? `firewall rule ${entry.legacyRuleId}` : undefined, entry.replaces ? `held by ${entry.replaces}` : undefined].filter(Boolean).join(', ');
+    const was = [entry.legacyRuleId ? `firewall rule ${entry.legacyRuleId}` : undefined, entry.replaces ? `held by ${entry.replaces}` : undefined]
+      .filter(Boolean)
+      .join(', ');
     lines.push('', block('CustomRule', variable, entry.name, fields, [was === '' ? `Custom rule ${entry.customRuleId ?? ''}.` : `Was ${was}.`]));
     if (entry.customRuleId === null) previous = variable;
   }

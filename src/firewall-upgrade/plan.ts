@@ -77,10 +77,19 @@ export function planFromReads(reads: PlanReads): FirewallRulesUpgradePlan {
       legacyApi: 'retired',
       converted: true,
       rules: [],
-      otherCustomRules: phaseRules.map((rule) => ({ id: rule.id ?? '', description: rule.description ?? '', holder: holderText(holderOf([rule.id], markerOf(rule.ref), reads.holders)) })),
+      otherCustomRules: phaseRules.map((rule) => ({
+        id: rule.id ?? '',
+        description: rule.description ?? '',
+        holder: holderText(holderOf([rule.id], markerOf(rule.ref), reads.holders)),
+      })),
       equivalence: null,
       problems: [],
-      move: reads.holders ? moveOf(phaseRules.flatMap((rule) => held(reads.holders, null, rule, holderOf([rule.id], markerOf(rule.ref), reads.holders))), null) : null,
+      move: reads.holders
+        ? moveOf(
+            phaseRules.flatMap((rule) => held(reads.holders, null, rule, holderOf([rule.id], markerOf(rule.ref), reads.holders))),
+            null,
+          )
+        : null,
     };
   }
   const ordered = legacyOrder(reads.legacy);
@@ -89,14 +98,21 @@ export function planFromReads(reads: PlanReads): FirewallRulesUpgradePlan {
   const keys = new Map<number, string>(positions.map((position, i) => [position - 1, ordered[i]?.id ?? '']));
   const keyed: KeyedCustomRule[] = after.flatMap((rule, i) => (keys.has(i) ? [{ key: keys.get(i) ?? '', rule }] : []));
   const equivalence = checkEquivalence(reads.legacy, keyed);
-  const differing = (id: string) => equivalence.differences.filter((d) => d.before.by === id || d.after.by === id || d.before.logged.includes(id) !== d.after.logged.includes(id));
+  const differing = (id: string) =>
+    equivalence.differences.filter((d) => d.before.by === id || d.after.by === id || d.before.logged.includes(id) !== d.after.logged.includes(id));
   const problems = ordered.flatMap((legacy, i) => {
     const custom = after[(positions[i] ?? 1) - 1] as RulesetRule;
     return ruleProblems(custom, CUSTOM_PHASE, declaredExpressionProblem).map(
-      (problem) => `firewall rule ${legacy.id}: the rulesets grammar refuses its conversion (${problem.path.join('.') || 'rule'}: ${declaredRuleProblemText(problem)}); change the rule while the legacy API is available, or declare it as a CustomRule of your own`,
+      (problem) =>
+        `firewall rule ${legacy.id}: the rulesets grammar refuses its conversion (${problem.path.join('.') || 'rule'}: ${declaredRuleProblemText(problem)}); change the rule while the legacy API is available, or declare it as a CustomRule of your own`,
     );
   });
-  problems.push(...(reads.dryRunRefusals ?? []).map((refusal) => `zone ${zoneId}: the service refuses the custom phase after the conversion (dry run): ${refusal}; the conversion fails while it does: remove or change rules until the dry run passes`));
+  problems.push(
+    ...(reads.dryRunRefusals ?? []).map(
+      (refusal) =>
+        `zone ${zoneId}: the service refuses the custom phase after the conversion (dry run): ${refusal}; the conversion fails while it does: remove or change rules until the dry run passes`,
+    ),
+  );
   const planned = ordered.map((legacy, i): PlannedRule => {
     const at = matched[i];
     const examples = differing(legacy.id);
@@ -108,10 +124,20 @@ export function planFromReads(reads: PlanReads): FirewallRulesUpgradePlan {
       position: positions[i] ?? 0,
       customRuleId: at === undefined ? null : (phaseRules[at]?.id ?? null),
       customRule: after[(positions[i] ?? 1) - 1] as RulesetRule,
-      holder: holderText(holderOf([legacy.id, legacy.filter.id, at === undefined ? undefined : phaseRules[at]?.id], markerOf(legacy.ref, legacy.filter.ref, at === undefined ? undefined : phaseRules[at]?.ref), reads.holders)),
+      holder: holderText(
+        holderOf(
+          [legacy.id, legacy.filter.id, at === undefined ? undefined : phaseRules[at]?.id],
+          markerOf(legacy.ref, legacy.filter.ref, at === undefined ? undefined : phaseRules[at]?.ref),
+          reads.holders,
+        ),
+      ),
       differences: [
         ...ruleNotes(legacy, reads.legacy as FirewallRuleWire[]),
-        ...(examples.length > 0 ? [`${examples.length} request(s) of those tried meet it differently, e.g. ${describeRequest(examples[0]!.request)}: before ${describeVerdict(examples[0]!.before)}, after ${describeVerdict(examples[0]!.after)}`] : []),
+        ...(examples.length > 0
+          ? [
+              `${examples.length} request(s) of those tried meet it differently, e.g. ${describeRequest(examples[0]!.request)}: before ${describeVerdict(examples[0]!.before)}, after ${describeVerdict(examples[0]!.after)}`,
+            ]
+          : []),
       ],
     };
   });
@@ -127,11 +153,19 @@ export function planFromReads(reads: PlanReads): FirewallRulesUpgradePlan {
     legacyApi: 'readable',
     converted: matched.every((i) => i !== undefined),
     rules: planned,
-    otherCustomRules: phaseRules.flatMap((rule, i) => (mine.has(i) ? [] : [{ id: rule.id ?? '', description: rule.description ?? '', holder: holderText(holderOf([rule.id], markerOf(rule.ref), reads.holders)) }])),
+    otherCustomRules: phaseRules.flatMap((rule, i) =>
+      mine.has(i)
+        ? []
+        : [{ id: rule.id ?? '', description: rule.description ?? '', holder: holderText(holderOf([rule.id], markerOf(rule.ref), reads.holders)) }],
+    ),
     equivalence: {
       verdict: equivalenceLine(equivalence),
       tried: equivalence.tried,
-      differences: equivalence.differences.map((d) => ({ request: describeRequest(d.request), before: describeVerdict(d.before), after: describeVerdict(d.after) })),
+      differences: equivalence.differences.map((d) => ({
+        request: describeRequest(d.request),
+        before: describeVerdict(d.before),
+        after: describeVerdict(d.after),
+      })),
       unreached: [...equivalence.unreached],
     },
     problems,
@@ -148,7 +182,9 @@ function held(holders: Holders | undefined, legacyRuleId: string | null, rule: R
 /** A read the token may not make: one clear line naming the API and what to do. */
 function unreadable(zoneId: string, what: string, error: unknown): never {
   if (error instanceof AuthenticationError) {
-    throw new Error(`zone ${zoneId}: the token cannot read ${what} (${error.message}); give it read access to that API for this zone, or run with a token that has it`);
+    throw new Error(
+      `zone ${zoneId}: the token cannot read ${what} (${error.message}); give it read access to that API for this zone, or run with a token that has it`,
+    );
   }
   throw error;
 }
@@ -172,7 +208,9 @@ export async function readFirewallUpgradePlan(client: ZoneGuardClient, zoneId: s
   const draft = planFromReads(reads);
   if (draft.converted || legacy === 'retired') return draft;
   // The rules still to convert, but those the grammar refuses (already one line each): the dry run then speaks of the phase.
-  const toCome = convertFirewallRules(legacy).filter((rule, i) => draft.rules[i]?.customRuleId === null && ruleProblems(rule, CUSTOM_PHASE, declaredExpressionProblem).length === 0);
+  const toCome = convertFirewallRules(legacy).filter(
+    (rule, i) => draft.rules[i]?.customRuleId === null && ruleProblems(rule, CUSTOM_PHASE, declaredExpressionProblem).length === 0,
+  );
   const rules = [...(phase?.rules ?? []), ...toCome];
   try {
     await client.rulesets.updateEntrypoint({ zoneId, phase: CUSTOM_PHASE, ruleset: { name: phase?.name ?? 'default', rules }, dryRun: true });
@@ -180,7 +218,13 @@ export async function readFirewallUpgradePlan(client: ZoneGuardClient, zoneId: s
   } catch (error) {
     if (error instanceof AuthenticationError) {
       // A read-only token reads everything the plan needs but this check: say so rather than fail the plan.
-      return { ...draft, problems: [...draft.problems, `zone ${zoneId}: the token cannot dry-run the custom phase after the conversion (${error.message}), so its quota is not checked; run the plan with a token that may edit rulesets to check it`] };
+      return {
+        ...draft,
+        problems: [
+          ...draft.problems,
+          `zone ${zoneId}: the token cannot dry-run the custom phase after the conversion (${error.message}), so its quota is not checked; run the plan with a token that may edit rulesets to check it`,
+        ],
+      };
     }
     if (!(error instanceof ZoneGuardError) || error.status !== 400) throw error;
     return planFromReads({ ...reads, dryRunRefusals: error.errors.map((item) => item.message) });

@@ -127,7 +127,9 @@ export function probesOf(node: ExpressionNode, negated = false): Probe[] {
     case 'comparison':
       return flip(comparisonProbes(node));
     case 'call':
-      return node.args.some((arg) => arg.kind === 'comparison' || arg.kind === 'logical') ? node.args.flatMap((arg) => probesOf(arg, negated)) : flip(callProbes(node));
+      return node.args.some((arg) => arg.kind === 'comparison' || arg.kind === 'logical')
+        ? node.args.flatMap((arg) => probesOf(arg, negated))
+        : flip(callProbes(node));
     case 'field':
       return FIELDS.get(node.name)?.kind === 'Boolean' ? [{ slot: { field: node.name }, hit: !negated, around: [negated] }] : [];
     default:

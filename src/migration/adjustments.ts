@@ -1,7 +1,17 @@
 // The adjustments a user declares on top of the converted configuration: their schemas, and how they are applied
 // to the execute rules of their managed rulesets. Pure.
 import { z } from 'zod';
-import { HexIdSchema, MANAGED_RULESET_NAMES, ManagedRuleIdSchema, OverrideActionSchema, repeats, type CategoryOverride, type EntrypointRuleset, type RuleOverride, type RulesetRule } from '../schemas';
+import {
+  HexIdSchema,
+  MANAGED_RULESET_NAMES,
+  ManagedRuleIdSchema,
+  OverrideActionSchema,
+  repeats,
+  type CategoryOverride,
+  type EntrypointRuleset,
+  type RuleOverride,
+  type RulesetRule,
+} from '../schemas';
 import { MANAGED_RULESET_ID } from '../schemas/service';
 
 const rulesetName = (id: string) => MANAGED_RULESET_NAMES[id] ?? `managed ruleset ${id}`;
@@ -51,7 +61,11 @@ export const AdjustmentsSchema = z
     }
     for (const { index, first } of repeats(value.categories.map((category) => `${category.rulesetId}/${category.category}`))) {
       const category = value.categories[index]!.category;
-      ctx.addIssue({ code: 'custom', path: ['categories', index, 'category'], message: `overrides category ${category} again (already at categories[${first}]); merge the two` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['categories', index, 'category'],
+        message: `overrides category ${category} again (already at categories[${first}]); merge the two`,
+      });
     }
   });
 export type Adjustments = z.output<typeof AdjustmentsSchema>;

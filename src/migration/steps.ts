@@ -48,7 +48,10 @@ export function nextStep(state: MigrationState | string, mode: MigrationMode, re
       }
       return state === 'pending' ? { kind: 'wait' } : { kind: 'nothing' };
     default:
-      return { kind: 'refuse', reason: `the service reports migration_state ${state}, which this version of pulumi-zoneguard does not know; nothing was changed` };
+      return {
+        kind: 'refuse',
+        reason: `the service reports migration_state ${state}, which this version of pulumi-zoneguard does not know; nothing was changed`,
+      };
   }
 }
 

@@ -36,7 +36,12 @@ export function registration(
     .apply(([urn, id]) => ownerMarker({ ownerId: id, project: pulumi.getProject(), stack: pulumi.getStack(), parent: urn, kind, name }));
   // A preview says so to the provider (PREVIEW_KEY), whose check takes it out again.
   const preview = pulumi.runtime.isDryRun() ? { [PREVIEW_KEY]: true } : {};
-  return [typeToken(kind), name, { ...computed, ...inputs, [NAME_KEY]: name, [OWNER_KEY]: owner, [OWNER_ID_KEY]: ownerId, ...preview, __provider: providerText(kind) }, opts];
+  return [
+    typeToken(kind),
+    name,
+    { ...computed, ...inputs, [NAME_KEY]: name, [OWNER_KEY]: owner, [OWNER_ID_KEY]: ownerId, ...preview, __provider: providerText(kind) },
+    opts,
+  ];
 }
 
 /**

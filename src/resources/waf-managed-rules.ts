@@ -61,7 +61,13 @@ export class WafManagedRules extends ZoneGuardResource {
       ...registration(
         'WafManagedRules',
         name,
-        { restoreOnDelete: args.restoreOnDelete, takeOver: args.takeOver, zoneId: args.zoneId, order: shaped.apply((s) => s.order), rules: shaped.apply((s) => s.rules) },
+        {
+          restoreOnDelete: args.restoreOnDelete,
+          takeOver: args.takeOver,
+          zoneId: args.zoneId,
+          order: shaped.apply((s) => s.order),
+          rules: shaped.apply((s) => s.rules),
+        },
         opts,
       ),
     );

@@ -81,11 +81,15 @@ export function duplicateProblems(values: readonly (string | undefined)[], field
 function overrideProblems(overrides: Overrides, at: ProblemPath): RuleProblem[] {
   const allowed = OverrideActionSchema.options;
   const problems: RuleProblem[] = [];
-  if (overrides.action !== undefined && !isOverrideAction(overrides.action)) problems.push({ kind: 'overrideAction', path: [...at, 'action'], action: overrides.action, allowed });
+  if (overrides.action !== undefined && !isOverrideAction(overrides.action)) {
+    problems.push({ kind: 'overrideAction', path: [...at, 'action'], action: overrides.action, allowed });
+  }
   (overrides.rules ?? []).forEach((rule, k) => {
     const field = [...at, 'rules', k];
     problems.push(...managedRuleIdProblems([...field, 'id'], rule.id));
-    if (rule.action !== undefined && !isOverrideAction(rule.action)) problems.push({ kind: 'overrideAction', path: [...field, 'action'], action: rule.action, allowed });
+    if (rule.action !== undefined && !isOverrideAction(rule.action)) {
+      problems.push({ kind: 'overrideAction', path: [...field, 'action'], action: rule.action, allowed });
+    }
     if (rule.action === undefined && rule.enabled === undefined && rule.score_threshold === undefined) {
       problems.push({ kind: 'overrideSetsNothing', path: field, fields: ['action', 'enabled', 'score_threshold'] });
     }
@@ -93,8 +97,12 @@ function overrideProblems(overrides: Overrides, at: ProblemPath): RuleProblem[] 
   problems.push(...duplicateProblems((overrides.rules ?? []).map((r) => r.id), (k) => [...at, 'rules', k, 'id']));
   (overrides.categories ?? []).forEach((category, k) => {
     const field = [...at, 'categories', k];
-    if (category.action !== undefined && !isOverrideAction(category.action)) problems.push({ kind: 'overrideAction', path: [...field, 'action'], action: category.action, allowed });
-    if (category.action === undefined && category.enabled === undefined) problems.push({ kind: 'overrideSetsNothing', path: field, fields: ['action', 'enabled'] });
+    if (category.action !== undefined && !isOverrideAction(category.action)) {
+      problems.push({ kind: 'overrideAction', path: [...field, 'action'], action: category.action, allowed });
+    }
+    if (category.action === undefined && category.enabled === undefined) {
+      problems.push({ kind: 'overrideSetsNothing', path: field, fields: ['action', 'enabled'] });
+    }
   });
   problems.push(...duplicateProblems((overrides.categories ?? []).map((c) => c.category), (k) => [...at, 'categories', k, 'category']));
   return problems;
@@ -119,7 +127,9 @@ function skipProblems(parameters: ActionParameters | undefined, at: ProblemPath,
   const targets = SKIP_TARGETS.filter((key) => parameters?.[key] !== undefined);
   if (targets.length === 0 && problems.length === 0) return [{ kind: 'parameterRequired', path: at, action: 'skip', phase }];
   if (targets.length > 1) problems.push({ kind: 'skipTargetsCombined', path: at, targets });
-  if (parameters?.ruleset !== undefined && parameters.ruleset !== 'current') problems.push({ kind: 'skipRuleset', path: [...at, 'ruleset'], value: parameters.ruleset });
+  if (parameters?.ruleset !== undefined && parameters.ruleset !== 'current') {
+    problems.push({ kind: 'skipRuleset', path: [...at, 'ruleset'], value: parameters.ruleset });
+  }
   problems.push(...skipListProblems(parameters, at));
   return problems;
 }
@@ -148,17 +158,23 @@ export function ruleActionProblems(rule: Pick<RulesetRule, 'action' | 'action_pa
   const allowed = RulesetPhaseSchema.safeParse(phase).success ? PHASE_ACTIONS[phase as keyof typeof PHASE_ACTIONS] : MANAGED_PHASE_ACTIONS;
   if (!allowed.includes(rule.action)) return [{ kind: 'action', path: ['action'], action: rule.action, phase, allowed }];
   const at = ['action_parameters'];
-  if (phase === MANAGED_PHASE) return rule.action === 'execute' ? executeProblems(rule.action_parameters, at, phase) : skipProblems(rule.action_parameters, at, phase);
+  if (phase === MANAGED_PHASE) {
+    return rule.action === 'execute' ? executeProblems(rule.action_parameters, at, phase) : skipProblems(rule.action_parameters, at, phase);
+  }
   return rule.action === 'skip' ? customSkipProblems(rule.action_parameters, at, phase) : responseProblems(rule.action, rule.action_parameters, at);
 }
 
 /** What a custom rule's skip names: any of ruleset "current", phases, products, rules of managed rulesets. */
 function customSkipProblems(parameters: ActionParameters | undefined, at: ProblemPath, phase: string): RuleProblem[] {
   const problems: RuleProblem[] = [];
-  for (const key of [...EXECUTE_ONLY, 'rulesets', 'response'] as const) if (parameters?.[key] !== undefined) problems.push({ kind: 'parameterRefused', path: [...at, key], action: 'skip' });
+  for (const key of [...EXECUTE_ONLY, 'rulesets', 'response'] as const) {
+    if (parameters?.[key] !== undefined) problems.push({ kind: 'parameterRefused', path: [...at, key], action: 'skip' });
+  }
   const targets = (['ruleset', 'phases', 'products', 'rules'] as const).filter((key) => parameters?.[key] !== undefined);
   if (targets.length === 0 && problems.length === 0) return [{ kind: 'parameterRequired', path: at, action: 'skip', phase }];
-  if (parameters?.ruleset !== undefined && parameters.ruleset !== 'current') problems.push({ kind: 'skipRuleset', path: [...at, 'ruleset'], value: parameters.ruleset });
+  if (parameters?.ruleset !== undefined && parameters.ruleset !== 'current') {
+    problems.push({ kind: 'skipRuleset', path: [...at, 'ruleset'], value: parameters.ruleset });
+  }
   const lists = [
     ['phases', SKIPPABLE_PHASES],
     ['products', SKIPPABLE_PRODUCTS],
@@ -184,8 +200,11 @@ function responseProblems(action: string, parameters: ActionParameters | undefin
   const response = action === 'block' ? parameters?.response : undefined;
   if (response === undefined) return problems;
   const field = [...at, 'response'];
-  if (response.status_code === undefined) problems.push({ kind: 'required', path: [...field, 'status_code'], what: 'the status code of the answer, 400 to 499' });
-  else if (!Number.isInteger(response.status_code) || response.status_code < 400 || response.status_code > 499) problems.push({ kind: 'between', path: [...field, 'status_code'], min: 400, max: 499 });
+  if (response.status_code === undefined) {
+    problems.push({ kind: 'required', path: [...field, 'status_code'], what: 'the status code of the answer, 400 to 499' });
+  } else if (!Number.isInteger(response.status_code) || response.status_code < 400 || response.status_code > 499) {
+    problems.push({ kind: 'between', path: [...field, 'status_code'], min: 400, max: 499 });
+  }
   if (response.content === undefined) problems.push({ kind: 'required', path: [...field, 'content'], what: 'the body of the answer' });
   if (response.content_type !== undefined && !(BLOCK_CONTENT_TYPES as readonly string[]).includes(response.content_type)) {
     problems.push({ kind: 'notOneOf', path: [...field, 'content_type'], value: response.content_type, allowed: BLOCK_CONTENT_TYPES });
@@ -201,15 +220,26 @@ export function ratelimitProblems(rule: Pick<RulesetRule, 'action' | 'ratelimit'
   const problems: RuleProblem[] = [];
   const at = ['ratelimit'];
   if (limit.characteristics.length === 0) problems.push({ kind: 'emptyList', path: [...at, 'characteristics'] });
-  else if (!limit.characteristics.includes(RATELIMIT_REQUIRED_CHARACTERISTIC)) problems.push({ kind: 'mustInclude', path: [...at, 'characteristics'], value: RATELIMIT_REQUIRED_CHARACTERISTIC });
+  else if (!limit.characteristics.includes(RATELIMIT_REQUIRED_CHARACTERISTIC)) {
+    problems.push({ kind: 'mustInclude', path: [...at, 'characteristics'], value: RATELIMIT_REQUIRED_CHARACTERISTIC });
+  }
   problems.push(...duplicateProblems(limit.characteristics, (k) => [...at, 'characteristics', k]));
-  if (!(RATELIMIT_PERIODS as readonly number[]).includes(limit.period)) problems.push({ kind: 'notOneOf', path: [...at, 'period'], value: String(limit.period), allowed: RATELIMIT_PERIODS });
-  if (limit.requests_per_period === undefined) problems.push({ kind: 'required', path: [...at, 'requests_per_period'], what: 'how many requests a period allows' });
-  else if (!Number.isInteger(limit.requests_per_period) || limit.requests_per_period < 1) problems.push({ kind: 'atLeast', path: [...at, 'requests_per_period'], min: 1 });
+  if (!(RATELIMIT_PERIODS as readonly number[]).includes(limit.period)) {
+    problems.push({ kind: 'notOneOf', path: [...at, 'period'], value: String(limit.period), allowed: RATELIMIT_PERIODS });
+  }
+  if (limit.requests_per_period === undefined) {
+    problems.push({ kind: 'required', path: [...at, 'requests_per_period'], what: 'how many requests a period allows' });
+  } else if (!Number.isInteger(limit.requests_per_period) || limit.requests_per_period < 1) {
+    problems.push({ kind: 'atLeast', path: [...at, 'requests_per_period'], min: 1 });
+  }
   const timeout = limit.mitigation_timeout;
-  if (timeout === undefined) problems.push({ kind: 'required', path: [...at, 'mitigation_timeout'], what: 'how long the action lasts, in seconds (0 for a challenge)' });
-  else if (!(RATELIMIT_TIMEOUTS as readonly number[]).includes(timeout)) problems.push({ kind: 'notOneOf', path: [...at, 'mitigation_timeout'], value: String(timeout), allowed: RATELIMIT_TIMEOUTS });
-  else if (timeout !== 0 && CHALLENGES.includes(rule.action)) problems.push({ kind: 'timeoutWithChallenge', path: [...at, 'mitigation_timeout'], action: rule.action });
+  if (timeout === undefined) {
+    problems.push({ kind: 'required', path: [...at, 'mitigation_timeout'], what: 'how long the action lasts, in seconds (0 for a challenge)' });
+  } else if (!(RATELIMIT_TIMEOUTS as readonly number[]).includes(timeout)) {
+    problems.push({ kind: 'notOneOf', path: [...at, 'mitigation_timeout'], value: String(timeout), allowed: RATELIMIT_TIMEOUTS });
+  } else if (timeout !== 0 && CHALLENGES.includes(rule.action)) {
+    problems.push({ kind: 'timeoutWithChallenge', path: [...at, 'mitigation_timeout'], action: rule.action });
+  }
   return problems;
 }
 
@@ -229,14 +259,17 @@ export function ruleProblems(rule: RulesetRule, phase: string, expressionProblem
   const expression = expressionProblem(rule.expression, { responseFields: phase === MANAGED_PHASE });
   if (expression !== undefined) problems.push({ kind: 'expression', path: ['expression'], problem: expression });
   const counting = rule.ratelimit?.counting_expression;
-  const countingProblem = phase === RATELIMIT_PHASE && counting !== undefined && counting !== '' ? expressionProblem(counting, { responseFields: true }) : undefined;
+  const countingProblem =
+    phase === RATELIMIT_PHASE && counting !== undefined && counting !== '' ? expressionProblem(counting, { responseFields: true }) : undefined;
   if (countingProblem !== undefined) problems.push({ kind: 'expression', path: ['ratelimit', 'counting_expression'], problem: countingProblem });
   return problems;
 }
 
 /** A problem of one rule as a problem of the ruleset: its paths (the repeat's first one too) under `at`. */
 export function within(at: ProblemPath, problem: RuleProblem): RuleProblem {
-  return problem.kind === 'duplicate' ? { ...problem, path: [...at, ...problem.path], first: [...at, ...problem.first] } : { ...problem, path: [...at, ...problem.path] };
+  return problem.kind === 'duplicate'
+    ? { ...problem, path: [...at, ...problem.path], first: [...at, ...problem.first] }
+    : { ...problem, path: [...at, ...problem.path] };
 }
 
 /** Options of rulesetProblems: the ids of the saved rules, and the caller's expression check. */

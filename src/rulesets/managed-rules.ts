@@ -106,7 +106,12 @@ function wireActionOf(rule: { execute?: Execute | undefined; skip?: Skip | undef
     action: 'execute',
     action_parameters: {
       id: rulesetId,
-      overrides: { action, enabled, categories, rules: rules?.map((r) => ({ id: r.id, action: r.action, enabled: r.enabled, score_threshold: r.scoreThreshold })) },
+      overrides: {
+        action,
+        enabled,
+        categories,
+        rules: rules?.map((r) => ({ id: r.id, action: r.action, enabled: r.enabled, score_threshold: r.scoreThreshold })),
+      },
     },
   };
 }
@@ -126,7 +131,9 @@ function declaredProblemText(problem: RuleProblem): string {
     case 'unknownManagedRuleset':
       return `unknown managed ruleset ${JSON.stringify(problem.id)}; the entry point executes ${knownManagedRulesets()}`;
     case 'emptyList':
-      return typeof problem.path.at(-1) === 'string' && problem.path.length > 2 && problem.path.at(-2) === 'rules' ? 'must name at least one rule' : 'must name at least one managed ruleset';
+      return typeof problem.path.at(-1) === 'string' && problem.path.length > 2 && problem.path.at(-2) === 'rules'
+        ? 'must name at least one rule'
+        : 'must name at least one managed ruleset';
     case 'parameterRequired':
       return problem.action === 'execute' ? 'must name the managed ruleset to execute' : 'must set exactly one of ruleset: "current", rulesets, rules';
     case 'skipTargetsCombined':
@@ -223,7 +230,14 @@ export function ruleFromWire(rule: RulesetRule): ManagedRuleWithRef {
 
 /** A declared rule as the service's entry point rule; `id` is the service's id of the rule it updates, empty for a new one. Pure. */
 export function managedRuleToWire(ref: string, rule: ManagedRule, id = ''): RulesetRule {
-  const wire: RulesetRule = { id, action: rule.execute ? 'execute' : 'skip', expression: rule.expression, description: rule.description, ref, enabled: rule.enabled };
+  const wire: RulesetRule = {
+    id,
+    action: rule.execute ? 'execute' : 'skip',
+    expression: rule.expression,
+    description: rule.description,
+    ref,
+    enabled: rule.enabled,
+  };
   if (rule.execute) {
     const { rulesetId, action, enabled, categories, rules } = rule.execute;
     const overrides = compact({

@@ -81,7 +81,10 @@ export const PHASE_RULE_LIMITS = { refMax: FIREWALL_LIMITS.refMax, descriptionMa
 const ruleInputs = {
   zoneId: ZoneIdSchema,
   expression: z.string({ error: 'must be a string' }).min(1, 'must not be empty (true means all traffic)'),
-  description: z.string({ error: 'must be a string' }).max(PHASE_RULE_LIMITS.descriptionMax, `must be at most ${PHASE_RULE_LIMITS.descriptionMax} characters`).default(''),
+  description: z
+    .string({ error: 'must be a string' })
+    .max(PHASE_RULE_LIMITS.descriptionMax, `must be at most ${PHASE_RULE_LIMITS.descriptionMax} characters`)
+    .default(''),
   enabled: z.boolean({ error: 'must be a boolean' }).default(true),
   ref: z.string({ error: 'must be a string' }).max(PHASE_RULE_LIMITS.refMax, `must be at most ${PHASE_RULE_LIMITS.refMax} characters`).default(''),
   response: BlockResponseInputSchema.optional(),
@@ -175,7 +178,13 @@ export function phaseRuleFromWire(rule: RulesetRule): Pick<DeclaredRule, (typeof
     enabled: rule.enabled ?? true,
     ref: rule.ref === undefined || rule.ref === rule.id ? '' : rule.ref,
     ...(response && rule.action === 'block'
-      ? { response: { statusCode: response.status_code ?? 0, content: response.content ?? '', ...(response.content_type ? { contentType: response.content_type as BlockResponseInput['contentType'] } : {}) } }
+      ? {
+          response: {
+            statusCode: response.status_code ?? 0,
+            content: response.content ?? '',
+            ...(response.content_type ? { contentType: response.content_type as BlockResponseInput['contentType'] } : {}),
+          },
+        }
       : {}),
     ...(rule.action === 'skip' ? { skip } : {}),
     ...(limit
@@ -301,9 +310,15 @@ export interface DeclaredRuleProblem {
  */
 export function declaredRuleProblems(rule: DeclaredRule, phase: RulePhase): DeclaredRuleProblem[] {
   const problems: DeclaredRuleProblem[] = [];
-  if (rule.response !== undefined && rule.action !== 'block') problems.push({ path: ['response'], message: `allowed only with action block (action is ${rule.action}); remove response` });
-  if (rule.skip !== undefined && rule.action !== 'skip') problems.push({ path: ['skip'], message: `allowed only with action skip (action is ${rule.action}); remove skip` });
-  if (rule.skip === undefined && rule.action === 'skip') problems.push({ path: ['skip'], message: 'required with action skip: what the rule skips, for example { ruleset: "current" } or { products: ["waf"] }' });
+  if (rule.response !== undefined && rule.action !== 'block') {
+    problems.push({ path: ['response'], message: `allowed only with action block (action is ${rule.action}); remove response` });
+  }
+  if (rule.skip !== undefined && rule.action !== 'skip') {
+    problems.push({ path: ['skip'], message: `allowed only with action skip (action is ${rule.action}); remove skip` });
+  }
+  if (rule.skip === undefined && rule.action === 'skip') {
+    problems.push({ path: ['skip'], message: 'required with action skip: what the rule skips, for example { ruleset: "current" } or { products: ["waf"] }' });
+  }
   if (problems.length > 0) return problems;
   for (const problem of ruleProblems({ ...phaseRuleToWire(rule), id: '' }, phase, declaredExpressionProblem)) {
     const path = declaredRulePath(problem.kind === 'parameterRequired' && rule.action === 'skip' ? ['action_parameters'] : problem.path);
@@ -320,7 +335,8 @@ export function declaredRuleProblems(rule: DeclaredRule, phase: RulePhase): Decl
   if (rule.skip?.ruleset === 'current' && rule.position !== undefined && 'last' in rule.position) {
     problems.push({
       path: ['position'],
-      message: 'the rule skips the rest of this phase\'s rules, but runs last, so it would skip nothing; place it before the rules it is an exception to (first: true, or before: a rule)',
+      message:
+        "the rule skips the rest of this phase's rules, but runs last, so it would skip nothing; place it before the rules it is an exception to (first: true, or before: a rule)",
     });
   }
   return problems;

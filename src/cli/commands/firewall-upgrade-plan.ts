@@ -19,7 +19,11 @@ interface PlanOptions extends ConnectionOptions {
 function actionCell(rule: FirewallRulesUpgradePlan['rules'][number]['customRule']): string {
   const parameters = rule.action_parameters;
   if (rule.action !== 'skip' || !parameters) return rule.action;
-  const parts = [parameters.ruleset ? `ruleset ${parameters.ruleset}` : '', parameters.products ? `products ${parameters.products.join(', ')}` : '', parameters.phases ? `phases ${parameters.phases.join(', ')}` : ''];
+  const parts = [
+    parameters.ruleset ? `ruleset ${parameters.ruleset}` : '',
+    parameters.products ? `products ${parameters.products.join(', ')}` : '',
+    parameters.phases ? `phases ${parameters.phases.join(', ')}` : '',
+  ];
   return `skip (${parts.filter(Boolean).join('; ')})`;
 }
 
@@ -29,7 +33,16 @@ export function renderFirewallUpgradePlan(plan: FirewallRulesUpgradePlan): strin
     renderPairs([
       ['Zone', plan.zoneId],
       ['Legacy firewall API', plan.legacyApi === 'readable' ? 'readable' : 'retired: its rules cannot be read'],
-      ['Converted', plan.legacyApi === 'retired' ? 'yes (the API is retired)' : plan.rules.length === 0 ? 'nothing to convert: the zone has no firewall rules' : plan.converted ? 'yes: every legacy rule has its custom rule' : 'no: the conversion is still to come'],
+      [
+        'Converted',
+        plan.legacyApi === 'retired'
+          ? 'yes (the API is retired)'
+          : plan.rules.length === 0
+            ? 'nothing to convert: the zone has no firewall rules'
+            : plan.converted
+              ? 'yes: every legacy rule has its custom rule'
+              : 'no: the conversion is still to come',
+      ],
       ['Verdict', plan.equivalence?.verdict ?? '-'],
     ]),
   ];
@@ -48,12 +61,23 @@ export function renderFirewallUpgradePlan(plan: FirewallRulesUpgradePlan): strin
     out.push(
       `Legacy rules, in the order they ran (${plan.rules.length})\n` +
         renderTable(
-          [{ header: 'LEGACY RULE' }, { header: 'ACTION' }, { header: '#', align: 'right' }, { header: 'CUSTOM RULE' }, { header: 'BECOMES' }, { header: 'ENABLED' }, { header: 'HELD BY' }, { header: 'EXPRESSION' }],
+          [
+            { header: 'LEGACY RULE' },
+            { header: 'ACTION' },
+            { header: '#', align: 'right' },
+            { header: 'CUSTOM RULE' },
+            { header: 'BECOMES' },
+            { header: 'ENABLED' },
+            { header: 'HELD BY' },
+            { header: 'EXPRESSION' },
+          ],
           rows,
         ),
     );
     const differences = plan.rules.flatMap((rule) => rule.differences.map((difference) => [rule.legacyRuleId, difference]));
-    out.push(`Differences in behaviour\n${differences.length > 0 ? renderTable([{ header: 'LEGACY RULE' }, { header: 'DIFFERENCE' }], differences) : 'none found\n'}`);
+    out.push(
+      `Differences in behaviour\n${differences.length > 0 ? renderTable([{ header: 'LEGACY RULE' }, { header: 'DIFFERENCE' }], differences) : 'none found\n'}`,
+    );
   }
   if (plan.otherCustomRules.length > 0) {
     out.push(
@@ -83,11 +107,16 @@ export function renderFirewallUpgradePlan(plan: FirewallRulesUpgradePlan): strin
 /** `zoneguard firewall-upgrade-plan`. */
 export function firewallUpgradePlanCommand(io: CliIo = processIo()): Command {
   const command = new Command('firewall-upgrade-plan')
-    .description("show what moving a zone's legacy firewall rules to custom rules does: each rule's custom rule, who holds it, every difference in behaviour; changes nothing")
+    .description(
+      "show what moving a zone's legacy firewall rules to custom rules does: each rule's custom rule, who holds it, every difference in behaviour; changes nothing",
+    )
     .addOption(zoneOption())
     .option('--stack-export <file...>', 'what pulumi stack export wrote, one file per stack on this zone (- for standard input): who holds each rule')
     .option('--json', 'JSON on stdout instead of tables (the plan planFirewallRulesUpgrade answers)')
-    .option('--program', 'print the Pulumi program of the move instead: a CustomRule for each rule the --stack-export stacks hold (docs/firewall-and-migration.md#move)');
+    .option(
+      '--program',
+      'print the Pulumi program of the move instead: a CustomRule for each rule the --stack-export stacks hold (docs/firewall-and-migration.md#move)',
+    );
   addConnectionOptions(
     command,
     `

@@ -12,9 +12,27 @@ import { scriptsCommand } from './scripts';
 
 export { EXIT, processIo, type CliIo, type Output, type RunIo } from './io';
 export { runCommand } from './run';
-export { scriptsCommand, connectionsCommand, cookiesCommand, exportCommand, firewallUpgradePlanCommand, migrationCommand, orphansCommand, previewReportCommand };
+export {
+  scriptsCommand,
+  connectionsCommand,
+  cookiesCommand,
+  exportCommand,
+  firewallUpgradePlanCommand,
+  migrationCommand,
+  orphansCommand,
+  previewReportCommand,
+};
 
 /** Every insight command, for `program.addCommand(...)` in the bin. */
 export function insightCommands(io: CliIo = processIo()): Command[] {
-  return [scriptsCommand(io), connectionsCommand(io), cookiesCommand(io), exportCommand(io), firewallUpgradePlanCommand(io), migrationCommand(io), orphansCommand(io), previewReportCommand(io)];
+  return [
+    scriptsCommand(io),
+    connectionsCommand(io),
+    cookiesCommand(io),
+    exportCommand(io),
+    firewallUpgradePlanCommand(io),
+    migrationCommand(io),
+    orphansCommand(io),
+    previewReportCommand(io),
+  ];
 }

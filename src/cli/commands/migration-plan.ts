@@ -24,7 +24,12 @@ export function overridesCell(rule: RulesetRule): string {
   );
   if (categories.length > 0) parts.push(`categories: ${categories.join(', ')}`);
   const rules = (overrides.rules ?? []).map((r) =>
-    [r.id, r.action, r.enabled === false ? 'off' : r.enabled === true ? 'on' : undefined, r.score_threshold !== undefined ? `threshold ${r.score_threshold}` : undefined]
+    [
+      r.id,
+      r.action,
+      r.enabled === false ? 'off' : r.enabled === true ? 'on' : undefined,
+      r.score_threshold !== undefined ? `threshold ${r.score_threshold}` : undefined,
+    ]
       .filter((p) => p !== undefined)
       .join(' '),
   );
@@ -116,7 +121,11 @@ export function renderPlan(plan: WafMigrationPlan): string {
         renderTable(
           [{ header: 'SETTING' }, { header: 'BEFORE' }, { header: 'AFTER' }],
           [
-            ['sensitivity', core.sensitivity, `paranoia level ${core.paranoiaLevel}, score threshold ${core.thresholdLevel} (${core.scoreThreshold} or higher)`],
+            [
+              'sensitivity',
+              core.sensitivity,
+              `paranoia level ${core.paranoiaLevel}, score threshold ${core.thresholdLevel} (${core.scoreThreshold} or higher)`,
+            ],
             ['action', core.previousAction, core.action],
             ['enabled', 'yes', core.enabled ? 'yes' : 'no'],
           ],
@@ -130,7 +139,9 @@ export function renderPlan(plan: WafMigrationPlan): string {
 /** `zoneguard migration`, with its `plan` sub-command. */
 export function migrationCommand(io: CliIo = processIo()): Command {
   const plan = new Command('plan')
-    .description('show whether a zone can move to the new WAF managed rules, the converted configuration and what the conversion changes or drops; changes nothing')
+    .description(
+      'show whether a zone can move to the new WAF managed rules, the converted configuration and what the conversion changes or drops; changes nothing',
+    )
     .addOption(zoneOption())
     .option('--json', 'JSON on stdout instead of tables (the plan planWafMigration answers)');
   addConnectionOptions(

@@ -107,14 +107,16 @@ function namedProblem(named: readonly string[], orphans: readonly Orphan[], zone
   if (others.length === 0) return undefined;
   return (
     `--delete ${others.map((o) => `${o.id} (marked ${o.marker})`).join(', ')}: marked by another owner, which no given export records; nothing deleted. ` +
-    'zoneguard orphans never deletes another owner\'s object: pass the export of the stack that holds it (pulumi stack export shows the marker as __zoneguardMarker)'
+    "zoneguard orphans never deletes another owner's object: pass the export of the stack that holds it (pulumi stack export shows the marker as __zoneguardMarker)"
   );
 }
 
 /** The listing: one line per orphan with what its marker says, and how a pending create could adopt it instead. */
 function printOrphans(io: CliIo, zoneId: string, orphans: readonly Orphan[]): void {
   const nouns = Object.values(OBJECT_NOUN);
-  if (orphans.length === 0) io.stdout.write(`zone ${zoneId}: every ${nouns.slice(0, -1).join(', ')} and ${nouns.at(-1)} is held by a resource of the given stacks\n`);
+  if (orphans.length === 0) {
+    io.stdout.write(`zone ${zoneId}: every ${nouns.slice(0, -1).join(', ')} and ${nouns.at(-1)} is held by a resource of the given stacks\n`);
+  }
   for (const orphan of orphans) {
     io.stdout.write(`${noun(orphan)} ${orphan.id}  ${orphan.summary}  ${standingText(orphan)}\n`);
     for (const { urn, kind } of orphan.pendingOf) io.stdout.write(`  to adopt it instead: ${adoptInputOf(kind)}: '${orphan.id}' on ${urn}\n`);
@@ -133,7 +135,9 @@ function printOrphans(io: CliIo, zoneId: string, orphans: readonly Orphan[]): vo
  */
 export function orphansCommand(io: CliIo = processIo()): Command {
   const command = new Command('orphans')
-    .description('list the objects of a zone that no resource of the given stacks holds (what an interrupted pulumi up left), with their owner marker; delete them only when asked')
+    .description(
+      'list the objects of a zone that no resource of the given stacks holds (what an interrupted pulumi up left), with their owner marker; delete them only when asked',
+    )
     .addOption(zoneOption())
     .requiredOption('--stack-export <file...>', 'what pulumi stack export wrote, one file per stack on this zone (- for standard input)')
     .option('--delete-pending', 'delete each object that is the one match of a pending create of these stacks')

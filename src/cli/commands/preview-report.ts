@@ -58,11 +58,17 @@ function writeSeal(digest: PreviewDigest, file: string, landings: string | undef
  */
 export function previewReportCommand(io: CliIo = processIo()): Command {
   const command = new Command('preview-report')
-    .description('turn what pulumi preview --json printed into a Markdown report: per zone what up would change, CSP sources gained or lost, firewall and WAF rule changes, a pending WAF migration plan, failures')
-    .argument('[file]', 'what pulumi preview --json wrote, best with PULUMI_ENABLE_STREAMING_JSON_PREVIEW=true (stack outputs included); - or none: standard input', '-')
+    .description(
+      'turn what pulumi preview --json printed into a Markdown report: per zone what up would change, CSP sources gained or lost, firewall and WAF rule changes, a pending WAF migration plan, failures',
+    )
+    .argument(
+      '[file]',
+      'what pulumi preview --json wrote, best with PULUMI_ENABLE_STREAMING_JSON_PREVIEW=true (stack outputs included); - or none: standard input',
+      '-',
+    )
     .option('--stack <name>', 'the stack name for the heading (default: read from the preview)')
     .option('--seal <file>', 'also write the seal of the preview to this file, for the up that keeps it (ZONEGUARD_SEAL; the preview must run with --refresh)')
-    .option('--landings <file>', 'what the sealed preview\'s providers recorded (the file ZONEGUARD_SEAL_RECORD named during the preview)')
+    .option('--landings <file>', "what the sealed preview's providers recorded (the file ZONEGUARD_SEAL_RECORD named during the preview)")
     .addHelpText(
       'after',
       `

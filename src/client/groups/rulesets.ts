@@ -119,7 +119,13 @@ export class RulesetsGroup {
     dryRun,
   }: RulesetArgs & DryRunArgs<D> & { ruleId: string; rule: Omit<RulePatch, 'position'>; position?: RulePosition }): Promise<RulesetWrite<D>> {
     const json = position === undefined ? rule : { ...rule, position };
-    const spec = { method: 'PATCH', path: rulesetPath(zoneId, rulesetId, 'rules', ruleId), query: dryRunQuery(dryRun), json, schema: writeSchema(dryRun) } as const;
+    const spec = {
+      method: 'PATCH',
+      path: rulesetPath(zoneId, rulesetId, 'rules', ruleId),
+      query: dryRunQuery(dryRun),
+      json,
+      schema: writeSchema(dryRun),
+    } as const;
     return this.#transport.call(spec) as Promise<RulesetWrite<D>>;
   }
 
@@ -127,7 +133,12 @@ export class RulesetsGroup {
    * DELETE one rule; answers the whole ruleset without it (NotFoundError for a rule it does not hold). Retried like
    * any DELETE: a repeat after a lost answer finds the rule gone, a NotFoundError the caller reads as deleted.
    */
-  deleteRule<D extends boolean | undefined = undefined>({ zoneId, rulesetId, ruleId, dryRun }: RulesetArgs & DryRunArgs<D> & { ruleId: string }): Promise<RulesetWrite<D>> {
+  deleteRule<D extends boolean | undefined = undefined>({
+    zoneId,
+    rulesetId,
+    ruleId,
+    dryRun,
+  }: RulesetArgs & DryRunArgs<D> & { ruleId: string }): Promise<RulesetWrite<D>> {
     const spec = { method: 'DELETE', path: rulesetPath(zoneId, rulesetId, 'rules', ruleId), query: dryRunQuery(dryRun), schema: writeSchema(dryRun) } as const;
     return this.#transport.call(spec) as Promise<RulesetWrite<D>>;
   }

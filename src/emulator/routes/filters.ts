@@ -37,7 +37,9 @@ export function registerFilterRoutes(api: FastifyInstance, context: EmulatorCont
     const filters = state.collections.filters
       .list(zone.id)
       .filter((f) => (id === undefined || f.id === id) && (ref === undefined || f.ref === ref) && (paused === undefined || f.paused === paused))
-      .filter((f) => (expression === undefined || f.expression.includes(expression)) && (description === undefined || (f.description ?? '').includes(description)));
+      .filter(
+        (f) => (expression === undefined || f.expression.includes(expression)) && (description === undefined || (f.description ?? '').includes(description)),
+      );
     return okEnvelope(pageOf(filters, q, { perPage: 25 }).map(filterToWire));
   });
 
@@ -85,9 +87,16 @@ function registerFilterChanges(api: FastifyInstance, context: EmulatorContext): 
     const items = parseBody(FilterBulkUpdateSchema, request.body);
     const currents = items.map((item) => find(zone.id, item.id));
     currents.forEach((current) => assertFree(state, zone.id, current, false));
-    const problems = expressionProblems(state, zone.id, items.map((item, index) => ({ index, expression: item.expression, exceptFilterId: item.id })), (i) => `${i}.expression`);
+    const problems = expressionProblems(
+      state,
+      zone.id,
+      items.map((item, index) => ({ index, expression: item.expression, exceptFilterId: item.id })),
+      (i) => `${i}.expression`,
+    );
     if (problems.length > 0) throw new ServiceError(400, problems);
-    const updated = items.map((item, index) => state.collections.filters.set(zone.id, { ...currents[index], ...item, paused: item.paused ?? currents[index]?.paused ?? false }));
+    const updated = items.map((item, index) =>
+      state.collections.filters.set(zone.id, { ...currents[index], ...item, paused: item.paused ?? currents[index]?.paused ?? false }),
+    );
     return okEnvelope(updated.map(filterToWire));
   });
 
@@ -106,7 +115,9 @@ function registerFilterChanges(api: FastifyInstance, context: EmulatorContext): 
     const ids = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
     if (ids.length === 0) throw ServiceError.of(400, ErrorCode.validation, 'id: required: one ?id= per filter to delete');
     const filters = ids.map((id) => {
-      if (!HexIdSchema.safeParse(id).success) throw ServiceError.of(400, ErrorCode.validation, `id: ${id} must be an identifier: 32 lowercase hexadecimal characters`);
+      if (!HexIdSchema.safeParse(id).success) {
+        throw ServiceError.of(400, ErrorCode.validation, `id: ${id} must be an identifier: 32 lowercase hexadecimal characters`);
+      }
       return find(zone.id, id);
     });
     for (const filter of filters) assertFree(state, zone.id, filter, true);

@@ -1,7 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { FirewallActionSchema, productsProblem, type FirewallRulePatch, type ErrorItem, type FirewallRuleDeleteResult } from '../../schemas';
-import { FirewallRuleCreateBodySchema, FirewallRuleBulkPatchSchema, FirewallRuleBulkUpdateSchema, FirewallRulePatchSchema, FirewallRuleUpdateSchema } from '../../schemas/firewall-rules';
+import {
+  FirewallRuleCreateBodySchema,
+  FirewallRuleBulkPatchSchema,
+  FirewallRuleBulkUpdateSchema,
+  FirewallRulePatchSchema,
+  FirewallRuleUpdateSchema,
+} from '../../schemas/firewall-rules';
 import { booleanQuery, firewallListQuery, pageOf, params, parseBody, query, single, zoneOf, type EmulatorContext } from '../context';
 import { ErrorCode, Messages, ServiceError, okEnvelope } from '../errors';
 import { expressionProblems, lockingRule, ruleToWire, rulesUsing } from '../firewall';
@@ -122,7 +128,9 @@ function registerRuleUpdateRoutes(api: FastifyInstance, context: EmulatorContext
     const problem = productsItem(`${at}products`, action, body.products ?? (action === 'bypass' ? current.products : undefined));
     if (problem) throw new ServiceError(400, [problem]);
     const filterId = body.filter?.id ?? current.filterId;
-    if (!state.collections.filters.get(zoneId, filterId)) throw ServiceError.of(400, ErrorCode.validation, Messages.filterReference(`${at}filter.id`, filterId));
+    if (!state.collections.filters.get(zoneId, filterId)) {
+      throw ServiceError.of(400, ErrorCode.validation, Messages.filterReference(`${at}filter.id`, filterId));
+    }
     if (filterId !== current.filterId) assertNotLocked(state, zoneId, [{ field: `${at}filter.id`, filterId }]);
     const { filter: _filter, id: _id, products, ...fields } = body;
     const defined = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));

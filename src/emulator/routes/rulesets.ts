@@ -51,7 +51,14 @@ const refuse = (messages: string[]) => new ServiceError(400, messages.map((messa
  * Management on the enterprise plan only). A dry run stops before the save and
  * answers null, as the public API does. Last writer wins: no version is compared.
  */
-function save(context: EmulatorContext, zone: ZoneRecord, phase: string, next: { name?: string; description?: string; rules: RulesetRule[] }, dryRun: boolean, now = context.now()) {
+function save(
+  context: EmulatorContext,
+  zone: ZoneRecord,
+  phase: string,
+  next: { name?: string; description?: string; rules: RulesetRule[] },
+  dryRun: boolean,
+  now = context.now(),
+) {
   const versions = versionsOf(wafRecordOf(context, zone.id), phase, !dryRun);
   const latest = versions.at(-1);
   const quota = phaseQuota(phase, zone.plan);
@@ -119,7 +126,13 @@ function registerEntrypointRoutes(api: FastifyInstance, context: EmulatorContext
     const { zone, phase, versions, latest } = current(request);
     const wanted = params(request).ruleset_version ?? '';
     const found = versions.find((version) => version.version === wanted);
-    if (!found) throw ServiceError.of(404, ErrorCode.notFound, phase === MIGRATION_PHASE ? Messages.entrypointVersionNotFound(zone.id, wanted) : Messages.rulesetVersionNotFound(latest.id, wanted));
+    if (!found) {
+      throw ServiceError.of(
+        404,
+        ErrorCode.notFound,
+        phase === MIGRATION_PHASE ? Messages.entrypointVersionNotFound(zone.id, wanted) : Messages.rulesetVersionNotFound(latest.id, wanted),
+      );
+    }
     return okEnvelope(found);
   });
 

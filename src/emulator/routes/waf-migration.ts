@@ -36,7 +36,11 @@ export function migrationBlockers(context: EmulatorContext, zone: ZoneRecord): S
   }
   if (limit?.kind === 'expression') {
     blockers.push(
-      ServiceError.of(400, ErrorCode.migrationNeedsSupport, Messages.migrationExpressionTooLong(limit.ruleId, limit.bytes, WAF_MIGRATION_LIMITS.maxExpressionBytes)),
+      ServiceError.of(
+        400,
+        ErrorCode.migrationNeedsSupport,
+        Messages.migrationExpressionTooLong(limit.ruleId, limit.bytes, WAF_MIGRATION_LIMITS.maxExpressionBytes),
+      ),
     );
   }
   return blockers;
@@ -66,7 +70,9 @@ export function registerWafMigrationRoutes(api: FastifyInstance, context: Emulat
       throw ServiceError.of(409, ErrorCode.conflict, Messages.migrationDone(zone.id, migrationState));
     }
     return okEnvelope(
-      convertPreviousWaf(record.previousWafEnabled, state.collections.wafPackages.list(zone.id), state.collections.firewallRules.list(zone.id), (id) => state.collections.filters.get(zone.id, id)),
+      convertPreviousWaf(record.previousWafEnabled, state.collections.wafPackages.list(zone.id), state.collections.firewallRules.list(zone.id), (id) =>
+        state.collections.filters.get(zone.id, id),
+      ),
     );
   });
 

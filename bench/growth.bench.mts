@@ -150,8 +150,8 @@ type Step = 'up' | 'no-op preview' | 'refresh' | 'up, checkpoints skipped';
 const STEPS: readonly Step[] = ['up', 'no-op preview', 'refresh', 'up, checkpoints skipped'];
 /**
  * The engine's setting that saves the state once at the end of an update instead of after every step (Pulumi CLI
- * 3.259: `SKIP_CHECKPOINTS` in sdk/go/common/env/env.go, which swaps the snapshot manager's service loop in
- * pkg/backend/snapshot.go). The file backend has no journaling in 3.259 (that is the Pulumi Cloud backend's), so as
+ * 3.259 to 3.276: `SKIP_CHECKPOINTS` in sdk/go/common/env/env.go, which swaps the snapshot manager's service loop in
+ * pkg/backend/snapshot.go). The file backend has no journaling up to 3.276 (that is the Pulumi Cloud backend's), so as
  * shipped it serialises and rewrites the whole state file on each step: O(n) a step, O(n²) an `up` of n resources.
  */
 const SKIP_CHECKPOINTS = { PULUMI_SKIP_CHECKPOINTS: 'true' };

@@ -15,8 +15,8 @@ export function containsUnknown(value: unknown): boolean {
 
 /**
  * The input the resource classes add while the program runs for a preview (`pulumi.runtime.isDryRun()`), so the
- * provider, which the engine never tells, knows its run is a preview: the host of @pulumi/pulumi 3.259 answers no
- * `supportsPreview`, so a preview calls check and diff and never create. The provider's check takes it out of the
- * checked inputs (providers/kit/context.ts), so it is never in the state nor in a displayed diff.
+ * provider, which the engine never tells, knows its run is a preview: the host of @pulumi/pulumi (3.259 to 3.276)
+ * answers no `supportsPreview`, so a preview calls check and diff and never create. The provider's check takes it out
+ * of the checked inputs (providers/kit/context.ts), so it is never in the state nor in a displayed diff.
  */
 export const PREVIEW_KEY = '__zoneguardPreview';

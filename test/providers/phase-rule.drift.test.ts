@@ -194,7 +194,7 @@ test.each(CASES.map((row) => [row.kind, row.field, row.how, row] as const))('%s 
   const change = row.byHand({ marker, otherId });
   await fx.client.rulesets.updateRule({ zoneId, rulesetId: entrypoint.id, ruleId: made.id, ...change });
   // The refresh and the up that find the change are a later run than the create's, as the engine's are: what the
-  // create's run saw of the entry point (kept a moment for the owner marker's read, PhaseRules.live) is not theirs.
+  // create's run saw of the entry point (kept a moment for the owner marker's read, PhaseRuleCalls.live) is not theirs.
   await fx.newRun();
   const drifted = await provider.read(made.id, made.outs!);
   expect(drifted.inputs).toEqual(withPath(declared, field, row.reads));

@@ -80,6 +80,8 @@ export function withPreviewKnown<I extends Pick<pulumi.dynamic.ResourceProvider,
  * the process's state itself: the client, whether the run is a preview, and how a message names the resource.
  */
 export interface Context {
+  /** The kind whose handler is called. */
+  readonly kind: ResourceKind;
   /** The process's client ({@link getClient}), read at each use, so a `configure` in between is seen. */
   readonly client: ZoneGuardClient;
   /**
@@ -103,6 +105,7 @@ export interface Context {
 export function contextOf(kind: ResourceKind, props: Record<string, unknown>): Context {
   const name = nameOf(props);
   return {
+    kind,
     get client() {
       return getClient();
     },

@@ -41,11 +41,13 @@ interface SpecBase<W extends { id: string }, I extends ZoneInputs, O extends I> 
   listing(ctx: Context, zoneId: string): Promise<readonly { id?: string | undefined }[]>;
   /** The object a create takes over (the kind's adopt input), if any. */
   adopting(inputs: I): string | undefined;
+  /** Makes the object (with the kind's recovery of what a refused create left, where it has one). */
   create(ctx: Context, inputs: I): Promise<W>;
   /** The create step's words, when they say more than `creating <object>`. */
   creating?(inputs: I): string;
   /** Brings the object to the declared fields; `current` is what the owner marker's read (or the adoption) found. */
   update(ctx: Context, inputs: I, id: string, current: O): Promise<W>;
+  /** How the delete of the object `props` records removes it. */
   remove(ctx: Context, id: string, props: O): Removal;
   /** The service's answer in the provider's names; `declared` gives the zone and what the service does not hold (the adopt input). */
   outputs(object: W, declared: I): O;

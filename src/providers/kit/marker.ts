@@ -184,13 +184,19 @@ interface MarkedKind {
 
 type Props = Record<string, unknown>;
 
+/** A text input of the resource, '' when it has none. */
+const textOf = (props: Props, key: string): string => {
+  const value = props[key];
+  return typeof value === 'string' ? value : '';
+};
+
 /** The inputs with `marker` at the end of the marked field: what create and update send. */
-const marked = (k: MarkedKind, props: Props, marker: string): Props => ({ ...props, [k.field]: withMarker(typeof props[k.field] === 'string' ? (props[k.field] as string) : '', marker) });
+const marked = (k: MarkedKind, props: Props, marker: string): Props => ({ ...props, [k.field]: withMarker(textOf(props, k.field), marker) });
 
 /** The outputs as the program sees them: the field without the marker, and the marker written kept in the state. */
 function shown<T extends Props | undefined>(k: MarkedKind, props: T, marker: string | undefined): T {
   if (props === undefined) return props;
-  const { own } = splitMarked(typeof props[k.field] === 'string' ? (props[k.field] as string) : '');
+  const { own } = splitMarked(textOf(props, k.field));
   return { ...props, [k.field]: own, ...(marker ? { [MARKER_KEY]: marker } : {}) } as T;
 }
 
@@ -226,7 +232,8 @@ async function beforeWrite(k: MarkedKind, write: MarkedWrite, id: string, record
  */
 async function createMarked(k: MarkedKind, declaration: KindDeclaration, impl: Implementation & Partial<LiveObject>, inputs: Props) {
   const mine = markerFor(k.kind, inputs);
-  const adopted = typeof inputs[k.adoptInput] === 'string' ? (inputs[k.adoptInput] as string) : undefined;
+  const adoptId = inputs[k.adoptInput];
+  const adopted = typeof adoptId === 'string' ? adoptId : undefined;
   const adopting = adopted === undefined ? undefined : `${k.what(inputs, adopted)}: adopting it`;
   // An id that names nothing is the kind's own message (its create reads it again).
   const before = adopted && adopting ? await beforeWrite(k, 'adopt', adopted, inputs, inputs, adopting, mine, { takeOver: inputs[TAKE_OVER] === true }) : undefined;

@@ -67,31 +67,36 @@ function phaseAfter(reads: PlanReads, ordered: FirewallRuleWire[], matched: (num
   return { rules, positions };
 }
 
-/** The plan from what was read. Pure. */
-export function planFromReads(reads: PlanReads): FirewallRulesUpgradePlan {
+/** The plan of a zone whose legacy firewall API is retired: its rules are custom rules already. Pure. */
+function retiredPlan(reads: PlanReads): FirewallRulesUpgradePlan {
   const { zoneId } = reads;
   const phaseRules = reads.phase?.rules ?? [];
-  if (reads.legacy === 'retired') {
-    return {
-      zoneId,
-      legacyApi: 'retired',
-      converted: true,
-      rules: [],
-      otherCustomRules: phaseRules.map((rule) => ({
-        id: rule.id ?? '',
-        description: rule.description ?? '',
-        holder: holderText(holderOf([rule.id], markerOf(rule.ref), reads.holders)),
-      })),
-      equivalence: null,
-      problems: [],
-      move: reads.holders
-        ? moveOf(
-            phaseRules.flatMap((rule) => held(reads.holders, null, rule, holderOf([rule.id], markerOf(rule.ref), reads.holders))),
-            null,
-          )
-        : null,
-    };
-  }
+  return {
+    zoneId,
+    legacyApi: 'retired',
+    converted: true,
+    rules: [],
+    otherCustomRules: phaseRules.map((rule) => ({
+      id: rule.id ?? '',
+      description: rule.description ?? '',
+      holder: holderText(holderOf([rule.id], markerOf(rule.ref), reads.holders)),
+    })),
+    equivalence: null,
+    problems: [],
+    move: reads.holders
+      ? moveOf(
+          phaseRules.flatMap((rule) => held(reads.holders, null, rule, holderOf([rule.id], markerOf(rule.ref), reads.holders))),
+          null,
+        )
+      : null,
+  };
+}
+
+/** The plan from what was read. Pure. */
+export function planFromReads(reads: PlanReads): FirewallRulesUpgradePlan {
+  if (reads.legacy === 'retired') return retiredPlan(reads);
+  const { zoneId } = reads;
+  const phaseRules = reads.phase?.rules ?? [];
   const ordered = legacyOrder(reads.legacy);
   const matched = matchConversions(ordered, phaseRules);
   const { rules: after, positions } = phaseAfter(reads, ordered, matched);

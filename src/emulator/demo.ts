@@ -245,42 +245,9 @@ function demoZone(name: string, plan: Plan, hostPrefixes: string[], sizes: { scr
   };
 }
 
-/** The built-in demo: one zone per plan, several hosts each, detected items over several pages. */
-export function demoSeed(): SeedFile {
-  const free = demoZone('acme-blog.example', 'free', ['www'], { scripts: 8, connections: 5, cookies: 4 });
-  const pro: ZoneSeed = {
-    ...demoZone('acme-store.example', 'pro', ['www', 'shop', 'cdn'], { scripts: 22, connections: 12, cookies: 10 }),
-    previousWaf: { enabled: true, sensitivity: 'medium', actionMode: 'simulate' },
-    firewallRules: [
-      { expression: '(http.request.uri.path contains "/wp-login.php")', action: 'block', description: 'No WordPress here' },
-      { expression: '(ip.src in {203.0.113.0/24})', action: 'managed_challenge', description: 'Suspicious range from incident 2026-08' },
-    ],
-  };
-  const business: ZoneSeed = {
-    ...demoZone('acme-media.example', 'business', ['www', 'video', 'api', 'static'], { scripts: 30, connections: 18, cookies: 14 }),
-    previousWaf: { enabled: true, sensitivity: 'low', actionMode: 'challenge', groupOverrides: { de677e5818985db1285d0e80225f06e5: 'off' } },
-    // The URI-based override keeps this zone from migrating until it is deleted.
-    wafOverrides: [
-      {
-        id: stableId('demo zone', 'acme-media.example', 'override'),
-        description: 'Relax the core rule set on the video upload API',
-        urls: ['api.acme-media.example/upload/*'],
-        paused: false,
-        priority: 1,
-        rules: { '100015': 'disable', '100016': 'simulate' },
-      },
-    ],
-    firewallRules: [
-      {
-        expression: '(http.request.uri.path eq "/health" and ip.src in {198.51.100.10 198.51.100.11})',
-        action: 'bypass',
-        products: ['waf'],
-        description: 'Monitoring bypasses the WAF',
-      },
-      { expression: '(cf.threat_score gt 30)', action: 'js_challenge', description: 'Challenge poor reputation' },
-    ],
-  };
-  const enterprise: ZoneSeed = {
+/** The demo's enterprise zone: the previous WAF at high sensitivity with overrides, CSP policies and firewall rules. */
+function demoEnterprise(): ZoneSeed {
+  return {
     ...demoZone('acme-bank.example', 'enterprise', ['www', 'login', 'shop', 'api'], { scripts: 46, connections: 24, cookies: 18 }),
     previousWaf: {
       enabled: true,
@@ -327,5 +294,42 @@ export function demoSeed(): SeedFile {
       },
     ],
   };
-  return { zones: [free, pro, business, enterprise] };
+}
+
+/** The built-in demo: one zone per plan, several hosts each, detected items over several pages. */
+export function demoSeed(): SeedFile {
+  const free = demoZone('acme-blog.example', 'free', ['www'], { scripts: 8, connections: 5, cookies: 4 });
+  const pro: ZoneSeed = {
+    ...demoZone('acme-store.example', 'pro', ['www', 'shop', 'cdn'], { scripts: 22, connections: 12, cookies: 10 }),
+    previousWaf: { enabled: true, sensitivity: 'medium', actionMode: 'simulate' },
+    firewallRules: [
+      { expression: '(http.request.uri.path contains "/wp-login.php")', action: 'block', description: 'No WordPress here' },
+      { expression: '(ip.src in {203.0.113.0/24})', action: 'managed_challenge', description: 'Suspicious range from incident 2026-08' },
+    ],
+  };
+  const business: ZoneSeed = {
+    ...demoZone('acme-media.example', 'business', ['www', 'video', 'api', 'static'], { scripts: 30, connections: 18, cookies: 14 }),
+    previousWaf: { enabled: true, sensitivity: 'low', actionMode: 'challenge', groupOverrides: { de677e5818985db1285d0e80225f06e5: 'off' } },
+    // The URI-based override keeps this zone from migrating until it is deleted.
+    wafOverrides: [
+      {
+        id: stableId('demo zone', 'acme-media.example', 'override'),
+        description: 'Relax the core rule set on the video upload API',
+        urls: ['api.acme-media.example/upload/*'],
+        paused: false,
+        priority: 1,
+        rules: { '100015': 'disable', '100016': 'simulate' },
+      },
+    ],
+    firewallRules: [
+      {
+        expression: '(http.request.uri.path eq "/health" and ip.src in {198.51.100.10 198.51.100.11})',
+        action: 'bypass',
+        products: ['waf'],
+        description: 'Monitoring bypasses the WAF',
+      },
+      { expression: '(cf.threat_score gt 30)', action: 'js_challenge', description: 'Challenge poor reputation' },
+    ],
+  };
+  return { zones: [free, pro, business, demoEnterprise()] };
 }

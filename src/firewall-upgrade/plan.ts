@@ -92,6 +92,21 @@ function retiredPlan(reads: PlanReads): FirewallRulesUpgradePlan {
   };
 }
 
+/** What keeps the conversion from passing: each converted rule the rulesets grammar refuses, and the dry run's refusals. Pure. */
+function conversionProblems(reads: PlanReads, ordered: readonly FirewallRuleWire[], converted: readonly RulesetRule[]): string[] {
+  const problems = ordered.flatMap((legacy, i) =>
+    ruleProblems(converted[i] as RulesetRule, CUSTOM_PHASE, declaredExpressionProblem).map(
+      (problem) =>
+        `firewall rule ${legacy.id}: the rulesets grammar refuses its conversion (${problem.path.join('.') || 'rule'}: ${declaredRuleProblemText(problem)}); change the rule while the legacy API is available, or declare it as a CustomRule of your own`,
+    ),
+  );
+  const refusals = (reads.dryRunRefusals ?? []).map(
+    (refusal) =>
+      `zone ${reads.zoneId}: the service refuses the custom phase after the conversion (dry run): ${refusal}; the conversion fails while it does: remove or change rules until the dry run passes`,
+  );
+  return [...problems, ...refusals];
+}
+
 /** The plan from what was read. Pure. */
 export function planFromReads(reads: PlanReads): FirewallRulesUpgradePlan {
   if (reads.legacy === 'retired') return retiredPlan(reads);
@@ -105,19 +120,7 @@ export function planFromReads(reads: PlanReads): FirewallRulesUpgradePlan {
   const equivalence = checkEquivalence(reads.legacy, keyed);
   const differing = (id: string) =>
     equivalence.differences.filter((d) => d.before.by === id || d.after.by === id || d.before.logged.includes(id) !== d.after.logged.includes(id));
-  const problems = ordered.flatMap((legacy, i) => {
-    const custom = after[(positions[i] ?? 1) - 1] as RulesetRule;
-    return ruleProblems(custom, CUSTOM_PHASE, declaredExpressionProblem).map(
-      (problem) =>
-        `firewall rule ${legacy.id}: the rulesets grammar refuses its conversion (${problem.path.join('.') || 'rule'}: ${declaredRuleProblemText(problem)}); change the rule while the legacy API is available, or declare it as a CustomRule of your own`,
-    );
-  });
-  problems.push(
-    ...(reads.dryRunRefusals ?? []).map(
-      (refusal) =>
-        `zone ${zoneId}: the service refuses the custom phase after the conversion (dry run): ${refusal}; the conversion fails while it does: remove or change rules until the dry run passes`,
-    ),
-  );
+  const problems = conversionProblems(reads, ordered, ordered.map((_legacy, i) => after[(positions[i] ?? 1) - 1] as RulesetRule));
   const planned = ordered.map((legacy, i): PlannedRule => {
     const at = matched[i];
     const examples = differing(legacy.id);

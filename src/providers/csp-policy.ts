@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { CSP_POLICY_FIELDS, type CspPolicyWire, type CspPolicyField } from '../schemas';
+import type { CspPolicyWire } from '../schemas';
+import { CspPolicyCreateSchema, CspPolicyUpdateSchema } from '../schemas/csp-policy';
 import { ReadCoalescer } from './kit/coalesce';
-import { pickFields } from './kit/diff';
-import { CspPolicyKind } from '../kinds';
+import { CspPolicyKind, outputsOf, requestOf, wireFields } from '../kinds';
 import { objectKind } from './kit/flow';
 import { step, unlessNotFound } from './kit/implementation';
 
@@ -16,21 +16,13 @@ export type CspPolicyOutputs = CspPolicyInputs & { policyId: string };
 
 /** The fields of a policy that the service stores, in the provider's names. */
 export function outputsFromPolicy(zoneId: string, policy: CspPolicyWire, adoptPolicyId?: string): CspPolicyOutputs {
-  return {
-    zoneId,
-    ...pickFields(policy, CSP_POLICY_FIELDS),
-    policyId: policy.id,
-    ...(adoptPolicyId ? { adoptPolicyId } : {}),
-  };
+  return outputsOf(CspPolicyKind, zoneId, policy, adoptPolicyId);
 }
 
 /** The fields of a PUT that brings `current` to `desired`: only what differs. */
 export function policyUpdateBody(current: Partial<CspPolicyInputs>, desired: CspPolicyInputs) {
-  const body: Partial<Pick<CspPolicyInputs, CspPolicyField>> = {};
-  for (const field of CSP_POLICY_FIELDS) {
-    if (current[field] !== desired[field]) Object.assign(body, { [field]: desired[field] });
-  }
-  return body;
+  const differing = wireFields(CspPolicyKind).filter(({ input }) => current[input] !== desired[input]);
+  return requestOf(CspPolicyUpdateSchema, CspPolicyKind, desired, differing.map(({ input }) => input));
 }
 
 /**
@@ -55,7 +47,7 @@ export const cspPolicy = objectKind<CspPolicyWire, CspPolicyInputs, CspPolicyOut
   get: (ctx, zoneId, policyId) => ctx.client.cspPolicies.get({ zoneId, policyId }),
   // One call, and never a policy found by its fields: identical policies are legitimate (two resources, two
   // stacks), and binding to one by a guess would let another resource's delete remove it (README, "Who owns what").
-  create: (ctx, inputs) => ctx.client.cspPolicies.create({ zoneId: inputs.zoneId, ...pickFields(inputs, CSP_POLICY_FIELDS) }),
+  create: (ctx, inputs) => ctx.client.cspPolicies.create({ zoneId: inputs.zoneId, ...requestOf(CspPolicyCreateSchema, CspPolicyKind, inputs) }),
   update: (ctx, inputs, policyId, current) => ctx.client.cspPolicies.update({ zoneId: inputs.zoneId, policyId, ...policyUpdateBody(current, inputs) }),
   remove: (ctx, policyId, { zoneId }) => ({ call: () => ctx.client.cspPolicies.delete({ zoneId, policyId }) }),
   outputs: (policy, declared) => outputsFromPolicy(declared.zoneId, policy, declared.adoptPolicyId),

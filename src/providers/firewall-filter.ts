@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { type Filter, type FilterCreate, type FirewallRuleWire } from '../schemas';
 import type { Context } from './kit/context';
-import { diffFields, pickFields } from './kit/diff';
+import { diffFields } from './kit/diff';
 import {
   bestEffort,
   filterReads,
@@ -13,7 +13,8 @@ import {
 import { ProviderError } from './kit/implementation';
 import { objectKind } from './kit/flow';
 import { splitMarked } from '../schemas/owner-marker';
-import { FirewallFilterKind, diffPlan, label as kindLabel } from '../kinds';
+import { FirewallFilterKind, diffPlan, label as kindLabel, outputsOf, requestOf } from '../kinds';
+import { FilterCreateSchema } from '../schemas/filters';
 
 const RESOURCE = FirewallFilterKind.kind;
 const DIFF = diffPlan(FirewallFilterKind);
@@ -25,30 +26,19 @@ export type FirewallFilterInputs = z.output<typeof FirewallFilterArgsSchema>;
 /** Outputs: the inputs as the service holds them, plus the filter's id. */
 export type FirewallFilterOutputs = FirewallFilterInputs & { filterId: string };
 
-/** A filter's fields, in the service's names and the provider's alike: the create and update bodies and the diff. */
-export const FILTER_FIELDS = ['expression', 'description', 'paused', 'ref'] as const;
-
 /**
  * Every field changes in place (PUT /filters/{id}): a new expression applies at once to every rule that references
  * the filter, which keep their ids (docs/service.md#filters). Only another zone is another filter.
  */
 
-/** The create (and update) body: every field as declared. */
-export function filterBody(inputs: FirewallFilterInputs): Required<FilterCreate> {
-  return pickFields(inputs, FILTER_FIELDS);
+/** The create (and update) body: every field as declared (src/kinds/firewall-filter.ts). */
+export function filterBody(inputs: FirewallFilterInputs): FilterCreate {
+  return requestOf(FilterCreateSchema, FirewallFilterKind, inputs);
 }
 
 /** The service's answer in the provider's names; absent optional fields read as their defaults. */
 export function outputsFromFilter(zoneId: string, filter: Filter, adoptFilterId?: string): FirewallFilterOutputs {
-  return {
-    zoneId,
-    expression: filter.expression,
-    description: filter.description ?? '',
-    paused: filter.paused,
-    ref: filter.ref ?? '',
-    filterId: filter.id,
-    ...(adoptFilterId ? { adoptFilterId } : {}),
-  };
+  return outputsOf(FirewallFilterKind, zoneId, filter, adoptFilterId);
 }
 
 /** Diff of the declared inputs against the state: every field in place, a new zone replaces. */

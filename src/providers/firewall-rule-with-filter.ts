@@ -8,14 +8,15 @@ import {
 } from '../schemas';
 import type { Context } from './kit/context';
 import { diffFields } from './kit/diff';
-import { firewallObject, firewallStep, isDuplicateFilterError, isQuotaError, normalizeField, productsFailures, ruleFields, ruleFieldsFromWire, ruleReads } from './kit/firewall';
+import { firewallObject, firewallStep, isDuplicateFilterError, isQuotaError, normalizeField, productsFailures, ruleReads } from './kit/firewall';
+import { FirewallRuleCreateItemSchema, FirewallRuleUpdateSchema } from '../schemas/firewall-rules';
 import { ProviderError, unlessNotFound } from './kit/implementation';
 import { describeHolder, heldByAnother } from './kit/ownership';
 import { objectKind, type Removal } from './kit/flow';
 import { markerIn, splitMarked } from '../schemas/owner-marker';
-import { FirewallRuleWithFilterKind, diffPlan, label as kindLabel } from '../kinds';
+import { FirewallRuleKind, FirewallRuleWithFilterKind, diffPlan, inputsOfOutputs, label as kindLabel, outputsOf, requestOf } from '../kinds';
 
-export { RETIRED_API_HINT, isDuplicateFilterError, isQuotaError, ruleFields } from './kit/firewall';
+export { RETIRED_API_HINT, isDuplicateFilterError, isQuotaError } from './kit/firewall';
 
 const RESOURCE = FirewallRuleWithFilterKind.kind;
 
@@ -36,35 +37,28 @@ const DIFF = diffPlan(FirewallRuleWithFilterKind);
 export function singleCallItem(inputs: FirewallRuleWithFilterInputs): FirewallRuleCreateItem {
   // The owner marker the rule's ref carries (kit/marker.ts wrote it into the inputs), if any.
   const marker = markerIn(inputs, 'ref');
-  return { filter: { expression: inputs.expression, ...(marker ? { ref: marker } : {}) }, ...ruleFields(inputs) };
+  const item = requestOf(FirewallRuleCreateItemSchema, FirewallRuleWithFilterKind, inputs);
+  return marker ? { ...item, filter: { expression: inputs.expression, ref: marker } } : item;
 }
 
 /** The create item on a filter that already exists (the one a quota failure left behind). */
 export function onFilterItem(inputs: FirewallRuleWithFilterInputs, filterId: string): FirewallRuleCreateItem {
-  return { filter: { id: filterId }, ...ruleFields(inputs) };
+  return requestOf(FirewallRuleCreateItemSchema, FirewallRuleKind, { ...inputs, filterId });
 }
 
 /** The body of the PUT that brings a rule to the declared fields; the filter stays, referenced by id. */
 export function ruleUpdateBody(inputs: FirewallRuleWithFilterInputs, filterId: string): Omit<FirewallRuleUpdate, 'id'> {
-  return { filter: { id: filterId }, ...ruleFields(inputs) };
+  return requestOf(FirewallRuleUpdateSchema, FirewallRuleKind, { ...inputs, filterId });
 }
 
 /** The service's answer in the provider's names. Absent optional fields read as their defaults. */
 export function outputsFromRule(zoneId: string, rule: FirewallRuleWire, adoptRuleId?: string): FirewallRuleWithFilterOutputs {
-  return {
-    zoneId,
-    expression: rule.filter.expression,
-    ...ruleFieldsFromWire(rule),
-    ruleId: rule.id,
-    filterId: rule.filter.id,
-    ...(adoptRuleId ? { adoptRuleId } : {}),
-  };
+  return outputsOf(FirewallRuleWithFilterKind, zoneId, rule, adoptRuleId);
 }
 
 /** The inputs a read reports, so a preview after refresh is clean: the outputs without the ids the service assigns. */
 export function inputsFromOutputs(outputs: FirewallRuleWithFilterOutputs): FirewallRuleWithFilterInputs {
-  const { ruleId: _ruleId, filterId: _filterId, ...inputs } = outputs;
-  return inputs;
+  return inputsOfOutputs(FirewallRuleWithFilterKind, outputs);
 }
 
 const normalize = (field: (typeof DIFF.fields)[number], value: unknown) => normalizeField(field, value);

@@ -2,10 +2,11 @@ import { z } from 'zod';
 import { ErrorCode, type FirewallRuleWire, type FirewallRuleCreateItem, type FirewallRuleUpdate } from '../schemas';
 import type { Context } from './kit/context';
 import { diffFields } from './kit/diff';
-import { firewallObject, isConflictError, isQuotaError, normalizeField, productsFailures, ruleFields, ruleFieldsFromWire, ruleReads } from './kit/firewall';
+import { firewallObject, isConflictError, isQuotaError, normalizeField, productsFailures, ruleReads } from './kit/firewall';
+import { FirewallRuleCreateItemSchema, FirewallRuleUpdateSchema } from '../schemas/firewall-rules';
 import { ProviderError } from './kit/implementation';
 import { objectKind } from './kit/flow';
-import { FirewallRuleKind, diffPlan, label as kindLabel } from '../kinds';
+import { FirewallRuleKind, diffPlan, label as kindLabel, outputsOf, requestOf } from '../kinds';
 
 const RESOURCE = FirewallRuleKind.kind;
 
@@ -21,17 +22,17 @@ const DIFF = diffPlan(FirewallRuleKind);
 
 /** The create item: the filter by id, the second call of the recommended flow (docs/service.md#two-flows). */
 export function ruleCreateItem(inputs: FirewallRuleInputs): FirewallRuleCreateItem {
-  return { filter: { id: inputs.filterId }, ...ruleFields(inputs) };
+  return requestOf(FirewallRuleCreateItemSchema, FirewallRuleKind, inputs);
 }
 
 /** The body of the PUT that brings a rule to the declared fields, its filter included. */
 export function ruleUpdateBody(inputs: FirewallRuleInputs): Omit<FirewallRuleUpdate, 'id'> {
-  return { filter: { id: inputs.filterId }, ...ruleFields(inputs) };
+  return requestOf(FirewallRuleUpdateSchema, FirewallRuleKind, inputs);
 }
 
 /** The service's answer in the provider's names. */
 export function outputsFromRule(zoneId: string, rule: FirewallRuleWire, adoptRuleId?: string): FirewallRuleOutputs {
-  return { zoneId, filterId: rule.filter.id, ...ruleFieldsFromWire(rule), ruleId: rule.id, ...(adoptRuleId ? { adoptRuleId } : {}) };
+  return outputsOf(FirewallRuleKind, zoneId, rule, adoptRuleId);
 }
 
 /** Diff of the declared inputs against the state: every field in place (the filter by id too), a new zone replaces. */

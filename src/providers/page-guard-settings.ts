@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { PAGE_GUARD_SETTING_FIELDS, type PageGuardSettingName, type PageGuardSettingsWire, type PageGuardSettingsUpdate } from '../schemas';
+import type { PageGuardSettingsWire, PageGuardSettingsUpdate } from '../schemas';
+import { PageGuardSettingsUpdateSchema } from '../schemas/page-guard';
 import { checkWithSchema } from './kit/check';
 import { diffFields } from './kit/diff';
 import { implementationOf } from './kit/context';
 import { step, unlessNotFound } from './kit/implementation';
-import { PageGuardSettingsKind, diffPlan } from '../kinds';
+import { PageGuardSettingsKind, diffPlan, inputsOf, requestOf, wireFields } from '../kinds';
 
 /** Inputs of PageGuardSettings, as `check` validates them (src/kinds/page-guard-settings.ts). */
 export const PageGuardSettingsArgsSchema = PageGuardSettingsKind.args;
@@ -19,23 +20,19 @@ export interface ZoneSettings {
 
 export type PageGuardSettingsOutputs = PageGuardSettingsInputs & { updatedAt?: string; previous: ZoneSettings };
 
-const SETTINGS = Object.entries(PAGE_GUARD_SETTING_FIELDS) as [PageGuardSettingName, (typeof PAGE_GUARD_SETTING_FIELDS)[PageGuardSettingName]][];
-const SETTING_NAMES = SETTINGS.map(([name]) => name);
+/** The settings, from the field table (src/kinds/page-guard-settings.ts). */
+const SETTING_NAMES = wireFields(PageGuardSettingsKind).map((field) => field.input);
 /** The settings managed only when declared: every one but enabled. */
 const OPTIONAL = SETTING_NAMES.filter((name) => name !== 'enabled');
 
-/** Settings in the provider's names, from the service's: the fields the service sent. */
+/** Settings in the provider's names, from the service's: the fields the service sent (`enabled` always). */
 export function settingsFromWire(settings: PageGuardSettingsWire): ZoneSettings {
-  return Object.fromEntries(
-    SETTINGS.filter(([, wireName]) => settings[wireName] !== undefined).map(([name, wireName]) => [name, settings[wireName]]),
-  ) as unknown as ZoneSettings;
+  return { enabled: settings.enabled, ...inputsOf(PageGuardSettingsKind, settings) };
 }
 
 /** The PUT body for the given settings: only the fields that are set. */
 export function settingsToWire(settings: Partial<ZoneSettings>): PageGuardSettingsUpdate {
-  return Object.fromEntries(
-    SETTINGS.filter(([name]) => settings[name] !== undefined).map(([name, wireName]) => [wireName, settings[name]]),
-  );
+  return requestOf(PageGuardSettingsUpdateSchema, PageGuardSettingsKind, settings);
 }
 
 /** The declared inputs as the service now holds them: the optional flags only where they are managed. */

@@ -18,7 +18,7 @@ import { checkWithSchema, containsUnknown } from './kit/check';
 import { diffFields } from './kit/diff';
 import { implementationOf, type Context } from './kit/context';
 import { ProviderError, step } from './kit/implementation';
-import { label as kindLabel } from '../kinds';
+import { diffPlan, label as kindLabel } from '../kinds';
 import {
   NO_ADJUSTMENTS,
   SETTLED_STATE,
@@ -109,13 +109,16 @@ export function isUnsettled(outputs: Record<string, unknown>): boolean {
   return typeof outputs.migrationState === 'string' && outputs.migrationState !== SETTLED_STATE[mode];
 }
 
+// The zone (refused by check), the mode and the adjustments (src/kinds/waf-migration.ts): no field replaces.
+const DIFF = diffPlan(WafMigrationKind);
+
 /**
  * Never a replacement: a migration cannot be undone, so another zone or going back is refused by `check` instead.
  * `wait` is how the provider waits, not a property of the zone: never a change. An unsettled migration (a wait that
  * timed out) is a change, so the next up waits for it.
  */
 export function diffWafMigration(olds: Record<string, unknown>, news: Record<string, unknown>) {
-  const fields = diffFields(olds, news, { fields: ['zoneId', 'mode', 'adjustments'] });
+  const fields = diffFields(olds, news, DIFF);
   const unsettled = isUnsettled(olds);
   const changed: string[] = unsettled ? [...fields.changed, 'migrationState'] : [...fields.changed];
   return { changes: changed.length > 0, changed, replaces: [] as string[], deleteBeforeReplace: undefined };

@@ -1,52 +1,13 @@
 // What the three firewall resources share (FirewallRuleWithFilter, FirewallFilter, FirewallRule): the checked
-// expression, the rule's own fields, products with bypass, the errors told apart by code, the retired API's hint.
+// expression, how the rule's fields compare, products with bypass, the errors told apart by code, the retired API's hint.
 import type * as pulumi from '@pulumi/pulumi';
-import { z } from 'zod';
 import { RetiredApiError, ZoneGuardError } from '../../client/errors';
 import { ErrorCode, FirewallProductSchema, productsProblem, type Filter, type FirewallRuleWire } from '../../schemas';
-import { FIREWALL_RULE_FIELDS, type ResourceKind } from '../../kinds';
-import type { FirewallRuleCreateItemSchema } from '../../schemas/firewall-rules';
+import type { ResourceKind } from '../../kinds';
 import { PREVIEW_UNKNOWN, containsUnknown } from './check';
 import { ReadCoalescer } from './coalesce';
 import type { Context } from './context';
-import { pickFields } from './diff';
 import { ProviderError, step, unlessNotFound } from './implementation';
-
-type WireAction = z.infer<typeof FirewallRuleCreateItemSchema.shape.action>;
-
-/** The rule's own fields, sent as declared in every create and update body; `products` goes with bypass only (src/kinds). */
-export const RULE_FIELDS = FIREWALL_RULE_FIELDS.filter((field) => field !== 'products') as Exclude<(typeof FIREWALL_RULE_FIELDS)[number], 'products'>[];
-
-/** A rule's own inputs, whatever the form: what the create and update bodies are built from. */
-export interface RuleFieldInputs {
-  action: FirewallRuleWire['action'];
-  paused: boolean;
-  priority: number | null;
-  description: string;
-  ref: string;
-  products?: readonly z.infer<typeof FirewallProductSchema>[] | undefined;
-}
-
-/** The rule's own fields as the service takes them; products only with bypass. */
-export function ruleFields(inputs: RuleFieldInputs) {
-  return {
-    ...pickFields(inputs, RULE_FIELDS),
-    ...(inputs.action === 'bypass' && inputs.products ? { products: [...inputs.products] } : {}),
-  } as Pick<RuleFieldInputs, (typeof RULE_FIELDS)[number]> & { action: WireAction; products?: z.infer<typeof FirewallProductSchema>[] };
-}
-
-/** The rule's own fields of the service's answer, in the provider's names; absent optional fields read as their defaults. */
-export function ruleFieldsFromWire(rule: FirewallRuleWire) {
-  const products = rule.products && rule.products.length > 0 ? { products: [...rule.products] as z.infer<typeof FirewallProductSchema>[] } : {};
-  return {
-    action: rule.action as WireAction,
-    paused: rule.paused,
-    priority: rule.priority ?? null,
-    description: rule.description ?? '',
-    ref: rule.ref ?? '',
-    ...products,
-  };
-}
 
 /** How a field compares in a diff: products as a set (the service may answer another order), absent as its default. */
 export function normalizeField(field: string, value: unknown): unknown {

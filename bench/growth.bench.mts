@@ -529,20 +529,8 @@ lib.emitResult({
         ]
       : []),
     table(
-      [
-        'resources',
-        'zones',
-        'step',
-        'wall time',
-        'per resource',
-        'API calls',
-        'provider host peak RSS',
-        'provider host CPU',
-        'engine CPU',
-        'program + emulator CPU',
-        'engine wrote',
-        'state file',
-      ],
+      ['resources', 'zones', 'step', 'wall time', 'per resource', 'API calls', 'provider host peak RSS', 'provider host CPU', 'engine CPU',
+        'program + emulator CPU', 'engine wrote', 'state file'],
       rows.map((row) => [
         row.size,
         row.zones,
@@ -560,19 +548,8 @@ lib.emitResult({
     ),
     '',
     table(
-      [
-        'step',
-        'exponent: wall time',
-        'API calls',
-        'provider host peak RSS',
-        'provider host CPU',
-        'engine CPU',
-        'program + emulator CPU',
-        'engine wrote',
-        'per added resource: wall time',
-        'engine CPU',
-        'provider host CPU',
-      ],
+      ['step', 'exponent: wall time', 'API calls', 'provider host peak RSS', 'provider host CPU', 'engine CPU', 'program + emulator CPU', 'engine wrote',
+        'per added resource: wall time', 'engine CPU', 'provider host CPU'],
       exponents.map((e) => [
         e.step,
         exp(e.ms),

@@ -11,6 +11,12 @@ export const PHASE_RULE_FIELDS = ['action', 'expression', 'description', 'enable
 export const phaseRuleIdentity = (noun: string, phase: RulePhase) =>
   ({ object: 'rulesetRule', scope: 'object', idOutput: 'ruleId', adoptInput: 'adoptRuleId', noun, marker: 'ref', markerMax: PHASE_RULE_LIMITS.refMax, phase }) as const satisfies Identity;
 
+/**
+ * What the kinds of both phases declare alike: the outputs the provider computes, and what `zoneguard orphans`
+ * recognises a pending create by (the rule's ref carries the owner marker, its action and expression are as sent).
+ */
+export const PHASE_RULE_PARTS = { outputs: ['ruleId', 'rulesetId'], createdWith: ['action', 'expression'] } as const;
+
 /** The field table of a phase's rule, with the one field of its phase's own (`skip`, `ratelimit`). */
 export function phaseRuleFields<const I extends string>(own: Field<I>): Field<(typeof PHASE_RULE_FIELDS)[number] | I | 'zoneId' | 'response' | 'position' | 'adoptRuleId' | 'takeOver'>[] {
   return [
@@ -31,9 +37,7 @@ export const CustomRuleKind = declareKind('CustomRule', {
   // The grammar of the phase is checked on top by the provider (src/rulesets/phase-rules.ts declaredRuleProblems).
   args: CustomRuleShape.extend({ takeOver: TakeOverSchema }),
   fields: phaseRuleFields({ input: 'skip', wire: 'action_parameters', change: 'update' }),
-  outputs: ['ruleId', 'rulesetId'],
   identity: phaseRuleIdentity('custom rule', CUSTOM_PHASE),
-  // What orphans recognises a pending create by: the rule's ref carries the owner marker, its action and expression are as sent.
-  createdWith: ['action', 'expression'],
+  ...PHASE_RULE_PARTS,
   example: { action: 'block', expression: '(http.request.uri.path eq "/admin")', ref: 'admin-block' },
 });

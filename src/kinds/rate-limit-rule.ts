@@ -1,17 +1,15 @@
 import { RateLimitRuleShape } from '../rulesets/phase-rules';
 import { declareKind } from './declaration';
 import { TakeOverSchema } from './marker';
-import { phaseRuleFields, phaseRuleIdentity } from './custom-rule';
+import { PHASE_RULE_PARTS, phaseRuleFields, phaseRuleIdentity } from './custom-rule';
 import { RATELIMIT_PHASE } from '../schemas/rulesets';
 
 /** One rate limiting rule of a zone's `http_ratelimit` entry point, written alone as a CustomRule is. */
 export const RateLimitRuleKind = declareKind('RateLimitRule', {
   args: RateLimitRuleShape.extend({ takeOver: TakeOverSchema }),
   fields: phaseRuleFields({ input: 'ratelimit', wire: 'ratelimit', change: 'update' }),
-  outputs: ['ruleId', 'rulesetId'],
   identity: phaseRuleIdentity('rate limiting rule', RATELIMIT_PHASE),
-  // What orphans recognises a pending create by: the rule's ref carries the owner marker, its action and expression are as sent.
-  createdWith: ['action', 'expression'],
+  ...PHASE_RULE_PARTS,
   example: {
     action: 'block',
     expression: '(http.request.uri.path eq "/login")',

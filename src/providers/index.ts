@@ -37,7 +37,11 @@ function load(kind: ResourceKind): Implementation {
   const declaration = declarationOf(kind);
   const own = marked(declaration, handlers);
   // The move from legacy firewall rules (kit/conversion.ts): their deletes, and the ruleset rules that take their conversions over.
-  const moved = LEGACY_FIREWALL_KINDS.includes(kind) ? withConversion(kind, own) : declaration.identity.object === 'rulesetRule' ? withTakeOverRecord(own) : own;
+  const moved = LEGACY_FIREWALL_KINDS.includes(kind)
+    ? withConversion(kind, own)
+    : declaration.identity.object === 'rulesetRule'
+      ? withTakeOverRecord(own)
+      : own;
   return withPreviewKnown(withInputsPresent(kind, withSeal(kind, withOwnership(kind, moved, ownershipSpec(declaration)))));
 }
 
@@ -59,7 +63,9 @@ export function implementation(kind: ResourceKind | typeof STACK_OWNER): Impleme
   // The resource that keeps the stack's owner id (providers/stack-owner.ts): no kind, no object of the service.
   if (kind === STACK_OWNER) return stackOwner;
   // The kind comes from a stored closure, maybe written by another version: look it up as any string.
-  if (!(RESOURCE_KINDS as readonly string[]).includes(kind)) throw new Error(`zoneguard: no provider implementation for ${kind} in this version of pulumi-zoneguard`);
+  if (!(RESOURCE_KINDS as readonly string[]).includes(kind)) {
+    throw new Error(`zoneguard: no provider implementation for ${kind} in this version of pulumi-zoneguard`);
+  }
   let wrapped = quiet.get(kind);
   if (!wrapped) quiet.set(kind, (wrapped = withQuietFailures(load(kind))));
   return wrapped;

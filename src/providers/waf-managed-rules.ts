@@ -42,7 +42,10 @@ export function orderFailures(inputs: { order?: unknown; rules?: unknown }): pul
   const refs = order as string[];
   const failures: pulumi.dynamic.CheckFailure[] = [];
   for (const { index, value, first } of repeats(refs)) {
-    failures.push({ property: `order.${index}`, reason: `${RESOURCE}.order.${index}: ref "${value}" is declared twice (rules ${first} and ${index}); refs must be unique` });
+    failures.push({
+      property: `order.${index}`,
+      reason: `${RESOURCE}.order.${index}: ref "${value}" is declared twice (rules ${first} and ${index}); refs must be unique`,
+    });
   }
   const seen = new Map<string, number>();
   refs.forEach((ref, index) => {
@@ -134,7 +137,11 @@ export function entrypointUpdate(
 /** The rules create found, as delete puts them back: a ruleset without the service's ids, versions and times. */
 export function recordOf(saved: SavedRuleset): EntrypointRuleset {
   const { order, rules } = declaredOf(saved);
-  return { name: saved.name, ...(saved.description !== undefined ? { description: saved.description } : {}), rules: order.map((ref) => managedRuleToWire(ref, rules[ref] as ManagedRule)) };
+  return {
+    name: saved.name,
+    ...(saved.description !== undefined ? { description: saved.description } : {}),
+    rules: order.map((ref) => managedRuleToWire(ref, rules[ref] as ManagedRule)),
+  };
 }
 
 /** Outputs: the inputs as the service holds them, the service's ids by ref, its version, and what create found. */
@@ -209,7 +216,9 @@ async function currentEntrypoint(ctx: Context, zoneId: string, what: string): Pr
 
 async function save(ctx: Context, inputs: WafManagedRulesInputs, current: SavedRuleset | undefined, marker: string): Promise<SavedRuleset> {
   const { zoneId } = inputs;
-  return step(`${ctx.label()}: updating the entry point ruleset`, () => ctx.client.rulesets.updateEntrypoint({ zoneId, ruleset: entrypointUpdate(current, inputs, marker) }));
+  return step(`${ctx.label()}: updating the entry point ruleset`, () =>
+    ctx.client.rulesets.updateEntrypoint({ zoneId, ruleset: entrypointUpdate(current, inputs, marker) }),
+  );
 }
 
 /** The owner marker the entry point carries at the end of its description (src/kinds/waf-managed-rules.ts), if any. */
@@ -262,7 +271,9 @@ async function diff(ctx: Context, olds: Props, news: Props): Promise<pulumi.dyna
     // the service's refusal fails this resource's preview.
     if (ctx.preview && !containsUnknown(declared.order) && !containsUnknown(declared.rules) && !(live && holdsDeclared(live, declared))) {
       const ruleset = entrypointUpdate(live, declared, writtenMarker(RESOURCE, olds, news));
-      await dryRunStep(kindLabel(RESOURCE, { zoneId: last.zoneId }, ctx.name ?? nameOf(olds)), () => ctx.client.rulesets.updateEntrypoint({ zoneId: last.zoneId, ruleset, dryRun: true }));
+      await dryRunStep(kindLabel(RESOURCE, { zoneId: last.zoneId }, ctx.name ?? nameOf(olds)), () =>
+        ctx.client.rulesets.updateEntrypoint({ zoneId: last.zoneId, ruleset, dryRun: true }),
+      );
     }
   }
   // Made before markers or owner ids: the next up writes the marker into the description (the program's inputs
@@ -279,7 +290,9 @@ async function restore(ctx: Context, props: WafManagedRulesOutputs): Promise<voi
   // Another stack took the entry point over: its rules are its own now, and stay.
   const other = otherOwner('delete', liveMarker(current), heldMarker(RESOURCE, props));
   if (other !== undefined) {
-    console.error(`zoneguard: ${ctx.label()}: not putting back the rules create found: the entry point is marked as held by another owner (marker ${other}); the resource leaves the state and the rules stay`);
+    console.error(
+      `zoneguard: ${ctx.label()}: not putting back the rules create found: the entry point is marked as held by another owner (marker ${other}); the resource leaves the state and the rules stay`,
+    );
     return;
   }
   const declared = declaredOf(recorded);
@@ -288,7 +301,14 @@ async function restore(ctx: Context, props: WafManagedRulesOutputs): Promise<voi
   const refusal = interveningWriter(zoneId, ctx.name, props, current, 'putting back the rules create found');
   if (refusal) throw new ProviderError(`${refusal}; or set restoreOnDelete: false (pulumi up) to leave the rules as they are`);
   await step(`${ctx.label()}: putting back the rules create found`, () =>
-    unlessNotFound(() => ctx.client.rulesets.updateEntrypoint({ zoneId, ruleset: entrypointUpdate({ ...current, name: recorded.name, description: recorded.description }, declared) }), undefined),
+    unlessNotFound(
+      () =>
+        ctx.client.rulesets.updateEntrypoint({
+          zoneId,
+          ruleset: entrypointUpdate({ ...current, name: recorded.name, description: recorded.description }, declared),
+        }),
+      undefined,
+    ),
   );
 }
 

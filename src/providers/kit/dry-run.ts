@@ -13,7 +13,9 @@ export async function dryRunStep(what: string, call: () => Promise<unknown>, cha
   } catch (error) {
     // The rule (or its whole entry point) is gone: the change has nothing to apply to until a refresh.
     if (change === 'update' && error instanceof NotFoundError) throw new ProviderError(goneMessage(what), { cause: error });
-    if (error instanceof ZoneGuardError) throw new ProviderError(`${what}: the service refuses this change (checked with dry_run, nothing was changed): ${error.message}`, { cause: error });
+    if (error instanceof ZoneGuardError) {
+      throw new ProviderError(`${what}: the service refuses this change (checked with dry_run, nothing was changed): ${error.message}`, { cause: error });
+    }
     throw error;
   }
 }

@@ -141,7 +141,9 @@ export function objectFlow<W extends { id: string }, I extends ZoneInputs, O ext
       const removal = spec.remove(ctx, id, props);
       await spec.writing(props.zoneId, async () => {
         // Already gone is what delete wants: not an error.
-        const removed = await spec.step(`${ctx.label(id)}: ${removal.what ?? `deleting ${object}`}`, () => unlessNotFound(() => removal.call().then(() => true), false));
+        const removed = await spec.step(`${ctx.label(id)}: ${removal.what ?? `deleting ${object}`}`, () =>
+          unlessNotFound(() => removal.call().then(() => true), false),
+        );
         if (!removed) await removal.ifGone?.();
       });
     },
@@ -149,7 +151,9 @@ export function objectFlow<W extends { id: string }, I extends ZoneInputs, O ext
 }
 
 /** Every method of a kind of many objects per zone, from its spec: the engine's entry to it (kit/context.ts `implementationOf`). */
-export function objectKind<W extends { id: string }, I extends ZoneInputs, O extends I>(spec: ObjectSpec<W, I, O> & Checks<I>): Implementation & Partial<LiveObject> {
+export function objectKind<W extends { id: string }, I extends ZoneInputs, O extends I>(
+  spec: ObjectSpec<W, I, O> & Checks<I>,
+): Implementation & Partial<LiveObject> {
   const { args } = declarationOf(spec.kind);
   const plan = diffPlan(declarationOf(spec.kind));
   return implementationOf<I, O>(spec.kind, {

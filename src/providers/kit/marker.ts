@@ -76,7 +76,12 @@ export type MarkedWrite = 'adopt' | 'update' | 'delete';
  * - delete: another owner's object stays.
  * Pure.
  */
-export function otherOwner(write: MarkedWrite, live: string | undefined, held: string, allow: { takeOver?: boolean; written?: string } = {}): string | undefined {
+export function otherOwner(
+  write: MarkedWrite,
+  live: string | undefined,
+  held: string,
+  allow: { takeOver?: boolean; written?: string } = {},
+): string | undefined {
   if (live === undefined || standing(live, held) !== 'other') return undefined;
   if (write === 'adopt' && allow.takeOver === true) return undefined;
   if (write === 'update' && live === allow.written) return undefined;
@@ -142,16 +147,28 @@ export function ownRoom(max: number): number {
  * end in a marker itself. One failure per field, named as every other (Kind.field: ...): a field the kind's check
  * refused already keeps that failure.
  */
-function withRoomChecked(kind: string, field: string, fieldMax: number, news: Record<string, unknown>, result: pulumi.dynamic.CheckResult): pulumi.dynamic.CheckResult {
+function withRoomChecked(
+  kind: string,
+  field: string,
+  fieldMax: number,
+  news: Record<string, unknown>,
+  result: pulumi.dynamic.CheckResult,
+): pulumi.dynamic.CheckResult {
   const own = news?.[field];
   if (typeof own !== 'string') return result;
   const failures = [...(result.failures ?? [])];
   if (failures.some((failure) => failure.property === field)) return result;
   const room = ownRoom(fieldMax);
   if (own.length > room) {
-    failures.push({ property: field, reason: `${kind}.${field}: must be at most ${room} characters: zoneguard keeps ${MARKER_ROOM} of the service's ${fieldMax} for its owner marker (docs/ownership.md)` });
+    failures.push({
+      property: field,
+      reason: `${kind}.${field}: must be at most ${room} characters: zoneguard keeps ${MARKER_ROOM} of the service's ${fieldMax} for its owner marker (docs/ownership.md)`,
+    });
   } else if (looksMarked(own)) {
-    failures.push({ property: field, reason: `${kind}.${field}: must not end in a zoneguard owner marker (zg: and 10 hex digits): zoneguard writes it (docs/ownership.md)` });
+    failures.push({
+      property: field,
+      reason: `${kind}.${field}: must not end in a zoneguard owner marker (zg: and 10 hex digits): zoneguard writes it (docs/ownership.md)`,
+    });
   }
   return failures.length === (result.failures ?? []).length ? result : { inputs: news, failures };
 }
@@ -161,12 +178,19 @@ function withRoomChecked(kind: string, field: string, fieldMax: number, news: Re
  * resource's marker `mine` and no resource of the deployment holds it. Said in one line; more than one are named for
  * `zoneguard orphans`.
  */
-async function takenLeftover(declaration: KindDeclaration, impl: Partial<LiveObject>, inputs: Record<string, unknown>, mine: string, what: (id: string) => string): Promise<string | undefined> {
+async function takenLeftover(
+  declaration: KindDeclaration,
+  impl: Partial<LiveObject>,
+  inputs: Record<string, unknown>,
+  mine: string,
+  what: (id: string) => string,
+): Promise<string | undefined> {
   if (!impl.carrying || ownerOf(inputs) === undefined) return undefined;
   const { object, noun } = declaration.identity;
   const { take, also } = leftoverOf(await impl.carrying(inputs, mine), (id) => isHeld(object, id));
   if (take === undefined) return undefined;
-  const more = also.length === 0 ? '' : `; ${also.join(', ')} carry it too, held by nothing: zoneguard orphans --zone ${String(inputs.zoneId)} lists them to delete`;
+  const more =
+    also.length === 0 ? '' : `; ${also.join(', ')} carry it too, held by nothing: zoneguard orphans --zone ${String(inputs.zoneId)} lists them to delete`;
   console.error(`zoneguard: ${what(take)}: taking ${noun} ${take}, which carries this resource's marker ${mine}: an interrupted run made it${more}`);
   return take;
 }
@@ -215,7 +239,16 @@ const onObject = (k: MarkedKind, outs: Props | undefined, written: string) => (o
  * adoption's inputs), `resource` the resource's own inputs (an update's new ones). Answers the object (undefined when
  * the service says it is gone) and the rule's refusal, if any.
  */
-async function beforeWrite(k: MarkedKind, write: MarkedWrite, id: string, recorded: Props, resource: Props, what: string, held: string, allow: { takeOver?: boolean; written?: string } = {}) {
+async function beforeWrite(
+  k: MarkedKind,
+  write: MarkedWrite,
+  id: string,
+  recorded: Props,
+  resource: Props,
+  what: string,
+  held: string,
+  allow: { takeOver?: boolean; written?: string } = {},
+) {
   const object = await k.live(id, recorded);
   // A sealed up: the object as the sealed preview read it, or gone since it did (an update's; an adoption is not sealed).
   if (write === 'update' || (write === 'delete' && object)) assertSealedLive(k.kind, resource, id, object);
@@ -236,13 +269,20 @@ async function createMarked(k: MarkedKind, declaration: KindDeclaration, impl: I
   const adopted = typeof adoptId === 'string' ? adoptId : undefined;
   const adopting = adopted === undefined ? undefined : `${k.what(inputs, adopted)}: adopting it`;
   // An id that names nothing is the kind's own message (its create reads it again).
-  const before = adopted && adopting ? await beforeWrite(k, 'adopt', adopted, inputs, inputs, adopting, mine, { takeOver: inputs[TAKE_OVER] === true }) : undefined;
+  const before =
+    adopted && adopting ? await beforeWrite(k, 'adopt', adopted, inputs, inputs, adopting, mine, { takeOver: inputs[TAKE_OVER] === true }) : undefined;
   if (before?.block) throw new ProviderError(before.block);
   const leftover = adopted === undefined ? await takenLeftover(declaration, impl, inputs, mine, (id) => k.what(inputs, id)) : undefined;
   const result = await impl.create(marked(k, leftover === undefined ? inputs : { ...inputs, [k.adoptInput]: leftover }, mine));
   const written = onObject(k, result.outs, mine);
   // The marker the create's answer shows: a filter locked to its single-call rule keeps none, or that rule's.
-  if (adopting) await confirmAdoption(adopting, () => k.live(result.id, inputs).then((object) => object && markerIn(object, k.field)), result.outs && markerIn(result.outs, k.field), k.adoptInput);
+  if (adopting)
+    await confirmAdoption(
+      adopting,
+      () => k.live(result.id, inputs).then((object) => object && markerIn(object, k.field)),
+      result.outs && markerIn(result.outs, k.field),
+      k.adoptInput,
+    );
   // A ruleset rule that carried another resource's marker (a legacy firewall rule's, kept by the conversion) is that
   // rule's conversion: the legacy resource's delete then leaves it (kit/conversion.ts).
   if (declaration.identity.object === 'rulesetRule' && before?.live !== undefined && before.live !== mine) noteTakenOver(before.live, result.id);

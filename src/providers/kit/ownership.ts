@@ -82,7 +82,10 @@ export function adoptionRefusal(who: Who, id: string, holder: Holder | undefined
   const namesake = holder.kind === kind && holder.name === name;
   const other = namesake ? `another ${describeHolder(holder.kind, holder.name)} (under another parent)` : describeHolder(holder.kind, holder.name);
   const what = `${spec.noun} ${id}`;
-  const rename = holder.name === undefined || namesake ? '' : ` If ${me} is ${other} renamed, declare it with the resource option aliases: [{ name: '${holder.name}' }]${spec.adoptInput ? ` and without ${spec.adoptInput}` : ''}.`;
+  const rename =
+    holder.name === undefined || namesake
+      ? ''
+      : ` If ${me} is ${other} renamed, declare it with the resource option aliases: [{ name: '${holder.name}' }]${spec.adoptInput ? ` and without ${spec.adoptInput}` : ''}.`;
   const own = spec.adoptInput ? ` Otherwise remove ${spec.adoptInput} to create an object of its own.` : ` Otherwise declare only one of them.`;
   return `${me}: refused before any change: ${other} of this deployment holds ${what} (${howHeld(holder)}); two resources must not hold one object, or the delete of one removes what the other holds.${rename}${own}`;
 }

@@ -285,7 +285,9 @@ export class PhaseRuleCalls {
       if (made !== undefined) return { before: undefined, saved: made };
       current = await this.#entrypoints.reread(client, zoneId);
       if (current === undefined) {
-        throw new ProviderError(`${ctx.label()}: the service refused to create the zone's ${this.phase} entry point as existing, and then read none; run pulumi up again`);
+        throw new ProviderError(
+          `${ctx.label()}: the service refused to create the zone's ${this.phase} entry point as existing, and then read none; run pulumi up again`,
+        );
       }
       position = await this.wirePosition(ctx, inputs, current, undefined);
     }
@@ -328,7 +330,14 @@ export class PhaseRuleCalls {
     const current = move ? await this.#entrypoints.current(ctx.client, zoneId) : undefined;
     const position = move ? await this.wirePosition(ctx, inputs, current, olds.ruleId) : undefined;
     const rulesetId = current?.id ?? olds.rulesetId;
-    const answer = await ctx.client.rulesets.updateRule({ zoneId, rulesetId, ruleId: olds.ruleId, rule: phaseRuleToWire(inputs), ...(position ? { position } : {}), dryRun });
+    const answer = await ctx.client.rulesets.updateRule({
+      zoneId,
+      rulesetId,
+      ruleId: olds.ruleId,
+      rule: phaseRuleToWire(inputs),
+      ...(position ? { position } : {}),
+      dryRun,
+    });
     if (answer) this.#entrypoints.saw(ctx.client, zoneId, answer);
     return answer;
   }

@@ -58,7 +58,8 @@ export function filterMatches(current: FirewallFilterOutputs, desired: FirewallF
 export function existingFilterMessage(zoneId: string, name: string | undefined, filterIds: readonly string[], serviceMessage: string): string {
   const [first] = filterIds;
   const me = kindLabel(RESOURCE, { zoneId }, name);
-  const which = filterIds.length > 0 ? `filter ${filterIds.join(', ')} of this zone already has this expression` : 'a filter of this zone already has this expression';
+  const which =
+    filterIds.length > 0 ? `filter ${filterIds.join(', ')} of this zone already has this expression` : 'a filter of this zone already has this expression';
   const adopt = first ? ` Only if filter ${first} was made outside this stack, take it over with adoptFilterId: '${first}'.` : '';
   return (
     `${me}: ${which} (${serviceMessage}). If this resource is one of this stack renamed, give it its old name as an alias, ` +

@@ -78,7 +78,9 @@ export function diffFirewallRuleWithFilter(olds: Record<string, unknown>, news: 
  */
 export function orphanFilter(filters: readonly Filter[], rules: readonly FirewallRuleWire[], expression: string, marker?: string): Filter | undefined {
   const used = new Set(rules.map((rule) => rule.filter.id));
-  return filters.find((filter) => filter.expression === expression && !used.has(filter.id) && (marker === undefined || splitMarked(filter.ref).marker === marker));
+  return filters.find(
+    (filter) => filter.expression === expression && !used.has(filter.id) && (marker === undefined || splitMarked(filter.ref).marker === marker),
+  );
 }
 
 /** The message of a create refused because a filter of the expression exists, unused, and not this resource's. Pure. */
@@ -157,7 +159,9 @@ async function createRule(ctx: Context, inputs: FirewallRuleWithFilterInputs): P
       if (!rule) throw new ProviderError(`${ctx.label()}: the service answered the create with no rule`);
       return rule;
     } catch (error) {
-      if (isQuotaError(error)) throw new ProviderError(quotaMessage(zoneId, error.message, await keptFilterId(ctx, zoneId, expression, marker)), { cause: error });
+      if (isQuotaError(error)) {
+        throw new ProviderError(quotaMessage(zoneId, error.message, await keptFilterId(ctx, zoneId, expression, marker)), { cause: error });
+      }
       throw error;
     }
   };

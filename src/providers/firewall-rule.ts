@@ -41,8 +41,9 @@ export function diffFirewallRule(olds: Record<string, unknown>, news: Record<str
 }
 
 /**
- * What a refusal of a create or update means for a rule on a filter by id, and what to do (10027 or 10030). Pure. 10027: the filter was created with another rule in one call and belongs to it
- * (docs/service.md#single-call-filter). 10030: the quota; nothing was created, the filter stays with its resource.
+ * What a refusal of a create or update means for a rule on a filter by id, and what to do (10027 or 10030). Pure.
+ * 10027: the filter was created with another rule in one call and belongs to it (docs/service.md#single-call-filter).
+ * 10030: the quota; nothing was created, the filter stays with its resource.
  */
 export function ruleRefusalMessage(
   zoneId: string,

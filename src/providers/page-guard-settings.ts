@@ -87,7 +87,9 @@ export const pageGuardSettings = implementationOf<PageGuardSettingsInputs, PageG
   },
 
   async read(ctx, id, olds) {
-    const settings = await step(`${ctx.label()}: reading the settings`, () => unlessNotFound(() => ctx.client.pageGuard.get({ zoneId: olds.zoneId }), undefined));
+    const settings = await step(`${ctx.label()}: reading the settings`, () =>
+      unlessNotFound(() => ctx.client.pageGuard.get({ zoneId: olds.zoneId }), undefined),
+    );
     if (!settings) return { id: '' };
     const inputs = managedView(olds.zoneId, settingsFromWire(settings), olds);
     const outs: PageGuardSettingsOutputs = {
@@ -100,7 +102,9 @@ export const pageGuardSettings = implementationOf<PageGuardSettingsInputs, PageG
 
   async update(ctx, _id, before, desired) {
     const changed = changedSettings(before, desired);
-    const result = await step(`${ctx.label()}: updating the settings`, () => ctx.client.pageGuard.update({ zoneId: desired.zoneId, ...settingsToWire(changed) }));
+    const result = await step(`${ctx.label()}: updating the settings`, () =>
+      ctx.client.pageGuard.update({ zoneId: desired.zoneId, ...settingsToWire(changed) }),
+    );
     const outs: PageGuardSettingsOutputs = {
       ...managedView(desired.zoneId, { ...desired, ...settingsFromWire(result) }, desired),
       ...(result.updated_at ? { updatedAt: result.updated_at } : {}),

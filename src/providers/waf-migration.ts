@@ -264,7 +264,13 @@ async function waitForSettled(
  * Brings the zone from where it is to the declared mode: reads the plan, decides with docs/service.md#migration-modes,
  * refuses what cannot be done before any write, submits, and waits. `previous` is the state of an update.
  */
-async function converge(ctx: Context, inputs: WafMigrationInputs, previous: WafMigrationOutputs | undefined, resubmit: boolean, id: string): Promise<WafMigrationOutputs> {
+async function converge(
+  ctx: Context,
+  inputs: WafMigrationInputs,
+  previous: WafMigrationOutputs | undefined,
+  resubmit: boolean,
+  id: string,
+): Promise<WafMigrationOutputs> {
   const { zoneId, mode, adjustments } = inputs;
   const { client } = ctx;
   const plan = await step(`${label(zoneId)}: reading the zone's migration`, () => readMigrationPlan(client, zoneId, adjustments));

@@ -7,6 +7,7 @@
 import { stripVTControlCharacters } from 'node:util';
 import { z } from 'zod';
 import { PREVIEW_UNKNOWN } from '../unknown';
+import { undoneChanges, type RefreshedResource, type UndoneChange } from '../seal/undone';
 import { STACK_OWNER, type ResourceKind } from '../kinds';
 
 const StateSchema = z.looseObject({
@@ -361,6 +362,26 @@ function planLines({ output, plan }: PendingPlan): string[] {
   ];
 }
 
+/** The resources a `preview --refresh` read, with what its steps do to them (src/seal/undone.ts). */
+export function refreshedResources(digest: PreviewDigest): RefreshedResource[] {
+  return (digest.refreshed ?? []).map(({ urn, old, new: live }) => {
+    const steps = (digest.steps ?? []).filter((step) => step.urn === urn);
+    const { kind, name } = resourceOfUrn(urn);
+    return { kind, name, ops: new Set(steps.map((step) => step.op)), state: old?.outputs, live: live?.outputs, declared: steps.find((step) => step.newState?.inputs)?.newState?.inputs };
+  });
+}
+
+/** The live changes since the last up that the up would undo (a `preview --refresh` only), apart from the table. */
+function undoneLines(undone: readonly UndoneChange[]): string[] {
+  if (undone.length === 0) return [];
+  const lines = undone.map(({ kind, name, fields, deleted }) =>
+    deleted
+      ? `- ${kind} ${code(name)}: deleted on the service since the last up; the up creates it again`
+      : `- ${kind} ${code(name)}: ${fields.map(({ field, sealed, now }) => `${field} ${code(shown(now))} now, put back to ${code(shown(sealed))}`).join('; ')}`,
+  );
+  return ['**Live changes since the last up that this up undoes** (made on the service, not by this change)', '', ...lines, ''];
+}
+
 /** The whole report: a heading with the counts, a section per zone, the pending WAF plans, the failures. */
 export function renderPreviewReport(digest: PreviewDigest, options: { stack?: string } = {}): string {
   const changes = resourceChanges(digest);
@@ -368,6 +389,7 @@ export function renderPreviewReport(digest: PreviewDigest, options: { stack?: st
   const failures = failureLines(digest);
   const lines = [`### Pulumi preview${stack ? ` of stack ${code(stack)}` : ''}: ${failures.length > 0 ? 'failed' : summaryText(digest)}`, ''];
   const zones = [...new Set(changes.map((change) => change.zoneId ?? ''))].sort();
+  const undone = undoneChanges(refreshedResources(digest));
   if (changes.length === 0 && failures.length === 0) lines.push('`pulumi up` would change nothing.', '');
   for (const zone of zones) {
     const inZone = changes.filter((change) => (change.zoneId ?? '') === zone);
@@ -375,6 +397,7 @@ export function renderPreviewReport(digest: PreviewDigest, options: { stack?: st
     for (const change of inZone) lines.push(`| ${change.verb} | ${change.kind} ${code(change.name)} | ${change.fields.join(', ')} |`);
     const details = detailLines(inZone);
     lines.push('', ...details.map((line) => `- ${line}`), ...(details.length > 0 ? [''] : []));
+    lines.push(...undoneLines(undone.filter((change) => (change.zoneId ?? '') === zone)));
   }
   for (const plan of pendingPlans(digest)) lines.push(...planLines(plan), '');
   for (const plan of firewallUpgradePlans(digest)) lines.push(...firewallUpgradeLines(plan), '');

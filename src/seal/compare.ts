@@ -101,7 +101,7 @@ export function goneRefusal(what: string): string {
 
 /** Why a write the seal does not show may not run: the preview showed another change of the resource, or none. */
 export function uncoveredRefusal(what: string, op: SealedOp, sealed: SealedOp | undefined): string {
-  const showed = sealed === undefined ? 'no change of it' : `a ${sealed}`;
+  const showed = sealed === undefined ? 'no change of it' : `${sealed === 'update' ? 'an' : 'a'} ${sealed}`;
   return `${what}: the sealed preview did not show this ${op} (it showed ${showed}); ${PREVIEW_AGAIN}`;
 }
 

@@ -261,7 +261,7 @@ describe('examples/ci-preview', () => {
    * passphrase in the environment and `zoneguard` installed in the folder's node_modules/.bin. The program is served
    * by this process (inline-host.ts), reached through the flags ci.sh passes on to pulumi.
    */
-  async function runCiScript(mode: string): Promise<{ code: number; stdout: string; stderr: string; summary: string }> {
+  async function runCiScript(mode: string, extraEnv: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string; summary: string }> {
     const workDir = stack.workspace.workDir;
     const bin = path.join(workDir, 'node_modules', '.bin');
     fs.mkdirSync(bin, { recursive: true });
@@ -269,7 +269,7 @@ describe('examples/ci-preview', () => {
     const summary = path.join(workDir, 'step-summary.md');
     fs.writeFileSync(summary, '');
     const served = await serveProgram(inlineProgram(path.join(examples, 'ci-preview', 'index.ts')));
-    const env = { ...process.env, ...stack.workspace.envVars, GITHUB_STEP_SUMMARY: summary, PREVIEW_JSON: path.join(workDir, `preview-${mode}.json`), PULUMI_STACK: '' };
+    const env = { ...process.env, ...stack.workspace.envVars, GITHUB_STEP_SUMMARY: summary, PREVIEW_JSON: path.join(workDir, `preview-${mode}.json`), PULUMI_STACK: '', ...extraEnv };
     delete (env as Record<string, string | undefined>).PULUMI_STACK; // the script's default stack, `ci`
     const result = await promisify(execFile)('bash', [path.join(examples, 'ci-preview', 'ci.sh'), mode, ...served.flags], { cwd: workDir, env, encoding: 'utf8' }).then(
       ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
@@ -326,6 +326,36 @@ describe('examples/ci-preview', () => {
       ]);
     } finally {
       await stack.setConfig('ci-preview:blockedUserAgents', { value: JSON.stringify(['sqlmap']) });
+    }
+  });
+
+  test('ci.sh pr keeps the seal beside the report; ci.sh deploy with it refuses a policy edited in the dashboard since, naming the edit', async () => {
+    const seal = path.join(stack.workspace.workDir, 'zoneguard-seal.json');
+    await stack.setConfig('ci-preview:shopHost', { value: 'login.acme-bank.example' });
+    try {
+      const pr = await runCiScript('pr', { SEAL_FILE: seal });
+      expect(pr.code).toBe(0);
+      expect(pr.stdout).toContain('| update | CspPolicy `shop-observed-scripts` | description, expression, value |');
+      const sealed = JSON.parse(fs.readFileSync(seal, 'utf8')) as { stack: string; resources: Array<{ kind: string; op: string }> };
+      expect(sealed.stack).toBe('ci');
+      expect(sealed.resources.map(({ kind, op }) => `${op} ${kind}`)).toEqual(['update CspPolicy']);
+      // An incident responder turns the policy off in the dashboard after the review.
+      const policyId = ((await valueOf(stack, 'shopCsp')) as { policyId: string }).policyId;
+      await context.client.cspPolicies.update({ zoneId, policyId, enabled: false });
+
+      const deploy = await runCiScript('deploy', { SEAL_FILE: seal });
+      fs.writeFileSync(path.join(context.sandbox.dir, 'ci-deploy-refused.txt'), `${deploy.stdout}${deploy.stderr}`);
+      expect(deploy.code).not.toBe(0);
+      expect(`${deploy.stdout}${deploy.stderr}`).toContain(
+        `CspPolicy 'shop-observed-scripts' ${policyId} in zone ${zoneId}: changed on the service since the sealed preview: enabled true → false; ` +
+          'nothing was written to it: preview again (ci.sh pr) and have the new report reviewed before this up',
+      );
+      // The policy stays as the dashboard left it.
+      expect(await context.client.cspPolicies.get({ zoneId, policyId })).toMatchObject({ enabled: false, expression: 'http.host eq "shop.acme-bank.example"' });
+    } finally {
+      await stack.setConfig('ci-preview:shopHost', { value: 'shop.acme-bank.example' });
+      // The policy as the program declares it again: the refresh finds it disabled, the up enables it.
+      await stack.up({ refresh: true, color: 'never' });
     }
   });
 

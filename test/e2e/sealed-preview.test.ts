@@ -72,9 +72,10 @@ async function sealedPreview(stack: Stack): Promise<{ seal: string; report: stri
 }
 
 /**
- * `up` keeping the seal `file`; answers what the engine printed. Without --continue-on-error (under which @pulumi/pulumi
- * 3.276 rejects a failed resource's outputs in the program, unhandled): every resource registers at once after the
- * stack's owner id, so the steps start together, and a refusal comes after the read its write makes.
+ * `up` keeping the seal `file`; answers what the engine printed. Without --continue-on-error: under it, @pulumi/pulumi
+ * 3.276 rejects a failed resource's outputs in the program, which Jest takes for the suite's unhandled rejections (the
+ * inline program runs in its process). Every resource registers at once after the stack's owner id, in the program's
+ * order, so the policy's step starts before the rule's refusal, which comes after the read the rule's write makes.
  */
 async function sealedUp(stack: Stack, file: string): Promise<{ failed: boolean; text: string }> {
   stack.workspace.envVars[SEAL_VARIABLE] = file;

@@ -415,6 +415,14 @@ describe('the service word (docs/service.md#rate-limit)', () => {
     expect(allowanceAt(allowance, now)).toEqual(expected);
   });
 
+  /** Starts `count` acquisitions of `budget` and lets them settle; answers how many have been granted, then and later. */
+  async function startAcquiring(budget: RateBudget, count: number): Promise<() => number> {
+    let taken = 0;
+    for (let i = 0; i < count; i += 1) void budget.acquire().then(() => (taken += 1));
+    for (let i = 0; i < 5; i += 1) await flush();
+    return () => taken;
+  }
+
   it('a raised limit is used: the budget grows to the service quota', async () => {
     const clock = new FakeClock();
     const budget = new RateBudget({ requests: 2, windowMs: 1000 }, clock);
@@ -423,11 +431,9 @@ describe('the service word (docs/service.md#rate-limit)', () => {
     first();
     expect(budget.limits).toEqual({ requests: 20, windowMs: 1000 });
     expect(budget.available()).toBe(19);
-    let taken = 0;
-    for (let i = 0; i < 12; i += 1) void budget.acquire().then(() => (taken += 1));
-    for (let i = 0; i < 5; i += 1) await flush();
+    const taken = await startAcquiring(budget, 12);
     // Half of the 19 the service has left: more than the 2 of the budget as configured.
-    expect(taken).toBe(9);
+    expect(taken()).toBe(9);
   });
 
   it('another spender of the same user slows the process down: nothing more before the reset once half of what is left is spent', async () => {
@@ -438,13 +444,11 @@ describe('the service word (docs/service.md#rate-limit)', () => {
     budget.observe({ remaining: 4, resetMs: 600, limits: { requests: 10, windowMs: 1000 } });
     // Half of it, 2, before the reset.
     first();
-    let taken = 0;
-    for (let i = 0; i < 4; i += 1) void budget.acquire().then(() => (taken += 1));
-    for (let i = 0; i < 5; i += 1) await flush();
-    expect(taken).toBe(2);
+    const taken = await startAcquiring(budget, 4);
+    expect(taken()).toBe(2);
     await clock.advance(599);
-    expect(taken).toBe(2);
+    expect(taken()).toBe(2);
     await clock.advance(1);
-    expect(taken).toBe(3);
+    expect(taken()).toBe(3);
   });
 });

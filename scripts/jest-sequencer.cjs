@@ -1,4 +1,4 @@
-// Runs the suites that drive the real Pulumi engine first, largest first, then the rest: with two workers the
+// Runs the suites that drive the real Pulumi engine first, then the rest: with two workers the
 // long engine suites go side by side from the start, and the many short suites fill the gaps at the end, instead
 // of one long engine suite starting last and running alone. Jest's own order (failed first, then by the time a
 // suite took last run, else by size) decides within each group.

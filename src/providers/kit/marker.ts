@@ -1,3 +1,11 @@
+// The owner marker on the objects of every kind that has a marked field (docs/ownership.md), and the owner-marker
+// rule (`otherOwner`), which WafManagedRules applies to its entry point as well. One name per meaning:
+// - `ownerMarker` (src/kinds/marker.ts): the marker an identity makes; `ownerOf`: the one the program passed;
+// - `markerFor`: the one a resource writes on an object it has not marked yet (the program's, or one of its form);
+// - `recordedMarker`: the one its state recorded as written; `heldMarker`: the one it holds its object by (recorded,
+//   else the program's); `writtenMarker`: the one an update writes;
+// - `markerIn` (src/schemas/owner-marker.ts): the one a wire object carries at the end of its field;
+// - `otherOwner`: the one of another owner that makes a write leave the object alone.
 import type * as pulumi from '@pulumi/pulumi';
 import { label, type KindDeclaration } from '../../kinds';
 import { ownerMarker, standing } from '../../kinds/marker';

@@ -221,9 +221,6 @@ async function save(ctx: Context, inputs: WafManagedRulesInputs, current: SavedR
   );
 }
 
-/** The owner marker the entry point carries at the end of its description (src/kinds/waf-managed-rules.ts), if any. */
-const liveMarker = (ruleset: SavedRuleset | undefined) => (ruleset ? markerIn(ruleset, MARKED_FIELD) : undefined);
-
 /**
  * Why this resource must not take the zone's entry point over, update it or put back what create found, as the
  * owner-marker rule says (kit/marker.ts `otherOwner`: `other` is the marker of the other owner), or undefined when it
@@ -288,7 +285,7 @@ async function restore(ctx: Context, props: WafManagedRulesOutputs): Promise<voi
   const current = await currentEntrypoint(ctx, zoneId, 'reading the entry point ruleset before putting back what create found');
   if (!current) return;
   // Another stack took the entry point over: its rules are its own now, and stay.
-  const other = otherOwner('delete', liveMarker(current), heldMarker(RESOURCE, props));
+  const other = otherOwner('delete', markerIn(current, MARKED_FIELD), heldMarker(RESOURCE, props));
   if (other !== undefined) {
     console.error(
       `zoneguard: ${ctx.label()}: not putting back the rules create found: the entry point is marked as held by another owner (marker ${other}); the resource leaves the state and the rules stay`,
@@ -325,10 +322,11 @@ export const wafManagedRules = implementationOf<WafManagedRulesInputs, WafManage
     // or does not carry this resource's marker yet.
     const current = await currentEntrypoint(ctx, zoneId, 'reading the entry point ruleset');
     const mine = heldMarker(RESOURCE, inputs);
-    const owned = ownerRefusal(ctx.label(), otherOwner('adopt', liveMarker(current), mine, { takeOver: inputs.takeOver === true }), 'create');
+    const carried = current && markerIn(current, MARKED_FIELD);
+    const owned = ownerRefusal(ctx.label(), otherOwner('adopt', carried, mine, { takeOver: inputs.takeOver === true }), 'create');
     if (owned) throw new ProviderError(owned);
     const recorded = current ? recordOf(current) : null;
-    const saved = current && holdsDeclared(current, inputs) && liveMarker(current) === mine ? current : await save(ctx, inputs, current, mine);
+    const saved = current && holdsDeclared(current, inputs) && carried === mine ? current : await save(ctx, inputs, current, mine);
     return { id: zoneId, outs: outputsOf(inputs, saved, recorded, mine) };
   },
 
@@ -347,10 +345,11 @@ export const wafManagedRules = implementationOf<WafManagedRulesInputs, WafManage
     const marker = writtenMarker(RESOURCE, previous, desired);
     // The entry point must carry the marker the state holds (or none), or the one this write puts (kit/marker.ts
     // `otherOwner`); the write then puts `marker` on it.
-    const other = otherOwner('update', liveMarker(current), recordedMarker(previous) ?? marker, { written: marker });
+    const carried = current && markerIn(current, MARKED_FIELD);
+    const other = otherOwner('update', carried, recordedMarker(previous) ?? marker, { written: marker });
     const refusal = ownerRefusal(ctx.label(), other, 'update') ?? (current && interveningWriter(desired.zoneId, ctx.name, previous, current, 'this update'));
     if (refusal) throw new ProviderError(refusal);
-    const saved = current && holdsDeclared(current, desired) && liveMarker(current) === marker ? current : await save(ctx, desired, current, marker);
+    const saved = current && holdsDeclared(current, desired) && carried === marker ? current : await save(ctx, desired, current, marker);
     return { outs: outputsOf(desired, saved, previous.recorded ?? null, marker) };
   },
 

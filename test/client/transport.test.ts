@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import type { ServerResponse } from 'node:http';
 import { inspect } from 'node:util';
 import {
@@ -14,6 +13,7 @@ import {
   type ClientLogger,
   type ZoneGuardClientOptions,
 } from '../../src/client';
+import { freePort } from './redis-server';
 import { fail, json, ok, StubServer } from './stub-server';
 
 // Corner cases of the transport against a scripted loopback server; endpoint behaviour is tested against the emulator.
@@ -495,15 +495,6 @@ describe('a credential a header cannot carry', () => {
     );
   });
 });
-
-/** A loopback port with nothing listening: connecting to it is refused. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe('paging facts of the public API', () => {
   it('walks a firewall rules list whose result_info has no total_pages (public API shape)', async () => {

@@ -371,7 +371,8 @@ const NOTE = [
   '// Marked zg:abcdefabcd by the stack that manages it: adopting it is refused unless this resource also says takeOver: true (docs/ownership.md#take-over).',
 ];
 
-// The export of a kind without a renderer of its own, from its declaration (src/kinds), tried on kinds that have one.
+// A kind exported from its declaration alone, in the registry's words (fieldTableBlocks without its EXPORTS entry),
+// tried on kinds whose entry words them otherwise.
 describe('fieldTableBlocks', () => {
   test('a kind of many objects: each object by id, with its adopt input and the inputs its field table reads from the wire', () => {
     const filters = [...twoCall.filters].filter((f) => f.id === UNUSED || f.id === SHARED);

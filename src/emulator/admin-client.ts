@@ -2,6 +2,7 @@ import type { RequestCounters, RequestLogEntry } from './context';
 import type { EmulatorCredentials, TokenGrant } from './credentials';
 import type { ZoneApi } from '../schemas/service';
 import type { FaultSpec } from './faults';
+import type { ZoneMoment } from './history';
 import type { ZoneSeed } from './seed';
 import type { LegacyFirewallState, Plan } from './state';
 
@@ -77,6 +78,19 @@ export class EmulatorAdmin {
    */
   setLegacyFirewall(zoneId: string, state: LegacyFirewallState): Promise<AdminZone> {
     return this.call('PUT', `/zones/${zoneId}/legacy-firewall`, { state });
+  }
+
+  /**
+   * Keeps the zone's history from now on (afresh): its legacy firewall rules and custom rules after every write the
+   * service accepts, for a test to evaluate each step of a change. Answers the first moment, the zone as it stands.
+   */
+  watchZone(zoneId: string): Promise<ZoneMoment[]> {
+    return this.call('POST', `/zones/${zoneId}/history`);
+  }
+
+  /** The zone's history since watchZone, oldest first (empty for a zone not watched). */
+  zoneHistory(zoneId: string): Promise<ZoneMoment[]> {
+    return this.call('GET', `/zones/${zoneId}/history`);
   }
 
   /** Forgets a zone and everything in it. */

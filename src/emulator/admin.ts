@@ -16,6 +16,7 @@ import {
   tokenGrants,
 } from './credentials';
 import { filterToWire, moveLegacyFirewall, ruleToWire } from './firewall';
+import { momentOf } from './history';
 import { wafRecordOf } from './routes/waf-migration';
 import { applyZoneSeed, ZoneSeedSchema } from './seed';
 import { COLLECTION_NAMES, LEGACY_FIREWALL_STATES, type CollectionName, type EmulatorState, type ZoneRecord } from './state';
@@ -89,6 +90,7 @@ export function registerAdminRoutes(admin: FastifyInstance, context: EmulatorCon
     context.reseed();
     context.faults.clear();
     context.clearLog();
+    context.history.clear();
     return okEnvelope({ zones: [...state.zones.values()].map(describeZone) });
   });
 
@@ -128,6 +130,16 @@ function registerZoneRoutes(admin: FastifyInstance, context: EmulatorContext): v
     const { state: to } = parseBody(LegacyFirewallMoveSchema, request.body);
     return okEnvelope(describeZone(moveLegacyFirewall(state, zone, wafRecordOf(context, zone.id), to, context.now())));
   });
+
+  // A zone's history (emulator/history.ts): begun afresh, with the zone as it stands, then one moment per accepted write.
+  admin.post('/zones/:zone_id/history', async (request) => {
+    const zone = zoneParam(params(request).zone_id);
+    const moments = [momentOf(context, zone.id, 'start')!];
+    context.history.set(zone.id, moments);
+    return okEnvelope(moments);
+  });
+
+  admin.get('/zones/:zone_id/history', async (request) => okEnvelope(context.history.get(zoneParam(params(request).zone_id).id) ?? []));
 
   admin.get('/zones/:zone_id/inventory', async (request) => okEnvelope(inventory(context, zoneParam(params(request).zone_id))));
 }

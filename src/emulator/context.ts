@@ -4,6 +4,7 @@ import { HexIdSchema, readableIssue } from '../schemas';
 import { queryIntSchema } from '../schemas/common';
 import { ErrorCode, Messages, ServiceError } from './errors';
 import { FaultEngine } from './faults';
+import type { ZoneMoment } from './history';
 import { saveStateFile, type EmulatorState, type StateSnapshot, type ZoneRecord } from './state';
 
 /** The path every service route lives under. */
@@ -42,6 +43,8 @@ export class EmulatorContext {
   readonly faults = new FaultEngine();
   log: RequestLogEntry[] = [];
   counters: RequestCounters = { total: 0, byRoute: {}, byStatus: {} };
+  /** The zones whose history is kept (emulator/history.ts), each with its moments, oldest first. */
+  readonly history = new Map<string, ZoneMoment[]>();
 
   constructor(
     readonly state: EmulatorState,

@@ -5,6 +5,7 @@ import type { Duplex } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { registerAdminRoutes } from './admin';
 import { legacyFirewallRefusal } from './firewall';
+import { recordZoneHistory } from './history';
 import { adminRefusal, serviceHostRefusal } from './admin-guard';
 import { authenticate, authorizeZone } from './auth';
 import { userOf } from './credentials';
@@ -97,6 +98,7 @@ export function buildServer(context: EmulatorContext, options: { logger?: boolea
   applyFaults(app, context);
   recordRequests(app, context);
   persistBeforeAnswering(app, context);
+  recordZoneHistory(app, context);
   registerServiceApi(app, context);
   registerAdminApi(app, context, options.adminToken);
   return app;

@@ -60,21 +60,52 @@ function compile(key: string, text: string, unevaluated: Map<string, string>): C
   return { matches, probes: probesOf(ast), reached };
 }
 
-/** Runs the legacy rules and the custom rules over the requests their values give, and compares the outcomes. */
-export function checkEquivalence(legacy: readonly FirewallRuleWire[], custom: readonly KeyedCustomRule[]): Equivalence {
-  const unevaluated = new Map<string, string>();
-  const legacyCompiled = legacy.map((rule) => compile(rule.id, rule.filter.expression, unevaluated));
-  const legacyRules: RunnableLegacyRule[] = legacy.map((rule, i) => ({ ...rule, key: rule.id, matches: (legacyCompiled[i] as Compiled).matches }));
-  const customCompiled = custom.map(({ key, rule }) => compile(key, rule.expression, unevaluated));
-  const customRules: RunnableRule[] = custom.map(({ key, rule }, i) => ({
+/** Custom rules as the evaluator runs them, each matching with `matcher`. */
+const runnable = (custom: readonly KeyedCustomRule[], matcher: (key: string, text: string) => (request: TestRequest) => boolean): RunnableRule[] =>
+  custom.map(({ key, rule }) => ({
     key,
     action: rule.action,
     enabled: rule.enabled ?? true,
     ...(rule.action_parameters ? { action_parameters: rule.action_parameters } : {}),
-    matches: (customCompiled[i] as Compiled).matches,
+    matches: matcher(key, rule.expression),
   }));
-  const requests = requestsFor([...legacyCompiled, ...customCompiled].map((c) => c.probes));
-  const before = legacyEvaluator(legacyRules);
+
+/**
+ * What a zone decides (docs/service.md#zone-evaluation): the legacy rules' verdict, then, unless they end the request
+ * with block or a challenge, the custom rules' in order; what both skip and log together. Pure.
+ */
+function legacyThen(legacy: (request: TestRequest) => Verdict, custom: readonly RunnableRule[]): (request: TestRequest) => Verdict {
+  return (request) => {
+    const first = legacy(request);
+    if (first.decision !== 'pass') return first;
+    const then = evaluatePhase(custom, request);
+    const by = then.by ?? first.by;
+    return {
+      decision: then.decision,
+      ...(by === undefined ? {} : { by }),
+      skipped: [...new Set([...first.skipped, ...then.skipped])].sort(),
+      logged: [...new Set([...first.logged, ...then.logged])].sort(),
+    };
+  };
+}
+
+/**
+ * Runs the zone before (its legacy rules, then `alongside`: the custom rules it already held, which ran after them)
+ * and after (`custom`, the whole phase as it will be) over the requests their values give, and compares the outcomes.
+ */
+export function checkEquivalence(legacy: readonly FirewallRuleWire[], custom: readonly KeyedCustomRule[], alongside: readonly KeyedCustomRule[] = []): Equivalence {
+  const unevaluated = new Map<string, string>();
+  const legacyCompiled = legacy.map((rule) => compile(rule.id, rule.filter.expression, unevaluated));
+  const legacyRules: RunnableLegacyRule[] = legacy.map((rule, i) => ({ ...rule, key: rule.id, matches: (legacyCompiled[i] as Compiled).matches }));
+  const compiled = new Map<string, Compiled>();
+  const matcher = (key: string, text: string) => {
+    const made = compile(key, text, unevaluated);
+    compiled.set(key, made);
+    return made.matches;
+  };
+  const customRules = runnable(custom, matcher);
+  const requests = requestsFor([...legacyCompiled, ...compiled.values()].map((c) => c.probes));
+  const before = legacyThen(legacyEvaluator(legacyRules), runnable(alongside, matcher));
   const differences: Difference[] = [];
   for (const request of requests) {
     const old = before(request);
@@ -86,6 +117,35 @@ export function checkEquivalence(legacy: readonly FirewallRuleWire[], custom: re
     .map((rule) => rule.id);
   const notEvaluated = [...unevaluated].map(([key, reason]) => ({ key, reason }));
   return { equivalent: differences.length === 0 && notEvaluated.length === 0, tried: requests.length, differences, unevaluated: notEvaluated, unreached };
+}
+
+/** A zone's rules at one moment (the emulator's zone history, docs/emulator.md#zone-history), custom rules keyed. */
+export interface ZoneRules {
+  /** Whether its legacy firewall rules run: while the legacy API is available; once converted, the custom rules replace them. */
+  readonly legacyRuns: boolean;
+  readonly legacy: readonly FirewallRuleWire[];
+  readonly custom: readonly KeyedCustomRule[];
+}
+
+/** A matcher that throws, naming the rule, where the expression cannot be evaluated offline. */
+function strictMatcher(key: string, text: string): (request: TestRequest) => boolean {
+  const compiled = compileExpression(text);
+  if (!compiled.ok) throw new Error(`rule ${key}: its expression cannot be evaluated: ${compiled.problem}`);
+  return compiled.expression.test;
+}
+
+/** What a zone decides for each request (docs/service.md#zone-evaluation): its legacy rules while they run, then its custom rules. Pure. */
+export function zoneEvaluator(zone: ZoneRules): (request: TestRequest) => Verdict {
+  const legacy = legacyEvaluator(zone.legacyRuns ? zone.legacy.map((rule) => ({ ...rule, key: rule.id, matches: strictMatcher(rule.id, rule.filter.expression) })) : []);
+  return legacyThen(legacy, runnable(zone.custom, strictMatcher));
+}
+
+/** The requests the equivalence check would try for rules of these expressions (requests.ts). Pure. */
+export function requestsOf(expressions: readonly string[]): TestRequest[] {
+  return requestsFor(expressions.flatMap((text) => {
+    const compiled = compileExpression(text);
+    return compiled.ok ? [probesOf(compiled.expression.ast)] : [];
+  }));
 }
 
 /** A request in one line: the fields it sets (`ip.src=198.51.100.7 http.request.headers[x-api-key]=k1`), or `(nothing set)`. */

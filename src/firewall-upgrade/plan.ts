@@ -116,8 +116,9 @@ export function planFromReads(reads: PlanReads): FirewallRulesUpgradePlan {
   const matched = matchConversions(ordered, phaseRules);
   const { rules: after, positions } = phaseAfter(reads, ordered, matched);
   const keys = new Map<number, string>(positions.map((position, i) => [position - 1, ordered[i]?.id ?? '']));
-  const keyed: KeyedCustomRule[] = after.flatMap((rule, i) => (keys.has(i) ? [{ key: keys.get(i) ?? '', rule }] : []));
-  const equivalence = checkEquivalence(reads.legacy, keyed);
+  // The whole phase after, each conversion keyed by its legacy rule; the phase's other rules ran after the legacy ones before.
+  const keyed: KeyedCustomRule[] = after.map((rule, i) => ({ key: keys.get(i) ?? rule.id ?? `custom rule ${i + 1}`, rule }));
+  const equivalence = checkEquivalence(reads.legacy, keyed, keyed.filter((_, i) => i < phaseRules.length && !keys.has(i)));
   const differing = (id: string) =>
     equivalence.differences.filter((d) => d.before.by === id || d.after.by === id || d.before.logged.includes(id) !== d.after.logged.includes(id));
   const problems = conversionProblems(reads, ordered, ordered.map((_legacy, i) => after[(positions[i] ?? 1) - 1] as RulesetRule));

@@ -5,8 +5,9 @@ import { planFirewallRulesUpgrade, type FirewallRulesUpgradePlan } from '../../s
 import { renderFirewallUpgradePlan } from '../../src/cli/commands/firewall-upgrade-plan';
 import type { ZoneGuardClient } from '../../src/client';
 import type { StackExport } from '../../src/insights/orphans';
-import { checkEquivalence, describeRequest, renderMoveProgram } from '../../src/firewall-upgrade';
-import { convertedRule, legacyOrder } from '../../src/rulesets';
+import { checkEquivalence, describeRequest, renderMoveProgram, requestsOf, zoneEvaluator } from '../../src/firewall-upgrade';
+import type { ZoneMoment } from '../../src/emulator/history';
+import { convertFirewallRules, convertedRule, legacyOrder } from '../../src/rulesets';
 import { FirewallFilter } from '../../src/resources/firewall-filter';
 import { FirewallRule } from '../../src/resources/firewall-rule';
 import { FirewallRuleWithFilter } from '../../src/resources/firewall-rule-with-filter';
@@ -19,6 +20,9 @@ import { inlineProgram, openSandbox, previewDiff, type EngineSandbox } from './h
 // filters, a paused filter, priorities set and unset, allow, bypass with products, log, paused rules), beside rules
 // another stack and the dashboard hold. One zone stays `available`, one goes to `maintenance`, one to `retired`;
 // then the program `zoneguard firewall-upgrade-plan --program` writes replaces the firewall resources, in one `up`.
+// The retired zone's move is interrupted after its adoptions (an `up --target` of its CustomRules alone) and finished by
+// that `up`, as a move killed between its adoptions and its deletes would be. The emulator keeps each zone's history
+// (its rules after every accepted write), and the zone's decision is evaluated over the plan's requests at each moment.
 jest.setTimeout(900_000);
 
 const CUSTOM = 'http_request_firewall_custom';
@@ -186,38 +190,60 @@ test('the plan names every rule with its custom rule and holder, and writes the 
   expect(available).not.toMatch(/adoptRuleId/);
 });
 
-test('the move in one up: created first then deleted where available, adopted with no legacy call where converted; nobody else\'s rule changes', async () => {
+/** The URN of a resource of the move's stack. */
+const urnOf = async (type: string, name: string) => `urn:pulumi:${stack.name}::${(await stack.workspace.projectSettings()).name}::pulumi-nodejs:dynamic/zoneguard:${type}::${name}`;
+
+test('the retired zone\'s move is interrupted after its adoptions: an up of its CustomRules alone adopts them, and the firewall resources stay in the state', async () => {
   phase = 'moved';
+  for (const state of STATES) await sandbox.emulator.admin.watchZone(zones[state]);
+  await sandbox.emulator.admin.clearRequests();
+  const target = await Promise.all(plans.retired.move!.rules.map((rule) => urnOf('CustomRule', rule.name)));
+  const up = await stack.up({ color: 'never', target });
+  expect(changes(up.summary.resourceChanges)).toEqual({ create: 32 });
+  const log = await sandbox.emulator.admin.requests();
+  expect(log.filter((entry) => entry.method !== 'GET').map((entry) => `${entry.zoneId === zones.retired} ${entry.method} ${entry.status}`)).toEqual(Array(32).fill('true PATCH 200'));
+  const left = (await stack.exportStack()).deployment.resources.filter((resource: { type: string }) => /Firewall(RuleWithFilter|Filter|Rule)$/.test(resource.type));
+  expect(left).toHaveLength(3 * 34);
+});
+
+test('the move in one up: created first then deleted where available, adopted with no legacy call where converted; nobody else\'s rule changes', async () => {
   const preview = await previewDiff(stack);
-  expect(changes(preview.summary)).toEqual({ create: 96, delete: 102 });
+  expect(changes(preview.summary)).toEqual({ create: 64, delete: 102 });
 
   await sandbox.emulator.admin.clearRequests();
   let text = '';
   const up = await stack.up({ color: 'never', onOutput: (out) => (text += out) });
   // What the engine printed, kept with the sandbox under ZONEGUARD_KEEP_E2E (docs/firewall-and-migration.md#move quotes it).
   fs.writeFileSync(path.join(sandbox.dir, 'move-up.txt'), text);
-  expect(changes(up.summary.resourceChanges)).toEqual({ create: 96, delete: 102 });
+  expect(changes(up.summary.resourceChanges)).toEqual({ create: 64, delete: 102 });
   const log = await sandbox.emulator.admin.requests();
   const legacyCalls = (zoneId: string) => log.filter((entry) => entry.zoneId === zoneId && /\/(firewall\/rules|filters)(\/|$)/.test(entry.path));
 
-  // Converted: not one call to the legacy API, one write per rule (its owner marker), and one line per resource.
+  // Converted: not one call to the legacy API, and not one the service refused (4xx); one write per rule (its owner
+  // marker: the retired zone's were written by the interrupted up), and one line per resource.
   for (const state of ['maintenance', 'retired'] as const) {
     expect(legacyCalls(zones[state])).toEqual([]);
+    expect(log.filter((entry) => entry.zoneId === zones[state] && entry.status >= 400)).toEqual([]);
     const writes = log.filter((entry) => entry.zoneId === zones[state] && entry.method !== 'GET');
-    expect(writes.map((entry) => `${entry.method} ${entry.status}`)).toEqual(Array(32).fill('PATCH 200'));
+    expect(writes.map((entry) => `${entry.method} ${entry.status}`)).toEqual(Array(state === 'maintenance' ? 32 : 0).fill('PATCH 200'));
   }
   // One line per resource (the engine may print a diagnostic twice: streamed, and in its summary).
   const lines = [...new Set(text.split('\n').flatMap((line) => (line.includes("the zone's firewall rules were converted to custom rules") ? [line.slice(line.indexOf('zoneguard: ')).trim()] : [])))];
   expect(lines).toHaveLength(2 * 34);
-  expect(lines.filter((line) => /custom rule [0-9a-f]{32} holds its conversion, taken over in this run/.test(line))).toHaveLength(2 * 32);
+  expect(lines.filter((line) => /custom rule [0-9a-f]{32} holds its conversion, taken over in this run/.test(line))).toHaveLength(32);
+  expect(lines.filter((line) => /custom rule [0-9a-f]{32} holds its conversion, taken over by a resource of this stack in an earlier run/.test(line))).toHaveLength(32);
   expect(lines.filter((line) => line.includes("the zone's other legacy rules were found converted in this run"))).toHaveLength(2 * 2);
 
-  // Available: every create answered before the first legacy delete left, so the two overlap and no request is uncovered.
+  // Available: every create answered before the first legacy delete left, so the two overlap and no request is uncovered;
+  // then the moved rules were deleted last-run first, each with its filter (a shared filter with its last rule).
   const zoneLog = log.filter((entry) => entry.zoneId === zones.available);
   const creates = zoneLog.flatMap((entry, i) => (entry.method === 'POST' && entry.path.includes('/rulesets/') ? [i] : []));
   const deletes = zoneLog.flatMap((entry, i) => (entry.method === 'DELETE' ? [i] : []));
-  expect([creates.length, deletes.length]).toEqual([32, 34]);
+  expect([creates.length, deletes.length]).toEqual([32, 32]);
   expect(Math.max(...creates)).toBeLessThan(Math.min(...deletes));
+  const deleted = deletes.map((i) => zoneLog[i]!.path.split('/').at(-1));
+  expect(deleted).toEqual(orderedIds(before.available.legacy.filter((rule) => !foreign(rule))).reverse());
+  expect(text).toContain(`zoneguard: zone ${zones.available}: deleting the 32 firewall rule(s) this run moved to custom rules, the last to run first`);
   expect(legacyCalls(zones.available).filter((entry) => entry.status >= 400)).toEqual([]);
 
   // Nobody else's rule changed: the other stack's and the dashboard's legacy rules, and their custom rules.
@@ -263,8 +289,53 @@ test('protection: the custom rules after the move decide every request the plan 
     // The differences are exactly the conversion's: a rule on the paused filter that starts running.
     expect(result.differences.map((d) => describeRequest(d.request))).toEqual(expected.differences.map((d) => describeRequest(d.request)));
     expect(result.tried).toBeGreaterThan(100);
-    if (state === 'maintenance') {
-      expect(result.differences.map((d) => describeRequest(d.request))).toEqual(plans[state].equivalence!.differences.map((d) => d.request));
-    }
+  }
+});
+
+/** A verdict's decision, from the words the plan describes it in (`block by <rule>`, `pass (allowed by <rule>)`). */
+const decisionIn = (described: string) => described.split(/[ ;]/)[0];
+
+test('protection between the steps: at every moment of the move, each zone decides every request of the plan as before, as after, or as the plan said', async () => {
+  // The plan of the retired zone cannot read its legacy rules; the three zones hold rules of the same values, so the
+  // available zone's plan, made before any change, names the differences its conversion brings.
+  const named = (state: State) => new Map((plans[state === 'retired' ? 'available' : state].equivalence?.differences ?? []).map((d) => [d.request, { before: decisionIn(d.before), after: decisionIn(d.after) }]));
+  const keyed = (rules: readonly RulesetRule[]) => rules.map((rule) => ({ key: rule.id ?? '', rule }));
+  const decide = (moment: ZoneMoment) => zoneEvaluator({ legacyRuns: moment.legacyFirewall === 'available', legacy: moment.firewallRules, custom: keyed(moment.customRules) });
+  for (const state of STATES) {
+    const differences = named(state);
+    expect(differences.size).toBeGreaterThan(0);
+    const was = before[state];
+    // The plan's requests: built from the legacy rules, then the phase as the conversion leaves it (its rules, then theirs).
+    const requests = requestsOf([...was.legacy, ...was.custom, ...convertFirewallRules(was.legacy)].map((rule) => ('filter' in rule ? rule.filter.expression : rule.expression)));
+    expect(requests.length).toBeGreaterThan(100);
+    const decideBefore = zoneEvaluator({ legacyRuns: true, legacy: was.legacy, custom: keyed(was.custom) });
+    const expected = requests.map((request) => decideBefore(request));
+    const moments: ZoneMoment[] = await sandbox.emulator.admin.zoneHistory(zones[state]);
+    // The start, then one moment per write of the move: the retired zone's 32 markers; the maintenance zone's 32; the available zone's 32 creates and 32 deletes.
+    expect(moments.length).toBe(1 + 32 + (state === 'available' ? 32 : 0));
+    const decisions = moments.map((moment) => requests.map(decide(moment)).map((verdict) => verdict.decision));
+    const final = decisions.at(-1)!;
+    const odd: string[] = [];
+    const differing = decisions.map((at, m) =>
+      requests.flatMap((request, i) => {
+        if (at[i] === expected[i]!.decision) return [];
+        const key = describeRequest(request);
+        const plan = differences.get(key);
+        const asPlanned = plan !== undefined && plan.before === expected[i]!.decision && plan.after === at[i];
+        // Available: the move leaves another owner's legacy rules in place, running first, so where one of them decided
+        // before, the zone's end is not the conversion's; every moment is then the start's or the end's decision.
+        const decider = was.legacy.find((rule) => rule.id === expected[i]!.by);
+        const kept = state === 'available' && at[i] === final[i] && (asPlanned || (decider !== undefined && foreign(decider)));
+        if (!(state === 'available' ? kept : asPlanned)) odd.push(`after ${moments[m]!.after}: ${key}: ${expected[i]!.decision} -> ${at[i]}`);
+        return [key];
+      }),
+    );
+    // No moment decides a request otherwise than before, but as the plan said the conversion would (or, available, as the move ends).
+    expect(odd).toEqual([]);
+    // The plan's differences of decision (the others differ in what is logged or skipped only).
+    const all = [...differences].flatMap(([key, plan]) => (plan.before !== plan.after && requests.some((request) => describeRequest(request) === key) ? [key] : [])).sort();
+    // Converted before the move: exactly the plan's differences of decision, at every moment.
+    if (state !== 'available') for (const keys of differing) expect(keys.sort()).toEqual(all);
+    else expect(differing.at(-1)!.length).toBeGreaterThan(0);
   }
 });

@@ -187,3 +187,32 @@ describe('moving a zone off the legacy firewall API converts its rules into cust
     );
   });
 });
+
+describe('a zone\'s history (docs/emulator.md#zone-history)', () => {
+  test('the zone as it stood when watched, then after each write the service accepted: legacy rules and custom rules; reads, refusals and dry runs add nothing', async () => {
+    const zone = (await h.emulator.admin.seedZone({ name: 'history.example', plan: 'pro', firewallRules: [{ expression: 'ip.src eq 198.51.100.7', action: 'block' }] })).id;
+    const [start] = await h.emulator.admin.watchZone(zone);
+    expect(start).toMatchObject({ after: 'start', legacyFirewall: 'available', customRules: [] });
+    expect(start!.firewallRules.map((r) => r.filter.expression)).toEqual(['ip.src eq 198.51.100.7']);
+    const made = await h.call('POST', `/zones/${zone}/rulesets`, { body: { name: 'default', kind: 'zone', phase: 'http_request_firewall_custom', rules: [{ action: 'block', expression: 'ip.src eq 192.0.2.1' }] } });
+    expect(made.status).toBe(200);
+    await h.call('GET', `/zones/${zone}/firewall/rules`);
+    const rulesetId = made.body.result.id as string;
+    expect((await h.call('POST', `/zones/${zone}/rulesets/${rulesetId}/rules?dry_run=true`, { body: { action: 'log', expression: 'ip.src eq 192.0.2.2' } })).status).toBe(200);
+    expect((await h.call('POST', `/zones/${zone}/firewall/rules`, { body: [{ filter: { expression: 'not a rule' }, action: 'block' }] })).status).toBe(400);
+    const rule = start!.firewallRules[0]!;
+    expect((await h.call('DELETE', `/zones/${zone}/firewall/rules/${rule.id}`)).status).toBe(200);
+    const moments = await h.emulator.admin.zoneHistory(zone);
+    expect(moments.map((m) => [m.after, m.firewallRules.length, m.customRules.map((r) => r.expression)])).toEqual([
+      ['start', 1, []],
+      [`POST /client/v4/zones/${zone}/rulesets`, 1, ['ip.src eq 192.0.2.1']],
+      [`DELETE /client/v4/zones/${zone}/firewall/rules/${rule.id}`, 0, ['ip.src eq 192.0.2.1']],
+    ]);
+    // Another zone is not watched; a reset forgets every history.
+    const demo = (await h.emulator.admin.zones())[0]!.id;
+    expect(await h.emulator.admin.zoneHistory(demo)).toEqual([]);
+    expect(await h.emulator.admin.watchZone(demo)).toHaveLength(1);
+    await h.emulator.admin.reset();
+    expect(await h.emulator.admin.zoneHistory(demo)).toEqual([]);
+  });
+});

@@ -1,6 +1,6 @@
 import { parseExpression } from '../../src/expression';
 import { matches } from '../../src/expression/evaluate';
-import { checkEquivalence, describeRequest, describeVerdict, equivalenceLine, type KeyedCustomRule } from '../../src/firewall-upgrade/equivalence';
+import { checkEquivalence, describeRequest, describeVerdict, equivalenceLine, requestsOf, zoneEvaluator, type KeyedCustomRule } from '../../src/firewall-upgrade/equivalence';
 import { probesOf, requestsFor } from '../../src/firewall-upgrade/requests';
 import { convertFirewallRules, legacyOrder } from '../../src/rulesets';
 import type { FirewallRuleWire, RulesetRule } from '../../src/schemas';
@@ -99,5 +99,54 @@ describe('checkEquivalence', () => {
     const result = checkEquivalence(listed, converted(listed));
     expect(result.equivalent).toBe(false);
     expect(equivalenceLine(result)).toBe('not decided: 1 rule(s) could not be evaluated (listed: named list $office cannot be evaluated offline: its items live in the account)');
+  });
+});
+
+describe('checkEquivalence with the custom rules a zone already held (docs/service.md#zone-evaluation)', () => {
+  test('they ran after the legacy rules and run before the conversions: a request both meet is decided otherwise', () => {
+    const two = [rule('challenge-office', OFFICE, { action: 'challenge', priority: 1 })];
+    const own: KeyedCustomRule = { key: 'own', rule: { id: 'own', action: 'block', expression: 'http.request.uri.path eq "/admin"' } as RulesetRule };
+    const result = checkEquivalence(two, [own, ...converted(two)], [own]);
+    const both = result.differences.find((d) => describeRequest(d.request).includes('/admin') && describeRequest(d.request).includes('198.51.100.'));
+    expect(both && [describeVerdict(both.before), describeVerdict(both.after)]).toEqual(['challenge by challenge-office', 'block by own']);
+    // Without them, the conversion alone is equivalent.
+    expect(checkEquivalence(two, converted(two)).equivalent).toBe(true);
+  });
+});
+
+describe('zoneEvaluator: a zone with legacy firewall rules and custom rules (docs/service.md#zone-evaluation)', () => {
+  const custom = (key: string, expression: string, action: string, parameters?: RulesetRule['action_parameters']): KeyedCustomRule => ({
+    key,
+    rule: { action, expression, ...(parameters ? { action_parameters: parameters } : {}) } as RulesetRule,
+  });
+  const zone = {
+    legacy: [
+      rule('block-range', 'ip.src in {203.0.113.0/24}', { priority: 1 }),
+      rule('allow-office', OFFICE, { action: 'allow', priority: 2 }),
+      rule('log-office', OFFICE, { action: 'log', priority: 2 }),
+      rule('bypass-bots', 'http.user_agent contains "bot"', { action: 'bypass', products: ['waf'], priority: 3 }),
+    ],
+    custom: [custom('c-log', 'http.host eq "a.example"', 'log'), custom('c-block', 'http.host eq "a.example"', 'block'), custom('c-challenge', 'http.user_agent contains "bot"', 'managed_challenge')],
+  };
+  test.each([
+    // Z1: the firewall rules run first, and a block or challenge of theirs ends the request before any custom rule.
+    ['a legacy block ends the request', true, { 'ip.src': '203.0.113.7', 'http.host': 'a.example' }, 'block by block-range'],
+    // Z2: allow ends the firewall rules only (L5): the custom rules run after it.
+    ['a legacy allow, then the custom rules', true, { 'ip.src': '198.51.100.7', 'http.host': 'a.example' }, 'block by c-block; logged by c-log, log-office'],
+    ['a legacy bypass skips its products, and the custom rules run on', true, { 'http.user_agent': 'a bot', 'http.host': 'b.example' }, 'managed_challenge by c-challenge; skips product:waf'],
+    // Z3: once converted, the legacy rules no longer run; the custom rules decide alone.
+    ['converted: the legacy rules no longer run', false, { 'ip.src': '203.0.113.7', 'http.host': 'a.example' }, 'block by c-block; logged by c-log'],
+    ['nothing matches: pass', true, { 'ip.src': '192.0.2.1', 'http.host': 'b.example' }, 'pass'],
+  ])('%s', (_case, legacyRuns, request, outcome) => {
+    expect(describeVerdict(zoneEvaluator({ legacyRuns, ...zone })(request))).toBe(outcome);
+  });
+
+  test('the requests of a set of expressions are those the equivalence check tries', () => {
+    const expressions = zone.legacy.map((r) => r.filter.expression);
+    const probes = expressions.map((text) => {
+      const parsed = parseExpression(text);
+      return parsed.ok ? probesOf(parsed.ast) : [];
+    });
+    expect(requestsOf(expressions)).toEqual(requestsFor(probes));
   });
 });

@@ -37,7 +37,13 @@ describe('planFirewallRulesUpgrade against the emulator', () => {
     const challenge = plan.rules[2]!;
     expect(challenge.differences[0]).toBe('its filter is paused, so it did not run; converted, it is enabled and runs (docs/service.md#legacy-paused)');
     expect(challenge.differences[1]).toMatch(/^\d+ request\(s\) of those tried meet it differently, e\.g\. .*http\.host="old\.example\.com".*: before pass, after challenge by /);
-    expect(plan.rules.filter((rule) => rule !== challenge).map((rule) => rule.differences)).toEqual([[], [], []]);
+    // The custom rule made by hand ran after the legacy rules and runs before their conversions: an office request to
+    // /admin was logged by the legacy log rule, then blocked by it; now it is blocked before the log rule's conversion runs.
+    const [log, hand] = [plan.rules[0]!, plan.otherCustomRules[0]!];
+    expect(log.differences).toEqual([
+      expect.stringMatching(new RegExp(`^1 request\\(s\\) of those tried meet it differently, e\\.g\\. http\\.request\\.uri\\.path="/admin" ip\\.src="198\\.51\\.100\\.\\d+".*: before block by ${hand.id}; logged by ${log.legacyRuleId}, after block by ${hand.id}$`)),
+    ]);
+    expect(plan.rules.filter((rule) => rule !== challenge && rule !== log).map((rule) => rule.differences)).toEqual([[], []]);
     expect(plan.equivalence?.verdict).toMatch(/^\d+ of \d+ requests tried differ$/);
 
     await emulator().admin.setLegacyFirewall(id, 'maintenance');

@@ -2,6 +2,7 @@
 // (src/providers/kit/conversion.ts, docs/firewall-and-migration.md#move): against the emulator over loopback HTTP,
 // with the owner markers the resource classes pass in.
 import { OWNER_KEY } from '../../src/kinds/marker';
+import { legacyOrder } from '../../src/rulesets';
 import { NAME_KEY, implementation } from '../../src/providers';
 import { TAKEN_FROM_KEY, convertedLine, resetConversions } from '../../src/providers/kit/conversion';
 import { configure } from '../../src/providers/kit/context';
@@ -225,6 +226,35 @@ describe('available', () => {
       `DELETE /filters/${shared.id}`,
     ]);
     expect(stderr.calls()).toEqual([]);
+    expect((await fx.emulator.admin.inventory(zoneId)).counts).toMatchObject({ firewallRules: 0, filters: 0 });
+  });
+
+  test('the move: once this run created their custom rules, the first legacy delete of the zone deletes the moved rules last-run first; their resources\' deletes then make no call', async () => {
+    const { zoneId, single, shared, onFilter } = await zoneWithRules();
+    // The legacy order: at no priority, allow (office-allow) runs before block (admin).
+    const legacy = (await fx.emulator.admin.inventory(zoneId)).firewallRules;
+    expect(legacyOrder(legacy).map((r) => r.id)).toEqual([onFilter.id, single.id]);
+    newRun();
+    for (const [name, fields] of [
+      ['office-allow', { action: 'skip', expression: '(ip.src in {192.0.2.0/24})', skip: { ruleset: 'current' }, position: { first: true } }],
+      ['admin', { action: 'block', expression: '(http.request.uri.path eq "/admin")', ref: 'A-1' }],
+    ] as const) {
+      await customRule.create(await checkedBy(customRule, { zoneId, ...fields, [NAME_KEY]: `custom-${name}`, [OWNER_KEY]: `zg:abcdefab2${name.length % 10}` }));
+    }
+    await fx.requestsSince();
+    // The engine's order: the rule that ran first is deleted first, then the other, then the shared filter.
+    await rule.delete(onFilter.id, onFilter.outs as Props);
+    await singleCall.delete(single.id, single.outs as Props);
+    await filter.delete(shared.id, shared.outs as Props);
+    expect(await fx.apiCalls()).toEqual([
+      `GET /rulesets/phases/${CUSTOM}/entrypoint`,
+      'GET /firewall/rules',
+      `DELETE /firewall/rules/${single.id}`,
+      `DELETE /firewall/rules/${onFilter.id}`,
+    ]);
+    expect(stderr.calls()).toEqual([
+      [`zoneguard: zone ${zoneId}: deleting the 2 firewall rule(s) this run moved to custom rules, the last to run first, so that the rules left run as before and the custom rules decide what they no longer do (docs/firewall-and-migration.md#move)`],
+    ]);
     expect((await fx.emulator.admin.inventory(zoneId)).counts).toMatchObject({ firewallRules: 0, filters: 0 });
   });
 

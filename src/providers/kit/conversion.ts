@@ -7,8 +7,8 @@
 //   rule's ref, marker included: docs/service.md#legacy-conversion), in this run or an earlier one (its state records
 //   the marker it took over: a move interrupted between its adoptions and its deletes), or the zone's custom phase
 //   still holds a rule with this resource's marker: that rule is this one's conversion;
-// - another legacy resource of the zone was found converted in this run (the service converts a zone's rules at once);
-// - the legacy API answered a read with 410 (retired).
+// - another legacy resource of the zone was found converted in this run (the service converts a zone's rules at once).
+// Failing those, the legacy API's own refusal (withConversion, below).
 import { RetiredApiError } from '../../client/errors';
 import { CUSTOM_PHASE, type SavedRuleset } from '../../schemas';
 import { splitMarked } from '../../schemas/owner-marker';
@@ -17,6 +17,7 @@ import type { ZoneGuardClient } from '../../client';
 import { contextOf } from './context';
 import { ProviderError, unlessNotFound, type Implementation } from './implementation';
 import { heldMarker } from './marker';
+import { deletedByMove, noteCreatedCustomRule, resetMoveDeletes } from './move-deletes';
 
 /** The kinds of the legacy firewall rules and filters API, whose deletes this guard wraps. */
 export const LEGACY_FIREWALL_KINDS: readonly ResourceKind[] = ['FirewallRuleWithFilter', 'FirewallFilter', 'FirewallRule'];
@@ -54,6 +55,7 @@ export function resetConversions(): void {
   takenFrom.clear();
   convertedZones.clear();
   phases.clear();
+  resetMoveDeletes();
 }
 
 /** Outputs with the marker `id` was taken over from, when known (from this run, or the state's `olds`). */
@@ -72,6 +74,7 @@ export function withTakeOverRecord(impl: Implementation): Implementation {
     ...impl,
     async create(inputs) {
       const result = await impl.create(inputs);
+      if (inputs.adoptRuleId === undefined) noteCreatedCustomRule(String(inputs.zoneId), result.id);
       return { ...result, outs: withTakenFrom(result.outs, result.id) };
     },
     async diff(id, olds, news) {
@@ -140,9 +143,10 @@ function refusedAsRetired(error: unknown): RetiredApiError | undefined {
 
 /**
  * The implementation of a legacy firewall kind whose delete leaves the state without a call, when the zone's firewall
- * rules were converted (above). Where nothing of this run tells it (a filter whose rules are not in the stack, a second
- * run after an interrupted move), the delete is sent as before, and the legacy API's refusal (410 on its read, 10020
- * on the delete itself) is taken as the sign: the resource leaves the state, nothing deleted.
+ * rules were converted (above). Where nothing tells it (a filter whose rules are not in the stack, a conversion taken
+ * over outside this stack), the delete is sent as before, and the legacy API's refusal (410 on its read, 10020 on the
+ * delete itself) is taken as the sign: the resource leaves the state, nothing deleted. While the API is available, a
+ * move's deletes go last-run first (kit/move-deletes.ts).
  */
 export function withConversion(kind: ResourceKind, impl: Implementation): Implementation {
   return {
@@ -159,6 +163,9 @@ export function withConversion(kind: ResourceKind, impl: Implementation): Implem
         console.error(convertedLine(ctx.label(id), known));
         return;
       }
+      // Available: the rules this run moved to custom rules go last-run first, this one perhaps among them (kit/move-deletes.ts).
+      const phase = async () => (await customPhase(ctx.client, zoneId))?.rules ?? [];
+      if (await deletedByMove(ctx.client, zoneId, kind === 'FirewallFilter' ? 'filter' : 'rule', id, phase)) return;
       try {
         await impl.delete(id, props);
       } catch (error) {

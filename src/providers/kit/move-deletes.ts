@@ -1,0 +1,98 @@
+// The deletes of a move while the legacy API is available (docs/firewall-and-migration.md#move). The CustomRules are
+// created first, and the legacy rules they replace keep running before them (docs/service.md#zone-evaluation). Deleted
+// in the engine's order (any order, a few at a time), the removal of one legacy rule can let a later one decide the
+// requests it decided: a block became a managed challenge between two steps (test/e2e/firewall-move.test.ts). Deleted
+// last-run first, the legacy rules left are always the first ones of the order, and a request they no longer decide
+// goes on to the custom rules, which decide it as the removed rules did. So the first legacy delete of a zone in a run
+// that created custom rules there deletes every rule this run moved, in that order; the deletes of their own resources
+// then find them deleted and make no call.
+import { isConversion } from '../../firewall-upgrade/match';
+import { convertedRule, legacyOrder } from '../../rulesets';
+import type { ZoneGuardClient } from '../../client';
+import type { FirewallRuleWire, RulesetRule } from '../../schemas';
+import { splitMarked } from '../../schemas/owner-marker';
+import { firewallWrite } from './firewall';
+import { isHeld } from './ownership';
+
+/** What the first legacy delete of a zone deleted: rules and the filters that went with them. */
+interface Moved {
+  readonly rules: ReadonlySet<string>;
+  readonly filters: ReadonlySet<string>;
+}
+
+// Per provider process (one per deployment): the custom rules this run created, by zone; each zone's ordered deletes.
+const created = new Map<string, Set<string>>();
+const deleted = new Map<string, Promise<Moved>>();
+
+/** Notes a custom rule this run created (not adopted) in the zone: a conversion the move may have made. */
+export function noteCreatedCustomRule(zoneId: string, ruleId: string): void {
+  let ids = created.get(zoneId);
+  if (!ids) created.set(zoneId, (ids = new Set()));
+  ids.add(ruleId);
+}
+
+/** For tests: forget what this process saw, as a new provider process would. */
+export function resetMoveDeletes(): void {
+  created.clear();
+  deleted.clear();
+}
+
+/** A rule with its ref's own text only (the owner marker dropped), for comparing a conversion with who made it aside. */
+const unmarked = (rule: RulesetRule): RulesetRule => {
+  const own = splitMarked(rule.ref).own;
+  return { ...rule, ref: own === '' ? undefined : own } as RulesetRule;
+};
+
+/**
+ * The legacy rules a run moved, in the order they ran: marked by zoneguard (made by a resource), held by no resource
+ * of the run (so none declares them any more), and converted by a custom rule the run created (`made`: the same
+ * expression, mapped action and parameters, description and own ref). Pure.
+ */
+export function movedRules(legacy: readonly FirewallRuleWire[], made: readonly RulesetRule[], held: (rule: FirewallRuleWire) => boolean): FirewallRuleWire[] {
+  const candidates = made.map(unmarked);
+  return legacyOrder(legacy).filter((rule) => {
+    if (splitMarked(rule.ref).marker === undefined || held(rule)) return false;
+    const want = unmarked(convertedRule(rule));
+    return candidates.some((custom) => isConversion(want, custom));
+  });
+}
+
+/** Deletes the moved rules of the zone, last-run first, each with its filter when no other rule uses it and no resource of the run holds it. */
+async function deleteMoved(client: ZoneGuardClient, zoneId: string, phase: readonly RulesetRule[]): Promise<Moved> {
+  const ids = created.get(zoneId) ?? new Set<string>();
+  const made = phase.filter((rule) => rule.id !== undefined && ids.has(rule.id));
+  // Unreadable (a token without the legacy API, a zone retired since): nothing moved here, each delete goes as before.
+  const legacy = await client.firewallRules.list({ zoneId }).toArray().catch(() => []);
+  const moved = movedRules(legacy, made, (rule) => isHeld('firewallRule', rule.id));
+  const rules = new Set<string>();
+  const filters = new Set<string>();
+  if (moved.length > 0) {
+    console.error(
+      `zoneguard: zone ${zoneId}: deleting the ${moved.length} firewall rule(s) this run moved to custom rules, the last to run first, so that the rules left run ` +
+        'as before and the custom rules decide what they no longer do (docs/firewall-and-migration.md#move)',
+    );
+  }
+  for (const rule of moved.reverse()) {
+    const keepFilter = isHeld('filter', rule.filter.id);
+    const answer = await firewallWrite(zoneId, () => client.firewallRules.delete({ zoneId, ruleId: rule.id, deleteFilterIfUnused: !keepFilter }));
+    rules.add(rule.id);
+    if (answer.filter?.deleted === true) filters.add(answer.filter.id);
+  }
+  return { rules, filters };
+}
+
+/**
+ * Whether the delete of a legacy rule (or filter) `id` is done already: the zone's moved rules were deleted in order
+ * (above), once per zone and run, from the zone's custom phase as read for the delete (`phase`). False where this run
+ * created no custom rule in the zone: the delete then goes as before.
+ */
+export async function deletedByMove(client: ZoneGuardClient, zoneId: string, object: 'rule' | 'filter', id: string, phase: () => Promise<readonly RulesetRule[]>): Promise<boolean> {
+  if (!created.has(zoneId)) return false;
+  let moved = deleted.get(zoneId);
+  if (!moved) {
+    moved = phase().then((rules) => deleteMoved(client, zoneId, rules));
+    deleted.set(zoneId, moved);
+  }
+  const { rules, filters } = await moved;
+  return (object === 'rule' ? rules : filters).has(id);
+}

@@ -119,13 +119,8 @@ export class RulesetsGroup {
     dryRun,
   }: RulesetArgs & DryRunArgs<D> & { ruleId: string; rule: Omit<RulePatch, 'position'>; position?: RulePosition }): Promise<RulesetWrite<D>> {
     const json = position === undefined ? rule : { ...rule, position };
-    const spec = {
-      method: 'PATCH',
-      path: rulesetPath(zoneId, rulesetId, 'rules', ruleId),
-      query: dryRunQuery(dryRun),
-      json,
-      schema: writeSchema(dryRun),
-    } as const;
+    const path = rulesetPath(zoneId, rulesetId, 'rules', ruleId);
+    const spec = { method: 'PATCH', path, query: dryRunQuery(dryRun), json, schema: writeSchema(dryRun) } as const;
     return this.#transport.call(spec) as Promise<RulesetWrite<D>>;
   }
 
@@ -133,13 +128,10 @@ export class RulesetsGroup {
    * DELETE one rule; answers the whole ruleset without it (NotFoundError for a rule it does not hold). Retried like
    * any DELETE: a repeat after a lost answer finds the rule gone, a NotFoundError the caller reads as deleted.
    */
-  deleteRule<D extends boolean | undefined = undefined>({
-    zoneId,
-    rulesetId,
-    ruleId,
-    dryRun,
-  }: RulesetArgs & DryRunArgs<D> & { ruleId: string }): Promise<RulesetWrite<D>> {
-    const spec = { method: 'DELETE', path: rulesetPath(zoneId, rulesetId, 'rules', ruleId), query: dryRunQuery(dryRun), schema: writeSchema(dryRun) } as const;
+  deleteRule<D extends boolean | undefined = undefined>(args: RulesetArgs & DryRunArgs<D> & { ruleId: string }): Promise<RulesetWrite<D>> {
+    const { zoneId, rulesetId, ruleId, dryRun } = args;
+    const path = rulesetPath(zoneId, rulesetId, 'rules', ruleId);
+    const spec = { method: 'DELETE', path, query: dryRunQuery(dryRun), schema: writeSchema(dryRun) } as const;
     return this.#transport.call(spec) as Promise<RulesetWrite<D>>;
   }
 

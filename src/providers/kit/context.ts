@@ -33,7 +33,7 @@ export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<v
 }
 
 /** Throws SettingsError, naming the keys to set, when no credential is configured. */
-export function assertConfigured(): void {
+function assertConfigured(): void {
   getClient();
 }
 
@@ -41,7 +41,7 @@ export function assertConfigured(): void {
  * The process's client, built on first use from the config, or the environment when the config is silent; the
  * settings are resolved again only after a `configure`.
  */
-export function getClient(): ZoneGuardClient {
+function getClient(): ZoneGuardClient {
   if (client && settings) return client;
   settings = resolveSettings(lookup, process.env);
   if (!client || !isDeepStrictEqual(settings, clientSettings)) {
@@ -76,7 +76,7 @@ export function withPreviewKnown<I extends Pick<pulumi.dynamic.ResourceProvider,
 }
 
 /**
- * What every handler of a kind is given with its call (kit/implementation.ts `implementationOf`), in place of reading
+ * What every handler of a kind is given with its call (`implementationOf`, below), in place of reading
  * the process's state itself: the client, whether the run is a preview, and how a message names the resource.
  */
 export interface Context {

@@ -241,6 +241,9 @@ describe('available', () => {
     ] as const) {
       await customRule.create(await checkedBy(customRule, { zoneId, ...fields, [NAME_KEY]: `custom-${name}`, [OWNER_KEY]: `zg:abcdefab2${name.length % 10}` }));
     }
+    // An `up --refresh` reads the removed resources too: a read does not make them declared.
+    await rule.read(onFilter.id, onFilter.outs as Props);
+    await singleCall.read(single.id, single.outs as Props);
     await fx.requestsSince();
     // The engine's order: the rule that ran first is deleted first, then the other, then the shared filter.
     await rule.delete(onFilter.id, onFilter.outs as Props);
@@ -256,6 +259,24 @@ describe('available', () => {
       [`zoneguard: zone ${zoneId}: deleting the 2 firewall rule(s) this run moved to custom rules, the last to run first, so that the rules left run as before and the custom rules decide what they no longer do (docs/firewall-and-migration.md#move)`],
     ]);
     expect((await fx.emulator.admin.inventory(zoneId)).counts).toMatchObject({ firewallRules: 0, filters: 0 });
+  });
+
+  test('the move leaves a legacy rule the program still declares: only the rules no resource of the run declares are deleted ahead', async () => {
+    const { zoneId, single, onFilter } = await zoneWithRules();
+    newRun();
+    // The program keeps the single-call rule (its diff runs) and moves the other.
+    const kept = await checkedBy(singleCall, { zoneId, expression: '(http.request.uri.path eq "/admin")', action: 'block', ref: 'A-1', [NAME_KEY]: 'admin', [OWNER_KEY]: RULE_MARKER });
+    expect((await singleCall.diff!(single.id, single.outs as Props, kept)).changes).toBe(false);
+    for (const [name, fields] of [
+      ['office-allow', { action: 'skip', expression: '(ip.src in {192.0.2.0/24})', skip: { ruleset: 'current' }, position: { first: true } }],
+      ['admin', { action: 'block', expression: '(http.request.uri.path eq "/admin")', ref: 'A-1' }],
+    ] as const) {
+      await customRule.create(await checkedBy(customRule, { zoneId, ...fields, [NAME_KEY]: `custom-${name}`, [OWNER_KEY]: `zg:abcdefab3${name.length % 10}` }));
+    }
+    await fx.requestsSince();
+    await rule.delete(onFilter.id, onFilter.outs as Props);
+    expect((await fx.apiCalls()).filter((call) => call.startsWith('DELETE'))).toEqual([`DELETE /firewall/rules/${onFilter.id}`]);
+    expect((await fx.emulator.admin.inventory(zoneId)).firewallRules.map((r) => r.id)).toEqual([single.id]);
   });
 
   test('a token without the rulesets API deletes as before: the read of the phase is only a hint', async () => {

@@ -17,7 +17,7 @@ import type { ZoneGuardClient } from '../../client';
 import { contextOf } from './context';
 import { ProviderError, unlessNotFound, type Implementation } from './implementation';
 import { heldMarker } from './marker';
-import { deletedByMove, noteCreatedCustomRule, resetMoveDeletes } from './move-deletes';
+import { deletedByMove, noteCreatedCustomRule, noteDeclared, resetMoveDeletes } from './move-deletes';
 
 /** The kinds of the legacy firewall rules and filters API, whose deletes this guard wraps. */
 export const LEGACY_FIREWALL_KINDS: readonly ResourceKind[] = ['FirewallRuleWithFilter', 'FirewallFilter', 'FirewallRule'];
@@ -149,8 +149,24 @@ function refusedAsRetired(error: unknown): RetiredApiError | undefined {
  * move's deletes go last-run first (kit/move-deletes.ts).
  */
 export function withConversion(kind: ResourceKind, impl: Implementation): Implementation {
+  // What a resource of this run declares, which a move's ordered deletes leave alone (kit/move-deletes.ts).
+  const declare = (id: string, props: Record<string, unknown> | undefined) => {
+    noteDeclared(kind === 'FirewallFilter' ? 'filter' : 'rule', id);
+    if (kind !== 'FirewallFilter') noteDeclared('filter', props?.filterId);
+  };
   return {
     ...impl,
+
+    async diff(id, olds, news) {
+      declare(id, olds);
+      return impl.diff(id, olds, news);
+    },
+
+    async create(inputs) {
+      const result = await impl.create(inputs);
+      declare(result.id, result.outs);
+      return result;
+    },
 
     async delete(id, props) {
       const zoneId = String(props.zoneId);

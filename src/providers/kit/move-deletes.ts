@@ -12,7 +12,6 @@ import type { ZoneGuardClient } from '../../client';
 import type { FirewallRuleWire, RulesetRule } from '../../schemas';
 import { splitMarked } from '../../schemas/owner-marker';
 import { firewallWrite } from './firewall';
-import { isHeld } from './ownership';
 
 /** What the first legacy delete of a zone deleted: rules and the filters that went with them. */
 interface Moved {
@@ -20,9 +19,17 @@ interface Moved {
   readonly filters: ReadonlySet<string>;
 }
 
-// Per provider process (one per deployment): the custom rules this run created, by zone; each zone's ordered deletes.
+// Per provider process (one per deployment): the custom rules this run created, by zone; the legacy rules and filters
+// a resource of this run declares (diffed or created: an `up --refresh` reads the removed ones too, so a read says
+// nothing); each zone's ordered deletes.
 const created = new Map<string, Set<string>>();
+const declared = { rules: new Set<string>(), filters: new Set<string>() };
 const deleted = new Map<string, Promise<Moved>>();
+
+/** Notes a legacy rule or filter a resource of this run declares: a move never deletes it ahead. */
+export function noteDeclared(object: 'rule' | 'filter', id: unknown): void {
+  if (typeof id === 'string' && id !== '') (object === 'rule' ? declared.rules : declared.filters).add(id);
+}
 
 /** Notes a custom rule this run created (not adopted) in the zone: a conversion the move may have made. */
 export function noteCreatedCustomRule(zoneId: string, ruleId: string): void {
@@ -34,6 +41,8 @@ export function noteCreatedCustomRule(zoneId: string, ruleId: string): void {
 /** For tests: forget what this process saw, as a new provider process would. */
 export function resetMoveDeletes(): void {
   created.clear();
+  declared.rules.clear();
+  declared.filters.clear();
   deleted.clear();
 }
 
@@ -44,26 +53,26 @@ const unmarked = (rule: RulesetRule): RulesetRule => {
 };
 
 /**
- * The legacy rules a run moved, in the order they ran: marked by zoneguard (made by a resource), held by no resource
- * of the run (so none declares them any more), and converted by a custom rule the run created (`made`: the same
+ * The legacy rules a run moved, in the order they ran: marked by zoneguard (made by a resource), declared by no
+ * resource of the run, and converted by a custom rule the run created (`made`: the same
  * expression, mapped action and parameters, description and own ref). Pure.
  */
-export function movedRules(legacy: readonly FirewallRuleWire[], made: readonly RulesetRule[], held: (rule: FirewallRuleWire) => boolean): FirewallRuleWire[] {
+export function movedRules(legacy: readonly FirewallRuleWire[], made: readonly RulesetRule[], isDeclared: (rule: FirewallRuleWire) => boolean): FirewallRuleWire[] {
   const candidates = made.map(unmarked);
   return legacyOrder(legacy).filter((rule) => {
-    if (splitMarked(rule.ref).marker === undefined || held(rule)) return false;
+    if (splitMarked(rule.ref).marker === undefined || isDeclared(rule)) return false;
     const want = unmarked(convertedRule(rule));
     return candidates.some((custom) => isConversion(want, custom));
   });
 }
 
-/** Deletes the moved rules of the zone, last-run first, each with its filter when no other rule uses it and no resource of the run holds it. */
+/** Deletes the moved rules of the zone, last-run first, each with its filter when no other rule uses it and no resource of the run declares it. */
 async function deleteMoved(client: ZoneGuardClient, zoneId: string, phase: readonly RulesetRule[]): Promise<Moved> {
   const ids = created.get(zoneId) ?? new Set<string>();
   const made = phase.filter((rule) => rule.id !== undefined && ids.has(rule.id));
   // Unreadable (a token without the legacy API, a zone retired since): nothing moved here, each delete goes as before.
   const legacy = await client.firewallRules.list({ zoneId }).toArray().catch(() => []);
-  const moved = movedRules(legacy, made, (rule) => isHeld('firewallRule', rule.id));
+  const moved = movedRules(legacy, made, (rule) => declared.rules.has(rule.id));
   const rules = new Set<string>();
   const filters = new Set<string>();
   if (moved.length > 0) {
@@ -73,7 +82,7 @@ async function deleteMoved(client: ZoneGuardClient, zoneId: string, phase: reado
     );
   }
   for (const rule of moved.reverse()) {
-    const keepFilter = isHeld('filter', rule.filter.id);
+    const keepFilter = declared.filters.has(rule.filter.id);
     const answer = await firewallWrite(zoneId, () => client.firewallRules.delete({ zoneId, ruleId: rule.id, deleteFilterIfUnused: !keepFilter }));
     rules.add(rule.id);
     if (answer.filter?.deleted === true) filters.add(answer.filter.id);

@@ -13,6 +13,7 @@ import {
   type Budget,
   type Clock,
   type OwnCount,
+  type RateBudgetLimits,
 } from '../../src/client/rate-budget';
 import { parseRateLimitHeaders, strictestLimits } from '../../src/client/service-word';
 
@@ -415,6 +416,16 @@ describe('the service word (docs/service.md#rate-limit)', () => {
     expect(allowanceAt(allowance, now)).toEqual(expected);
   });
 
+  /** A budget of `limits` on a fake clock that took one request and heard `word` from the service before releasing it. */
+  async function budgetThatHeard(limits: RateBudgetLimits, word: Parameters<RateBudget['observe']>[0]): Promise<{ clock: FakeClock; budget: RateBudget }> {
+    const clock = new FakeClock();
+    const budget = new RateBudget(limits, clock);
+    const release = await budget.acquire();
+    budget.observe(word);
+    release();
+    return { clock, budget };
+  }
+
   /** Starts `count` acquisitions of `budget` and lets them settle; answers how many have been granted, then and later. */
   async function startAcquiring(budget: RateBudget, count: number): Promise<() => number> {
     let taken = 0;
@@ -424,11 +435,7 @@ describe('the service word (docs/service.md#rate-limit)', () => {
   }
 
   it('a raised limit is used: the budget grows to the service quota', async () => {
-    const clock = new FakeClock();
-    const budget = new RateBudget({ requests: 2, windowMs: 1000 }, clock);
-    const first = await budget.acquire();
-    budget.observe({ remaining: 19, resetMs: 1000, limits: { requests: 20, windowMs: 1000 } });
-    first();
+    const { budget } = await budgetThatHeard({ requests: 2, windowMs: 1000 }, { remaining: 19, resetMs: 1000, limits: { requests: 20, windowMs: 1000 } });
     expect(budget.limits).toEqual({ requests: 20, windowMs: 1000 });
     expect(budget.available()).toBe(19);
     const taken = await startAcquiring(budget, 12);
@@ -437,13 +444,9 @@ describe('the service word (docs/service.md#rate-limit)', () => {
   });
 
   it('another spender of the same user slows the process down: nothing more before the reset once half of what is left is spent', async () => {
-    const clock = new FakeClock();
-    const budget = new RateBudget({ requests: 10, windowMs: 1000 }, clock);
-    const first = await budget.acquire();
     // The service has 4 left where this process's budget has 9 free: someone else spends the same count.
-    budget.observe({ remaining: 4, resetMs: 600, limits: { requests: 10, windowMs: 1000 } });
+    const { clock, budget } = await budgetThatHeard({ requests: 10, windowMs: 1000 }, { remaining: 4, resetMs: 600, limits: { requests: 10, windowMs: 1000 } });
     // Half of it, 2, before the reset.
-    first();
     const taken = await startAcquiring(budget, 4);
     expect(taken()).toBe(2);
     await clock.advance(599);

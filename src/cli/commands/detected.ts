@@ -1,16 +1,15 @@
-import { Command, Option } from 'commander';
+import { Option, type Command } from 'commander';
 import { PAGING, type DetectedStatus } from '../../schemas';
 import { summarizeByHost, type ClassifiedQuery, type Classification, type HostCount } from '../../insights';
 import { jsonText, type CliIo } from './io';
-import { addConnectionOptions, parseHosts, parsePositive, parseStatus, zoneOption, type ConnectionOptions } from './options';
+import { parseHosts, parsePositive, parseStatus, zoneCommand, type ZoneOptions } from './options';
 import { clientFrom } from './client';
 import { progressReporter } from './progress';
-import { actionOf, wireCommand } from './run';
+import { wireCommand } from './run';
 import { renderTable, type Column } from './table';
 
 /** Flags of the scripts, connections and cookies commands. */
-export interface DetectedOptions extends ConnectionOptions {
-  zone: string;
+export interface DetectedOptions extends ZoneOptions {
   hosts?: string[];
   status?: DetectedStatus[] | 'all';
   malicious?: boolean;
@@ -80,62 +79,67 @@ function hostTable(kind: string, counts: HostCount[], classified: boolean): stri
   return renderTable(columns, rows);
 }
 
+/** The list commands' own options, in the order their help shows them; some only where the service takes them. */
+function listOptions(spec: Pick<DetectedCommandSpec<never>, 'classified' | 'maliciousWhen' | 'duplicates'>): Option[] {
+  const classified = (option: Option) => (spec.classified ? [option] : []);
+  return [
+    new Option('--hosts <hosts>', 'only these hosts, comma separated; a leading or trailing * is a wildcard').argParser(parseHosts),
+    new Option('--status <statuses>', 'active, infrequent, inactive (comma separated) or all (default: active)').argParser(parseStatus),
+    ...classified(new Option('--malicious', `only the malicious ones (${spec.maliciousWhen ?? 'domain or URL reported'})`)),
+    // The service takes exclude_cdn_cgi on the scripts and connections lists only, the two it classifies; it refuses it on cookies.
+    ...classified(new Option('--exclude-cdn-cgi', 'leave out URLs under /cdn-cgi/')),
+    ...(spec.duplicates ? [new Option('--exclude-duplicates', 'one entry per script URL')] : []),
+    new Option('--order-by <field>', 'sort on the service, e.g. first_seen_at or last_seen_at'),
+    new Option('--direction <direction>', 'sort direction on the service').choices(['asc', 'desc']),
+    ...classified(new Option('--prioritize-malicious', 'ask the service to list malicious ones first')),
+    new Option('--per-page <n>', `page size of the walk (1-${PAGING.maxPerPage}, default ${PAGING.maxPerPage})`).argParser(parsePositive(PAGING.maxPerPage)),
+    new Option('--by-host', 'counts per host instead of the items'),
+    new Option('--json', 'JSON on stdout instead of a table'),
+    new Option('-q, --quiet', 'no progress on stderr'),
+  ];
+}
+
 /** Builds one of the three list commands. */
 export function detectedCommand<T extends { host: string; classification?: Classification }>(spec: DetectedCommandSpec<T>, io: CliIo): Command {
-  const command = new Command(spec.name)
-    .description(spec.description)
-    .addOption(zoneOption())
-    .option('--hosts <hosts>', 'only these hosts, comma separated; a leading or trailing * is a wildcard', parseHosts)
-    .option('--status <statuses>', 'active, infrequent, inactive (comma separated) or all (default: active)', parseStatus);
-  if (spec.classified) command.option('--malicious', `only the malicious ones (${spec.maliciousWhen ?? 'domain or URL reported'})`);
-  // The service takes exclude_cdn_cgi on the scripts and connections lists only, the two it classifies; it refuses it on cookies.
-  if (spec.classified) command.option('--exclude-cdn-cgi', 'leave out URLs under /cdn-cgi/');
-  if (spec.duplicates) command.option('--exclude-duplicates', 'one entry per script URL');
-  command
-    .option('--order-by <field>', 'sort on the service, e.g. first_seen_at or last_seen_at')
-    .addOption(new Option('--direction <direction>', 'sort direction on the service').choices(['asc', 'desc']));
-  if (spec.classified) command.option('--prioritize-malicious', 'ask the service to list malicious ones first');
-  command
-    .option('--per-page <n>', `page size of the walk (1-${PAGING.maxPerPage}, default ${PAGING.maxPerPage})`, parsePositive(PAGING.maxPerPage))
-    .option('--by-host', 'counts per host instead of the items')
-    .option('--json', 'JSON on stdout instead of a table')
-    .option('-q, --quiet', 'no progress on stderr');
-  addConnectionOptions(command, `\nExamples:\n${spec.examples.map((e) => `  $ ${e}`).join('\n')}`);
-  command.action(
-    actionOf<DetectedOptions>(io, async (options) => {
-      const { client } = clientFrom(options, io.env);
-      const progress = progressReporter(io, options.quiet);
-      let items: T[];
-      try {
-        items = await spec.load({
-          client,
-          zoneId: options.zone,
-          hosts: options.hosts,
-          status: options.status,
-          maliciousOnly: options.malicious,
-          excludeCdnCgi: options.excludeCdnCgi,
-          excludeDuplicates: options.excludeDuplicates,
-          orderBy: options.orderBy,
-          direction: options.direction,
-          prioritizeMalicious: options.prioritizeMalicious,
-          perPage: options.perPage,
-          onProgress: progress.onProgress,
-        });
-      } finally {
-        progress.done();
-      }
-      if (options.byHost) {
-        const counts = summarizeByHost(items);
-        io.stdout.write(options.json ? jsonText(counts) : hostTable(spec.name, counts, spec.classified));
-        return;
-      }
-      if (options.json) {
-        io.stdout.write(jsonText(items));
-        return;
-      }
-      if (items.length > 0) io.stdout.write(renderTable(spec.columns, items.map(spec.row)));
-      io.stdout.write(footer(spec.name, items, spec.classified));
-    }),
-  );
+  const own = {
+    name: spec.name,
+    description: spec.description,
+    options: () => listOptions(spec),
+    help: `\nExamples:\n${spec.examples.map((e) => `  $ ${e}`).join('\n')}`,
+  };
+  const command = zoneCommand(io, own, async (options: DetectedOptions) => {
+    const { client } = clientFrom(options, io.env);
+    const progress = progressReporter(io, options.quiet);
+    let items: T[];
+    try {
+      items = await spec.load({
+        client,
+        zoneId: options.zone,
+        hosts: options.hosts,
+        status: options.status,
+        maliciousOnly: options.malicious,
+        excludeCdnCgi: options.excludeCdnCgi,
+        excludeDuplicates: options.excludeDuplicates,
+        orderBy: options.orderBy,
+        direction: options.direction,
+        prioritizeMalicious: options.prioritizeMalicious,
+        perPage: options.perPage,
+        onProgress: progress.onProgress,
+      });
+    } finally {
+      progress.done();
+    }
+    if (options.byHost) {
+      const counts = summarizeByHost(items);
+      io.stdout.write(options.json ? jsonText(counts) : hostTable(spec.name, counts, spec.classified));
+      return;
+    }
+    if (options.json) {
+      io.stdout.write(jsonText(items));
+      return;
+    }
+    if (items.length > 0) io.stdout.write(renderTable(spec.columns, items.map(spec.row)));
+    io.stdout.write(footer(spec.name, items, spec.classified));
+  });
   return wireCommand(command, io);
 }

@@ -1,15 +1,14 @@
-import { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { readFirewallUpgradePlan, renderMoveProgram, type FirewallRulesUpgradePlan } from '../../firewall-upgrade';
 import { ownershipOf } from '../../insights/orphans';
 import { UsageError, jsonText, processIo, type CliIo, type RunIo } from './io';
-import { addConnectionOptions, zoneOption, type ConnectionOptions } from './options';
+import { jsonOption, stackExportOption, zoneCommand, type ZoneCommandSpec, type ZoneOptions } from './options';
 import { clientFrom } from './client';
 import { readExports } from './orphans';
-import { actionOf, runCommand, wireCommand } from './run';
+import { runCommand, wireCommand } from './run';
 import { renderPairs, renderTable } from './table';
 
-interface PlanOptions extends ConnectionOptions {
-  zone: string;
+interface PlanOptions extends ZoneOptions {
   stackExport?: string[];
   json?: boolean;
   program?: boolean;
@@ -104,22 +103,19 @@ export function renderFirewallUpgradePlan(plan: FirewallRulesUpgradePlan): strin
   return out.join('\n');
 }
 
-/** `zoneguard firewall-upgrade-plan`. */
-export function firewallUpgradePlanCommand(io: CliIo = processIo()): Command {
-  const command = new Command('firewall-upgrade-plan')
-    .description(
-      "show what moving a zone's legacy firewall rules to custom rules does: each rule's custom rule, who holds it, every difference in behaviour; changes nothing",
-    )
-    .addOption(zoneOption())
-    .option('--stack-export <file...>', 'what pulumi stack export wrote, one file per stack on this zone (- for standard input): who holds each rule')
-    .option('--json', 'JSON on stdout instead of tables (the plan planFirewallRulesUpgrade answers)')
-    .option(
+const FIREWALL_UPGRADE_PLAN: ZoneCommandSpec = {
+  name: 'firewall-upgrade-plan',
+  description:
+    "show what moving a zone's legacy firewall rules to custom rules does: each rule's custom rule, who holds it, every difference in behaviour; changes nothing",
+  options: () => [
+    stackExportOption(': who holds each rule'),
+    jsonOption('the plan planFirewallRulesUpgrade answers'),
+    new Option(
       '--program',
       'print the Pulumi program of the move instead: a CustomRule for each rule the --stack-export stacks hold (docs/firewall-and-migration.md#move)',
-    );
-  addConnectionOptions(
-    command,
-    `
+    ),
+  ],
+  help: `
 Reads only: the legacy firewall rules (while the API answers reads), the zone's custom rules, and a dry run of the
 custom phase after the conversion (which saves nothing). docs/firewall-and-migration.md#upgrade-plan.
 
@@ -127,19 +123,20 @@ Examples:
   $ zoneguard firewall-upgrade-plan --zone 023e105f4ecef8ad9ca31a8372d0c353
   $ pulumi stack export | zoneguard firewall-upgrade-plan --zone 023e105f4ecef8ad9ca31a8372d0c353 --stack-export -
   $ pulumi stack export | zoneguard firewall-upgrade-plan --zone 023e105f4ecef8ad9ca31a8372d0c353 --stack-export - --program > move.ts`,
-  );
-  command.action(
-    actionOf<PlanOptions>(io, async (options) => {
-      if (options.program && !options.stackExport) {
-        throw new UsageError('--program needs --stack-export: the program declares the rules your stack holds, which its export tells');
-      }
-      const holders = options.stackExport ? ownershipOf(readExports(options.stackExport, options.zone), options.zone) : undefined;
-      const { client } = clientFrom(options, io.env);
-      const plan = await readFirewallUpgradePlan(client, options.zone, holders);
-      if (options.program && plan.move) io.stdout.write(renderMoveProgram(plan.zoneId, plan.move));
-      else io.stdout.write(options.json ? jsonText(plan) : renderFirewallUpgradePlan(plan));
-    }),
-  );
+};
+
+/** `zoneguard firewall-upgrade-plan`. */
+export function firewallUpgradePlanCommand(io: CliIo = processIo()): Command {
+  const command = zoneCommand(io, FIREWALL_UPGRADE_PLAN, async (options: PlanOptions) => {
+    if (options.program && !options.stackExport) {
+      throw new UsageError('--program needs --stack-export: the program declares the rules your stack holds, which its export tells');
+    }
+    const holders = options.stackExport ? ownershipOf(readExports(options.stackExport, options.zone), options.zone) : undefined;
+    const { client } = clientFrom(options, io.env);
+    const plan = await readFirewallUpgradePlan(client, options.zone, holders);
+    if (options.program && plan.move) io.stdout.write(renderMoveProgram(plan.zoneId, plan.move));
+    else io.stdout.write(options.json ? jsonText(plan) : renderFirewallUpgradePlan(plan));
+  });
   return wireCommand(command, io);
 }
 

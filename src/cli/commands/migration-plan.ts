@@ -2,13 +2,12 @@ import { Command } from 'commander';
 import { readMigrationPlan, type WafMigrationPlan } from '../../migration';
 import type { RulesetRule } from '../../schemas';
 import { jsonText, processIo, type CliIo, type RunIo } from './io';
-import { addConnectionOptions, zoneOption, type ConnectionOptions } from './options';
+import { jsonOption, zoneCommand, type ZoneCommandSpec, type ZoneOptions } from './options';
 import { clientFrom } from './client';
-import { actionOf, runCommand, wireCommand } from './run';
+import { runCommand, wireCommand } from './run';
 import { renderPairs, renderTable } from './table';
 
-interface PlanOptions extends ConnectionOptions {
-  zone: string;
+interface PlanOptions extends ZoneOptions {
   json?: boolean;
 }
 
@@ -136,17 +135,12 @@ export function renderPlan(plan: WafMigrationPlan): string {
   return out.join('\n');
 }
 
-/** `zoneguard migration`, with its `plan` sub-command. */
-export function migrationCommand(io: CliIo = processIo()): Command {
-  const plan = new Command('plan')
-    .description(
-      'show whether a zone can move to the new WAF managed rules, the converted configuration and what the conversion changes or drops; changes nothing',
-    )
-    .addOption(zoneOption())
-    .option('--json', 'JSON on stdout instead of tables (the plan planWafMigration answers)');
-  addConnectionOptions(
-    plan,
-    `
+const MIGRATION_PLAN: ZoneCommandSpec = {
+  name: 'plan',
+  description:
+    'show whether a zone can move to the new WAF managed rules, the converted configuration and what the conversion changes or drops; changes nothing',
+  options: () => [jsonOption('the plan planWafMigration answers')],
+  help: `
 Reads only: the compatibility check, the WAF status, the previous WAF's packages and URI-based overrides, the
 firewall rules and the converted configuration. It is the plan planWafMigration answers, and what a WafMigration
 resource without adjustments would submit.
@@ -154,14 +148,15 @@ resource without adjustments would submit.
 Examples:
   $ zoneguard migration plan --zone 023e105f4ecef8ad9ca31a8372d0c353
   $ zoneguard migration plan --zone 023e105f4ecef8ad9ca31a8372d0c353 --json | jq .compatible`,
-  );
-  plan.action(
-    actionOf<PlanOptions>(io, async (options) => {
-      const { client } = clientFrom(options, io.env);
-      const result = await readMigrationPlan(client, options.zone);
-      io.stdout.write(options.json ? jsonText(result) : renderPlan(result));
-    }),
-  );
+};
+
+/** `zoneguard migration`, with its `plan` sub-command. */
+export function migrationCommand(io: CliIo = processIo()): Command {
+  const plan = zoneCommand(io, MIGRATION_PLAN, async (options: PlanOptions) => {
+    const { client } = clientFrom(options, io.env);
+    const result = await readMigrationPlan(client, options.zone);
+    io.stdout.write(options.json ? jsonText(result) : renderPlan(result));
+  });
   const command = new Command('migration')
     .description('the WAF managed rules migration (plan)')
     .addCommand(plan)

@@ -1,6 +1,8 @@
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_BASE_URL, SETTING_SOURCES } from '../../client/settings';
 import { DetectedStatusSchema, ZoneIdSchema, type DetectedStatus } from '../../schemas';
+import type { CliIo } from './io';
+import { actionOf } from './run';
 
 /** Flags every command that talks to the service takes. */
 export interface ConnectionOptions {
@@ -10,11 +12,39 @@ export interface ConnectionOptions {
   apiKey?: string;
 }
 
+/** Flags every command over one zone takes. */
+export interface ZoneOptions extends ConnectionOptions {
+  zone: string;
+}
+
+/** What a command over one zone declares of its own. */
+export interface ZoneCommandSpec {
+  name: string;
+  /** The one line `zoneguard --help` shows. */
+  description: string;
+  /** The command's own options, which the help lists after --zone and before the connection flags; made afresh for
+   * each command built, since commander's options are mutable objects. */
+  options: () => readonly Option[];
+  /** Notes and examples, shown after the options. */
+  help: string;
+}
+
+/**
+ * A command over one zone, built the one way every such command is: its description, the required --zone, its own
+ * options, then --base-url and the credential flags and its help (`addConnectionOptions`), and `body` as its action
+ * (`actionOf`: a failure is one line on stderr and an exit code).
+ */
+export function zoneCommand<O extends ZoneOptions>(io: CliIo, spec: ZoneCommandSpec, body: (options: O) => Promise<void>): Command {
+  const command = new Command(spec.name).description(spec.description).addOption(zoneOption());
+  for (const option of spec.options()) command.addOption(option);
+  return addConnectionOptions(command, spec.help).action(actionOf<O>(io, body));
+}
+
 /**
  * Adds --base-url and the credential flags after the command's own options, and after them in the help the
  * command's `help` (notes, examples), then where credentials come from and the exit codes.
  */
-export function addConnectionOptions(command: Command, help: string): Command {
+function addConnectionOptions(command: Command, help: string): Command {
   return command
     .option('--base-url <url>', `API base URL (env ${SETTING_SOURCES.baseUrl.env}; default ${DEFAULT_BASE_URL})`)
     .option('--api-token <token>', `API token (env ${SETTING_SOURCES.apiToken.env}; the variable keeps it out of the process list)`)
@@ -23,8 +53,18 @@ export function addConnectionOptions(command: Command, help: string): Command {
     .addHelpText('after', `${help}\n${HELP_FOOTER}`);
 }
 
+/** `--stack-export`: the stacks' exports (`pulumi stack export`), which tell who holds each object of the zone (`readExports`). */
+export function stackExportOption(why = ''): Option {
+  return new Option('--stack-export <file...>', `what pulumi stack export wrote, one file per stack on this zone (- for standard input)${why}`);
+}
+
+/** `--json`: the result as JSON on stdout (`jsonText`) instead of the tables. */
+export function jsonOption(what: string): Option {
+  return new Option('--json', `JSON on stdout instead of tables (${what})`);
+}
+
 /** The `--zone` option, required and checked. */
-export function zoneOption(): Option {
+function zoneOption(): Option {
   return new Option('--zone <id>', 'zone id (32 hexadecimal characters)').makeOptionMandatory().argParser(parseZone);
 }
 

@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { NotFoundError } from '../../client';
 import { CUSTOM_PHASE, RATELIMIT_PHASE } from '../../schemas';
 import {
@@ -18,12 +18,11 @@ import {
 } from '../../insights/orphans';
 import type { ZoneGuardClient } from '../../client';
 import { UsageError, checkedInput, processIo, readInput, tryJson, type CliIo, type RunIo } from './io';
-import { addConnectionOptions, zoneOption, type ConnectionOptions } from './options';
+import { stackExportOption, zoneCommand, type ZoneCommandSpec, type ZoneOptions } from './options';
 import { clientFrom } from './client';
-import { actionOf, runCommand, wireCommand } from './run';
+import { runCommand, wireCommand } from './run';
 
-interface OrphansOptions extends ConnectionOptions {
-  zone: string;
+interface OrphansOptions extends ZoneOptions {
   stackExport: string[];
   deletePending?: boolean;
   delete?: string[];
@@ -128,23 +127,16 @@ function printOrphans(io: CliIo, zoneId: string, orphans: readonly Orphan[]): vo
   }
 }
 
-/**
- * `zoneguard orphans`: the zone's objects of every kind of many objects per zone (policies, firewall rules, filters,
- * custom and rate limiting rules) that no resource of the given stack exports holds, with what their owner marker
- * says. Reads only, unless --delete-pending or --delete says what to delete; never deletes what another owner marked.
- */
-export function orphansCommand(io: CliIo = processIo()): Command {
-  const command = new Command('orphans')
-    .description(
-      'list the objects of a zone that no resource of the given stacks holds (what an interrupted pulumi up left), with their owner marker; delete them only when asked',
-    )
-    .addOption(zoneOption())
-    .requiredOption('--stack-export <file...>', 'what pulumi stack export wrote, one file per stack on this zone (- for standard input)')
-    .option('--delete-pending', 'delete each object that is the one match of a pending create of these stacks')
-    .option('--delete <id...>', 'delete these listed objects (ids the listing shows); never one another owner marked');
-  addConnectionOptions(
-    command,
-    `
+const ORPHANS: ZoneCommandSpec = {
+  name: 'orphans',
+  description:
+    'list the objects of a zone that no resource of the given stacks holds (what an interrupted pulumi up left), with their owner marker; delete them only when asked',
+  options: () => [
+    stackExportOption().makeOptionMandatory(),
+    new Option('--delete-pending', 'delete each object that is the one match of a pending create of these stacks'),
+    new Option('--delete <id...>', 'delete these listed objects (ids the listing shows); never one another owner marked'),
+  ],
+  help: `
 Without --delete-pending or --delete it only reads. Pass the export of every stack that manages this zone: an object
 another stack marked is listed as marked by another owner and never deleted. After a pulumi up whose CLI was killed:
 
@@ -152,33 +144,38 @@ another stack marked is listed as marked by another owner and never deleted. Aft
   $ pulumi stack export | zoneguard orphans --zone 023e105f4ecef8ad9ca31a8372d0c353 --stack-export - --delete-pending
   $ pulumi refresh --clear-pending-creates
   $ pulumi up`,
-  );
-  command.action(
-    actionOf<OrphansOptions>(io, async (options) => {
-      const zoneId = options.zone;
-      const { held, pending, markers } = ownershipOf(readExports(options.stackExport, zoneId), zoneId);
-      const named = options.delete ?? [];
-      const heldNamed = named.filter((id) => held.has(id));
-      if (heldNamed.length > 0) throw new UsageError(`--delete ${heldNamed.join(', ')}: held by a resource of the given stacks; nothing deleted`);
-      const { client } = clientFrom(options, io.env);
-      const orphans = findOrphans(await zoneObjects(client, zoneId), { held, pending, markers });
-      const problem = namedProblem(named, orphans, zoneId);
-      if (problem) throw new UsageError(problem);
-      printOrphans(io, zoneId, orphans);
+};
 
-      const plan = options.deletePending ? pendingDeletions(orphans, pending) : { delete: [], refused: [] };
-      const doomed = [...plan.delete, ...orphans.filter((o) => named.includes(o.id) && !plan.delete.includes(o))];
-      for (const orphan of doomed) {
-        await deleteOrphan(client, zoneId, orphan);
-        io.stdout.write(`deleted ${noun(orphan)} ${orphan.id}${orphan.filterStays ? ` (${orphan.filterStays})` : ''}\n`);
-      }
-      for (const line of plan.refused) io.stderr.write(`zoneguard orphans: ${line}\n`);
-      if (plan.refused.length > 0) throw new UsageError(`${plan.refused.length} pending create(s) matched more than one object; see above`);
-      if (!options.deletePending && named.length === 0 && orphans.length > 0) {
-        io.stdout.write('nothing deleted (read only): --delete-pending deletes what matches a pending create, --delete <id> what you name\n');
-      }
-    }),
-  );
+/**
+ * `zoneguard orphans`: the zone's objects of every kind of many objects per zone (policies, firewall rules, filters,
+ * custom and rate limiting rules) that no resource of the given stack exports holds, with what their owner marker
+ * says. Reads only, unless --delete-pending or --delete says what to delete; never deletes what another owner marked.
+ */
+export function orphansCommand(io: CliIo = processIo()): Command {
+  const command = zoneCommand(io, ORPHANS, async (options: OrphansOptions) => {
+    const zoneId = options.zone;
+    const { held, pending, markers } = ownershipOf(readExports(options.stackExport, zoneId), zoneId);
+    const named = options.delete ?? [];
+    const heldNamed = named.filter((id) => held.has(id));
+    if (heldNamed.length > 0) throw new UsageError(`--delete ${heldNamed.join(', ')}: held by a resource of the given stacks; nothing deleted`);
+    const { client } = clientFrom(options, io.env);
+    const orphans = findOrphans(await zoneObjects(client, zoneId), { held, pending, markers });
+    const problem = namedProblem(named, orphans, zoneId);
+    if (problem) throw new UsageError(problem);
+    printOrphans(io, zoneId, orphans);
+
+    const plan = options.deletePending ? pendingDeletions(orphans, pending) : { delete: [], refused: [] };
+    const doomed = [...plan.delete, ...orphans.filter((o) => named.includes(o.id) && !plan.delete.includes(o))];
+    for (const orphan of doomed) {
+      await deleteOrphan(client, zoneId, orphan);
+      io.stdout.write(`deleted ${noun(orphan)} ${orphan.id}${orphan.filterStays ? ` (${orphan.filterStays})` : ''}\n`);
+    }
+    for (const line of plan.refused) io.stderr.write(`zoneguard orphans: ${line}\n`);
+    if (plan.refused.length > 0) throw new UsageError(`${plan.refused.length} pending create(s) matched more than one object; see above`);
+    if (!options.deletePending && named.length === 0 && orphans.length > 0) {
+      io.stdout.write('nothing deleted (read only): --delete-pending deletes what matches a pending create, --delete <id> what you name\n');
+    }
+  });
   return wireCommand(command, io);
 }
 

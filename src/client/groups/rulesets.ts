@@ -32,6 +32,11 @@ export interface PhaseArgs {
   phase?: RulesetPhase;
 }
 
+/** What both writes of a whole entry point take: the zone, the phase, the ruleset. */
+export interface EntrypointWriteArgs<D extends boolean | undefined> extends ZoneArgs, PhaseArgs, DryRunArgs<D> {
+  ruleset: EntrypointRuleset;
+}
+
 /** A ruleset of the zone, by the id its entry point answers. */
 export interface RulesetArgs extends ZoneArgs {
   rulesetId: string;
@@ -39,6 +44,8 @@ export interface RulesetArgs extends ZoneArgs {
 
 const writeSchema = (dryRun: boolean | undefined) => (dryRun === true ? z.null() : SavedRulesetSchema);
 const dryRunQuery = (dryRun: boolean | undefined) => (dryRun === true ? { dry_run: 'true' } : undefined);
+/** A rule's body with its position, when one is given (the service reads a rule's place from its body). */
+const withPosition = <R extends object>(rule: R, position: RulePosition | undefined) => (position === undefined ? rule : { ...rule, position });
 
 /**
  * The rulesets API of a zone (docs/service.md#rulesets): the entry point of a phase (the WAF managed rules, custom
@@ -52,6 +59,11 @@ export class RulesetsGroup {
     this.#transport = transport;
   }
 
+  /** Every write of a ruleset: with `dryRun`, `?dry_run=true` and a null answer; else the saved ruleset. */
+  #write<D extends boolean | undefined>(method: 'PUT' | 'POST' | 'PATCH' | 'DELETE', path: string, dryRun: D | undefined, json?: unknown) {
+    return this.#transport.call({ method, path, query: dryRunQuery(dryRun), json, schema: writeSchema(dryRun) }) as Promise<RulesetWrite<D>>;
+  }
+
   /** GET the entry point's current version (NotFoundError while the zone has none). */
   getEntrypoint({ zoneId, phase = MANAGED_PHASE }: ZoneArgs & PhaseArgs): Promise<SavedRuleset> {
     return this.#transport.call({ method: 'GET', path: entrypointPath(zoneId, phase), schema: SavedRulesetSchema });
@@ -62,14 +74,9 @@ export class RulesetsGroup {
    * phase creates it. Rules keep the ids sent; a rule without an id is new. The body replaces the ruleset, so a repeat
    * after a lost answer saves the same rules again: retried like any PUT. The last writer wins.
    */
-  updateEntrypoint<D extends boolean | undefined = undefined>({
-    zoneId,
-    phase = MANAGED_PHASE,
-    ruleset,
-    dryRun,
-  }: ZoneArgs & PhaseArgs & DryRunArgs<D> & { ruleset: EntrypointRuleset }): Promise<RulesetWrite<D>> {
-    const spec = { method: 'PUT', path: entrypointPath(zoneId, phase), query: dryRunQuery(dryRun), json: ruleset, schema: writeSchema(dryRun) } as const;
-    return this.#transport.call(spec) as Promise<RulesetWrite<D>>;
+  updateEntrypoint<D extends boolean | undefined = undefined>(args: EntrypointWriteArgs<D>): Promise<RulesetWrite<D>> {
+    const { zoneId, phase = MANAGED_PHASE, ruleset, dryRun } = args;
+    return this.#write('PUT', entrypointPath(zoneId, phase), dryRun, ruleset);
   }
 
   /**
@@ -77,15 +84,10 @@ export class RulesetsGroup {
    * BadRequestError code 20217 (ErrorCode.entrypointExists) when the zone already has one, so of two first writers
    * one makes it and the other learns it (docs/service.md#ruleset-create). Not repeated once sent, as any POST.
    */
-  createEntrypoint<D extends boolean | undefined = undefined>({
-    zoneId,
-    phase = MANAGED_PHASE,
-    ruleset,
-    dryRun,
-  }: ZoneArgs & PhaseArgs & DryRunArgs<D> & { ruleset: EntrypointRuleset }): Promise<RulesetWrite<D>> {
+  createEntrypoint<D extends boolean | undefined = undefined>(args: EntrypointWriteArgs<D>): Promise<RulesetWrite<D>> {
+    const { zoneId, phase = MANAGED_PHASE, ruleset, dryRun } = args;
     const json: EntrypointCreate = { ...ruleset, kind: 'zone', phase };
-    const spec = { method: 'POST', path: zonePath(zoneId, 'rulesets'), query: dryRunQuery(dryRun), json, schema: writeSchema(dryRun) } as const;
-    return this.#transport.call(spec) as Promise<RulesetWrite<D>>;
+    return this.#write('POST', zonePath(zoneId, 'rulesets'), dryRun, json);
   }
 
   /** GET a ruleset by id, its current version. */
@@ -104,9 +106,7 @@ export class RulesetsGroup {
     position,
     dryRun,
   }: RulesetArgs & DryRunArgs<D> & { rule: Omit<RuleCreate, 'position'>; position?: RulePosition }): Promise<RulesetWrite<D>> {
-    const json = position === undefined ? rule : { ...rule, position };
-    const spec = { method: 'POST', path: rulesetPath(zoneId, rulesetId, 'rules'), query: dryRunQuery(dryRun), json, schema: writeSchema(dryRun) } as const;
-    return this.#transport.call(spec) as Promise<RulesetWrite<D>>;
+    return this.#write('POST', rulesetPath(zoneId, rulesetId, 'rules'), dryRun, withPosition(rule, position));
   }
 
   /** PATCH the fields of one rule given, and move it when `position` is given; answers the whole ruleset. */
@@ -118,10 +118,7 @@ export class RulesetsGroup {
     position,
     dryRun,
   }: RulesetArgs & DryRunArgs<D> & { ruleId: string; rule: Omit<RulePatch, 'position'>; position?: RulePosition }): Promise<RulesetWrite<D>> {
-    const json = position === undefined ? rule : { ...rule, position };
-    const path = rulesetPath(zoneId, rulesetId, 'rules', ruleId);
-    const spec = { method: 'PATCH', path, query: dryRunQuery(dryRun), json, schema: writeSchema(dryRun) } as const;
-    return this.#transport.call(spec) as Promise<RulesetWrite<D>>;
+    return this.#write('PATCH', rulesetPath(zoneId, rulesetId, 'rules', ruleId), dryRun, withPosition(rule, position));
   }
 
   /**
@@ -130,9 +127,7 @@ export class RulesetsGroup {
    */
   deleteRule<D extends boolean | undefined = undefined>(args: RulesetArgs & DryRunArgs<D> & { ruleId: string }): Promise<RulesetWrite<D>> {
     const { zoneId, rulesetId, ruleId, dryRun } = args;
-    const path = rulesetPath(zoneId, rulesetId, 'rules', ruleId);
-    const spec = { method: 'DELETE', path, query: dryRunQuery(dryRun), schema: writeSchema(dryRun) } as const;
-    return this.#transport.call(spec) as Promise<RulesetWrite<D>>;
+    return this.#write('DELETE', rulesetPath(zoneId, rulesetId, 'rules', ruleId), dryRun);
   }
 
   /** GET every version of a ruleset, oldest first, without rules. */

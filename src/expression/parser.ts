@@ -4,6 +4,7 @@ import {
   tokenMatcher,
   type IParserErrorMessageProvider,
   type IToken,
+  type ParserMethod,
   type TokenType,
 } from 'chevrotain';
 import type { ComparisonOperator, ExpressionNode, IntNode, IpNode, ListNode, LogicalOperator, RangeNode, SetNode, Span, StringNode, ValueLiteral } from './ast';
@@ -76,35 +77,9 @@ class RulesParser extends EmbeddedActionsParser {
 
   public expression = this.RULE('expression', (): ExpressionNode => this.SUBRULE(this.orExpression));
 
-  private orExpression = this.RULE('orExpression', (): ExpressionNode => {
-    let left = this.SUBRULE(this.xorExpression);
-    this.MANY(() => {
-      const op = this.CONSUME(T.Or);
-      const right = this.SUBRULE2(this.xorExpression);
-      left = this.ACTION(() => this.logical('or', op, left, right));
-    });
-    return left;
-  });
-
-  private xorExpression = this.RULE('xorExpression', (): ExpressionNode => {
-    let left = this.SUBRULE(this.andExpression);
-    this.MANY(() => {
-      const op = this.CONSUME(T.Xor);
-      const right = this.SUBRULE2(this.andExpression);
-      left = this.ACTION(() => this.logical('xor', op, left, right));
-    });
-    return left;
-  });
-
-  private andExpression = this.RULE('andExpression', (): ExpressionNode => {
-    let left = this.SUBRULE(this.unary);
-    this.MANY(() => {
-      const op = this.CONSUME(T.And);
-      const right = this.SUBRULE2(this.unary);
-      left = this.ACTION(() => this.logical('and', op, left, right));
-    });
-    return left;
-  });
+  private orExpression = this.logicalLevel('orExpression', T.Or, 'or', () => this.xorExpression);
+  private xorExpression = this.logicalLevel('xorExpression', T.Xor, 'xor', () => this.andExpression);
+  private andExpression = this.logicalLevel('andExpression', T.And, 'and', () => this.unary);
 
   private unary = this.RULE('unary', (): ExpressionNode =>
     this.OR([
@@ -309,6 +284,22 @@ class RulesParser extends EmbeddedActionsParser {
       return prefix ? { ...node, prefix } : node;
     });
   });
+
+  /**
+   * One level of the logical operators, left-associative: `next (operator next)*`. `next` is the level that binds
+   * tighter, read when the rule runs (it is declared below this one).
+   */
+  private logicalLevel(name: string, token: TokenType, operator: LogicalOperator, next: () => ParserMethod<[], ExpressionNode>) {
+    return this.RULE(name, (): ExpressionNode => {
+      let left = this.SUBRULE(next());
+      this.MANY(() => {
+        const op = this.CONSUME(token);
+        const right = this.SUBRULE2(next());
+        left = this.ACTION(() => this.logical(operator, op, left, right));
+      });
+      return left;
+    });
+  }
 
   private logical(operator: LogicalOperator, op: IToken, left: ExpressionNode, right: ExpressionNode): ExpressionNode {
     return { kind: 'logical', operator, image: op.image, left, right, span: spanFrom(left.span, right.span), operatorSpan: spanOf(op) };

@@ -87,11 +87,16 @@ export const MANAGED_PHASE_ACTIONS = ['execute', 'skip'] as const;
  */
 export const ManagedRuleIdSchema = z.string().regex(HEX_ID_PATTERN, 'must be a managed rule id: 32 lowercase hexadecimal characters');
 
+/** What an override sets, of a whole managed ruleset, a category or one rule: the action taken, whether it runs. */
+const OVERRIDE_SETTINGS = {
+  action: z.string().optional(),
+  enabled: z.boolean().optional(),
+};
+
 /** One rule override inside an execute rule's action_parameters. */
 export const RuleOverrideSchema = z.object({
   id: z.string().min(1, 'must name a managed rule id'),
-  action: z.string().optional(),
-  enabled: z.boolean().optional(),
+  ...OVERRIDE_SETTINGS,
   score_threshold: z.number().int().min(1).optional(),
 });
 export type RuleOverride = z.infer<typeof RuleOverrideSchema>;
@@ -99,15 +104,13 @@ export type RuleOverride = z.infer<typeof RuleOverrideSchema>;
 /** One category (tag) override inside an execute rule's action_parameters. */
 export const CategoryOverrideSchema = z.object({
   category: z.string().min(1, 'must name a category'),
-  action: z.string().optional(),
-  enabled: z.boolean().optional(),
+  ...OVERRIDE_SETTINGS,
 });
 export type CategoryOverride = z.infer<typeof CategoryOverrideSchema>;
 
 /** Overrides of a managed ruleset execution. */
 export const OverridesSchema = z.object({
-  action: z.string().optional(),
-  enabled: z.boolean().optional(),
+  ...OVERRIDE_SETTINGS,
   categories: z.array(CategoryOverrideSchema).optional(),
   rules: z.array(RuleOverrideSchema).optional(),
 });

@@ -20,11 +20,21 @@ import {
   type Overrides,
   type RulesetRule,
 } from '../schemas';
+import { z } from 'zod';
 import { PHASE_RULE_QUOTAS } from '../schemas/rulesets';
 
 // The grammar of an entry point's rules, once: what the emulator refuses and what the providers' `check` refuses
 // before any call, as structured problems (a path and a kind). Each caller words them in its own texts: the
 // emulator as the service's `path: problem` lines, the providers in the names their inputs use. Pure.
+
+/** A list of strings in a program's inputs (the names a skip lists). */
+export const StringsInputSchema = z.array(z.string({ error: 'must be a string' }));
+
+/** What a skip of either phase that has skips takes in a program's inputs: rules of managed rulesets, by ruleset id. */
+export const SkippedRulesInputSchema = z.record(z.string(), StringsInputSchema);
+
+/** A skip's `ruleset: 'current'` in a program's inputs, `rest` saying what it skips in that phase. */
+export const skipCurrentInput = (rest: string) => z.literal('current', { error: `must be "current" (${rest})` }).optional();
 
 /** Where a problem is: keys and indexes from the ruleset (`['rules', 0, 'action']`) or from one rule. */
 export type ProblemPath = readonly (string | number)[];

@@ -1,7 +1,15 @@
 import { z } from 'zod';
 import { expressionCheckFailures } from '../expression/failures';
 import { FIREWALL_LIMITS, OverrideActionSchema, type EntrypointRuleset, type RulesetRule } from '../schemas';
-import { knownManagedRulesets, ruleActionProblems, type ProblemPath, type RuleProblem } from './grammar';
+import {
+  knownManagedRulesets,
+  ruleActionProblems,
+  skipCurrentInput,
+  SkippedRulesInputSchema,
+  StringsInputSchema,
+  type ProblemPath,
+  type RuleProblem,
+} from './grammar';
 
 // The WAF managed rules as a user declares them (the WafManagedRules resource, `zoneguard export`, the migration
 // guide), their canonical form and their mapping to and from the entry point's wire rules. Pure.
@@ -43,9 +51,9 @@ export type Execute = z.output<typeof ExecuteSchema>;
 /** Skip (an exception): the rest of this entry point, named managed rulesets, or named rules of a ruleset. One of. */
 export const SkipSchema = z
   .object({
-    ruleset: z.literal('current', { error: 'must be "current" (the rest of this entry point)' }).optional(),
-    rulesets: z.array(z.string({ error: 'must be a string' })).optional(),
-    rules: z.record(z.string(), z.array(z.string({ error: 'must be a string' }))).optional(),
+    ruleset: skipCurrentInput('the rest of this entry point'),
+    rulesets: StringsInputSchema.optional(),
+    rules: SkippedRulesInputSchema.optional(),
   })
   .strict();
 export type Skip = z.output<typeof SkipSchema>;

@@ -13,7 +13,7 @@ import {
   type RulesetRule,
 } from '../schemas';
 import { CUSTOM_ACTIONS, RATELIMIT_ACTIONS } from '../schemas/rulesets';
-import { ruleProblems, type ProblemPath, type RuleProblem } from './grammar';
+import { ruleProblems, skipCurrentInput, SkippedRulesInputSchema, StringsInputSchema, type ProblemPath, type RuleProblem } from './grammar';
 
 // Custom rules and rate limiting rules as a user declares them, one rule per resource (CustomRule, RateLimitRule):
 // the declared inputs, their checks with the rules grammar (src/rulesets/grammar.ts) worded in the inputs' names, the
@@ -35,10 +35,10 @@ export type BlockResponseInput = z.output<typeof BlockResponseInputSchema>;
 /** What a custom rule's skip skips (the legacy allow and bypass): any of the rest of the phase, phases, products, managed rules. */
 export const RuleSkipSchema = z
   .object({
-    ruleset: z.literal('current', { error: 'must be "current" (the rest of this phase\'s rules)' }).optional(),
-    phases: z.array(z.string({ error: 'must be a string' })).optional(),
-    products: z.array(z.string({ error: 'must be a string' })).optional(),
-    rules: z.record(z.string(), z.array(z.string({ error: 'must be a string' }))).optional(),
+    ruleset: skipCurrentInput("the rest of this phase's rules"),
+    phases: StringsInputSchema.optional(),
+    products: StringsInputSchema.optional(),
+    rules: SkippedRulesInputSchema.optional(),
   })
   .strict();
 export type RuleSkip = z.output<typeof RuleSkipSchema>;

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as ts from 'typescript';
 import { MANAGED_RULESET_ID, OWASP_RULESET_ID } from '../src/schemas/service';
+import { RESOURCE_KINDS } from '../src/kinds';
 
 // The layering docs/CONTRACTS.md describes, held by a test: the resource classes, the CLI and the package entry
 // reach the providers only through their public entry (src/providers/index.ts), the insights not at all, and a fact of the service such as
@@ -40,6 +41,13 @@ describe('structure', () => {
       expect(importsOf(file).filter((specifier) => /(^|\/)providers(\/|$)/.test(specifier))).toEqual([]);
     },
   );
+
+  // The last file of a kind docs/CONTRACTS.md lists (the files a new kind touches): its provider's own tests, named as
+  // its provider's file is (`FirewallRule`: test/providers/firewall-rule.test.ts).
+  test.each(RESOURCE_KINDS.map((kind) => [kind]))('%s has its provider tests in test/providers/<kind-file>.test.ts', (kind) => {
+    const file = `${kind.replace(/(?<=.)[A-Z]/g, (letter) => `-${letter}`).toLowerCase()}.test.ts`;
+    expect(fs.readdirSync(path.join(__dirname, 'providers'))).toContain(file);
+  });
 
   test.each([
     ['MANAGED_RULESET_ID', MANAGED_RULESET_ID],

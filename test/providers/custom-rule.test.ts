@@ -1,14 +1,13 @@
-import { CUSTOM_PHASE, RATELIMIT_PHASE } from '../../src/schemas';
+import { CUSTOM_PHASE } from '../../src/schemas';
 import { PREVIEW_UNKNOWN } from '../../src/providers/kit/check';
 import { customRule } from '../../src/providers/custom-rule';
-import { rateLimitRule } from '../../src/providers/rate-limit-rule';
 import { MARKER_KEY, OWNER_KEY, ownerMarker } from '../../src/kinds/marker';
 import { NAME_KEY, implementation } from '../../src/providers';
 import { PREVIEW_KEY } from '../../src/unknown';
 import { resetOwnership } from '../../src/providers/kit/ownership';
 import { checkedBy, useProviderFixture } from './support';
 
-// CustomRule and RateLimitRule against the emulator over loopback: one rule per resource, written with the per-rule
+// CustomRule against the emulator over loopback: one rule per resource, written with the per-rule
 // endpoints only, other owners' rules left as they are, the declared place kept, and the calls each step costs.
 
 const fx = useProviderFixture();
@@ -22,23 +21,15 @@ const rule = (zoneId: string, overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-const limit = (zoneId: string, overrides: Record<string, unknown> = {}) => ({
-  zoneId,
-  action: 'block',
-  expression: '(http.request.uri.path eq "/login")',
-  ratelimit: { characteristics: ['cf.colo.id', 'ip.src'], period: 60, requestsPerPeriod: 10, mitigationTimeout: 600 },
-  ...overrides,
-});
-
 /** Creates a CustomRule through check and create. */
 async function createCustom(news: Record<string, unknown>) {
   const inputs = await checkedBy(customRule, news);
   return customRule.create(inputs);
 }
 
-/** The refs of the zone's rules of `phase`, in the order they run. */
-async function refs(zoneId: string, phase: typeof CUSTOM_PHASE | typeof RATELIMIT_PHASE = CUSTOM_PHASE): Promise<string[]> {
-  const ruleset = await fx.client.rulesets.getEntrypoint({ zoneId, phase });
+/** The refs of the zone's custom rules, in the order they run. */
+async function refs(zoneId: string): Promise<string[]> {
+  const ruleset = await fx.client.rulesets.getEntrypoint({ zoneId, phase: CUSTOM_PHASE });
   return ruleset.rules.map((r) => r.ref ?? '');
 }
 
@@ -66,18 +57,6 @@ describe('check', () => {
     const result = await customRule.check({}, rule(zoneId, bad));
     expect(result.failures).toEqual([{ property, reason }]);
     expect(await fx.requestsSince()).toEqual([]);
-  });
-
-  test.each([
-    ['ratelimit.characteristics', { characteristics: ['ip.src'] }, 'RateLimitRule.ratelimit.characteristics: must include "cf.colo.id" (every rate limiting rule counts per data centre)'],
-    ['ratelimit.period', { period: 45 }, 'RateLimitRule.ratelimit.period: "45" is not one of 10, 60, 120, 300, 600, 3600'],
-    ['ratelimit.mitigationTimeout', { mitigationTimeout: 600 }, 'RateLimitRule.ratelimit.mitigationTimeout: must be 0 with action managed_challenge: a challenge lasts until the visitor passes it'],
-    ['ratelimit.countingExpression', { countingExpression: 'http.response.code eq' }, 'RateLimitRule.ratelimit.countingExpression: line 1, column 22: expected a value after "eq", found end of input'],
-  ])('a rate limit with a bad %s fails naming it', async (property, bad, reason) => {
-    const zoneId = fx.zone('business');
-    const news = limit(zoneId, { action: property.endsWith('Timeout') ? 'managed_challenge' : 'block', ratelimit: { ...limit(zoneId).ratelimit, ...bad } });
-    const result = await rateLimitRule.check({}, news);
-    expect(result.failures).toEqual([{ property, reason }]);
   });
 
   test('a skip of the rest of the phase placed first passes; unknown values wait for up', async () => {
@@ -212,20 +191,6 @@ describe('coalesced refresh', () => {
     const reads = await Promise.all(made.map((m) => customRule.read(m.id, m.outs)));
     expect(reads.every((r, i) => r.id === made[i]!.id)).toBe(true);
     expect(await fx.apiCalls()).toEqual([`GET /rulesets/phases/${CUSTOM_PHASE}/entrypoint`]);
-  });
-
-  test('rate limiting rules: create, refresh, update, delete in their own phase', async () => {
-    const zoneId = await fx.freshZone();
-    const inputs = await checkedBy(rateLimitRule, limit(zoneId, { ref: 'login' }));
-    const made = await rateLimitRule.create(inputs);
-    expect(made.outs).toEqual({ ...limit(zoneId, { ref: 'login' }), description: '', enabled: true, ruleId: made.id, rulesetId: made.outs.rulesetId });
-    expect(await refs(zoneId, RATELIMIT_PHASE)).toEqual(['login']);
-    const changed = await checkedBy(rateLimitRule, limit(zoneId, { ref: 'login', ratelimit: { ...limit(zoneId).ratelimit, requestsPerPeriod: 20, countingExpression: 'http.response.code eq 401' } }));
-    const { outs } = await rateLimitRule.update(made.id, made.outs, changed);
-    expect(outs).toMatchObject({ ratelimit: { requestsPerPeriod: 20, countingExpression: 'http.response.code eq 401' } });
-    expect((await rateLimitRule.read(made.id, outs)).inputs).toEqual({ ...changed });
-    await rateLimitRule.delete(made.id, outs);
-    expect(await refs(zoneId, RATELIMIT_PHASE)).toEqual([]);
   });
 });
 

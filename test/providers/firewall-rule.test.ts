@@ -1,7 +1,7 @@
-// FirewallFilter's and FirewallRule's provider methods against the emulator over loopback HTTP: the two-call flow.
+// FirewallRule's provider methods against the emulator over loopback HTTP: the rule of the two-call flow, on the
+// filters of FirewallFilter (whose own tests are test/providers/firewall-filter.test.ts).
 import type { ZoneSeed } from '../../src/emulator';
-import { NAME_KEY } from '../../src/providers';
-import { diffFirewallFilter, filterBody, firewallFilter } from '../../src/providers/firewall-filter';
+import { firewallFilter } from '../../src/providers/firewall-filter';
 import { diffFirewallRule, firewallRule, ruleCreateItem } from '../../src/providers/firewall-rule';
 import { firewallRuleWithFilter } from '../../src/providers/firewall-rule-with-filter';
 import { wafMigration } from '../../src/providers/waf-migration';
@@ -22,20 +22,6 @@ const without = (outputs: Props, key: string): Props => Object.fromEntries(Objec
 
 describe('pure parts', () => {
   const zoneId = 'a'.repeat(32);
-  const filterOuts = { zoneId, expression: 'ip.src eq 192.0.2.1', description: '', paused: false, ref: '', filterId: 'b'.repeat(32) };
-  test.each([
-    ['nothing', {}, [], []],
-    ['the expression: in place, the rules keep the filter', { expression: 'ip.src eq 192.0.2.2' }, ['expression'], []],
-    ['description', { description: 'x' }, ['description'], []],
-    ['paused', { paused: true }, ['paused'], []],
-    ['ref', { ref: 'R-1' }, ['ref'], []],
-    ['the zone: another filter', { zoneId: 'c'.repeat(32) }, ['zoneId'], ['zoneId']],
-    ['an expression not known yet', { expression: PREVIEW_UNKNOWN }, ['expression'], []],
-  ])('a filter diff of %s', (_what, change, changed, replaces) => {
-    const { filterId: _id, ...inputs } = filterOuts;
-    expect(diffFirewallFilter(filterOuts, { ...inputs, ...change })).toMatchObject({ changes: changed.length > 0, changed, replaces });
-  });
-
   const ruleOuts = { zoneId, filterId: 'b'.repeat(32), action: 'block', paused: false, priority: null, description: '', ref: '', ruleId: 'd'.repeat(32) };
   test.each([
     ['nothing', {}, [], []],
@@ -54,40 +40,29 @@ describe('pure parts', () => {
     expect(diffFirewallRule(olds, { ...olds, products: ['rateLimit', 'waf'] })).toMatchObject({ changes: false });
   });
 
-  test('the bodies: the filter by id, products only with bypass, every filter field as declared', () => {
+  test('the body: the filter by id, products only with bypass', () => {
     const rule = { zoneId, filterId: 'b'.repeat(32), action: 'log' as const, paused: true, priority: 3, description: 'd', ref: 'r', products: ['waf' as const] };
     expect(ruleCreateItem(rule)).toEqual({ filter: { id: 'b'.repeat(32) }, action: 'log', paused: true, priority: 3, description: 'd', ref: 'r' });
     expect(ruleCreateItem({ ...rule, action: 'bypass' })).toMatchObject({ action: 'bypass', products: ['waf'] });
-    expect(filterBody({ zoneId, expression: 'ip.src eq 192.0.2.1', description: 'd', paused: false, ref: 'r' })).toEqual({
-      expression: 'ip.src eq 192.0.2.1',
-      description: 'd',
-      paused: false,
-      ref: 'r',
-    });
   });
 });
 
 describe('check', () => {
   const zoneId = 'a'.repeat(32);
   test.each([
-    ['FirewallFilter', { zoneId, expression: 'http.request.uri.path contains' }, 'expression', /^FirewallFilter\.expression: line 1, column \d+: /],
-    ['FirewallFilter', { zoneId, expression: EXPRESSION, description: 'x'.repeat(501) }, 'description', /^FirewallFilter\.description: must be at most 500 characters$/],
-    ['FirewallFilter', { zoneId, expression: EXPRESSION, ref: 'x'.repeat(51) }, 'ref', /^FirewallFilter\.ref: must be at most 50 characters$/],
-    ['FirewallRule', { zoneId, filterId: 'filter-1', action: 'block' }, 'filterId', /^FirewallRule\.filterId: must be an identifier/],
-    ['FirewallRule', { zoneId, filterId: 'b'.repeat(32), action: 'deny' }, 'action', /^FirewallRule\.action: must be one of "block"/],
-    ['FirewallRule', { zoneId, filterId: 'b'.repeat(32), action: 'block', priority: 2147483648 }, 'priority', /^FirewallRule\.priority: must be at most 2147483647$/],
-    ['FirewallRule', { zoneId, filterId: 'b'.repeat(32), action: 'bypass' }, 'products', /^FirewallRule\.products: required when action is bypass/],
-    ['FirewallRule', { zoneId, filterId: 'b'.repeat(32), action: 'block', expression: EXPRESSION }, 'expression', /^FirewallRule: unknown input "expression"/],
-  ])('%s %j: one failure on %s naming the resource and field, before any request', async (kind, news, property, reason) => {
-    const provider = kind === 'FirewallFilter' ? firewallFilter : firewallRule;
+    [{ zoneId, filterId: 'filter-1', action: 'block' }, 'filterId', /^FirewallRule\.filterId: must be an identifier/],
+    [{ zoneId, filterId: 'b'.repeat(32), action: 'deny' }, 'action', /^FirewallRule\.action: must be one of "block"/],
+    [{ zoneId, filterId: 'b'.repeat(32), action: 'block', priority: 2147483648 }, 'priority', /^FirewallRule\.priority: must be at most 2147483647$/],
+    [{ zoneId, filterId: 'b'.repeat(32), action: 'bypass' }, 'products', /^FirewallRule\.products: required when action is bypass/],
+    [{ zoneId, filterId: 'b'.repeat(32), action: 'block', expression: EXPRESSION }, 'expression', /^FirewallRule: unknown input "expression"/],
+  ])('FirewallRule %j: one failure on %s naming the resource and field, before any request', async (news, property, reason) => {
     await fx.requestsSince();
-    const { failures } = await provider.check({}, news);
+    const { failures } = await firewallRule.check({}, news);
     expect(failures).toEqual([{ property, reason: expect.stringMatching(reason) }]);
     expect(await fx.requestsSince()).toEqual([]);
   });
 
   test('defaults are filled, and a filterId not known yet (the filter is created in this run) passes', async () => {
-    expect(await checkedFilter({ zoneId, expression: EXPRESSION })).toEqual({ zoneId, expression: EXPRESSION, description: '', paused: false, ref: '' });
     expect(await checkedRule({ zoneId, filterId: PREVIEW_UNKNOWN, action: 'log' })).toEqual({
       zoneId,
       filterId: PREVIEW_UNKNOWN,
@@ -182,38 +157,7 @@ describe('lifecycle of one filter shared by two rules', () => {
     expect(outs).toMatchObject({ filterId: b.id, ruleId: rule.id });
   });
 });
-
 describe('refusals', () => {
-  test('a filter still used by a rule outside the stack: the delete fails naming that rule and what to do; nothing changes', async () => {
-    const zoneId = await freshZone();
-    const filter = await firewallFilter.create(await checkedFilter({ zoneId, expression: EXPRESSION }));
-    const [outside] = await fx.client.firewallRules.create({ zoneId, rules: [{ filter: { id: filter.id }, action: 'log' }] });
-    const error = (await firewallFilter.delete(filter.id, { ...(filter.outs as Props), [NAME_KEY]: 'admin' }).catch((e: unknown) => e)) as Error;
-    expect(error.message).toBe(
-      `FirewallFilter 'admin' ${filter.id} in zone ${zoneId}: not deleted: firewall rule ${outside?.id}, not managed by this stack, still ` +
-        `references it (DELETE /zones/${zoneId}/filters/${filter.id} failed: HTTP 409 Conflict: 10027 filter ${filter.id} is referenced by ` +
-        `firewall rule ${outside?.id}; delete or repoint the rule first). Delete those rules or point them at another filter, then run the ` +
-        'destroy again; or keep the filter and take the resource out of the stack without a delete: pulumi state delete <urn>, or retainOnDelete: true',
-    );
-    expect((await inventory(zoneId)).counts).toMatchObject({ filters: 1, firewallRules: 1 });
-  });
-
-  test('10102: a filter with this expression exists: the message names it, aliases first, then adoptFilterId', async () => {
-    const zoneId = await freshZone();
-    const [existing] = await fx.client.filters.create({ zoneId, filters: [{ expression: EXPRESSION }] });
-    const inputs = await checkedFilter({ zoneId, expression: EXPRESSION, [NAME_KEY]: 'admin' });
-    const error = (await firewallFilter.create(inputs).catch((e: unknown) => e)) as Error;
-    expect(error.message).toMatch(
-      new RegExp(`^FirewallFilter 'admin' in zone ${zoneId}: filter ${existing?.id} of this zone already has this expression \\(POST .* 10102 `),
-    );
-    expect(error.message).toContain(
-      `If this resource is one of this stack renamed, give it its old name as an alias, and the filter stays as it is: ` +
-        `{ aliases: [{ name: '<old name>' }] } in its resource options. Only if filter ${existing?.id} was made outside this stack, ` +
-        `take it over with adoptFilterId: '${existing?.id}'. Or change the expression`,
-    );
-    expect((await inventory(zoneId)).counts.filters).toBe(1);
-  });
-
   test('a FirewallRule on the filter of a rule made in one call is refused by the service (10027), with what to do instead', async () => {
     const zoneId = await freshZone();
     const [single] = await fx.client.firewallRules.create({ zoneId, rules: [{ filter: { expression: EXPRESSION }, action: 'block' }] });
@@ -242,16 +186,6 @@ describe('refusals', () => {
     await fx.client.firewallRules.delete({ zoneId, ruleId: held.firewallRules[0]?.id as string, deleteFilterIfUnused: true });
     const rule = await firewallRule.create(inputs);
     expect((await inventory(zoneId)).firewallRules.map((r) => [r.id, r.filter.id])).toEqual([[rule.id, filter.id]]);
-  });
-
-  test('a filter created with its rule refuses an update: the message says it belongs to that rule', async () => {
-    const zoneId = await freshZone();
-    const [single] = await fx.client.firewallRules.create({ zoneId, rules: [{ filter: { expression: EXPRESSION }, action: 'block' }] });
-    const filterId = single?.filter.id as string;
-    const inputs = await checkedFilter({ zoneId, expression: 'ip.src eq 192.0.2.9', adoptFilterId: filterId });
-    await expect(firewallFilter.create(inputs)).rejects.toThrow(
-      new RegExp(`^FirewallFilter ${filterId} in zone ${zoneId}: the filter was created together with its rule in one call and belongs to that rule`),
-    );
   });
 });
 
@@ -285,7 +219,6 @@ describe('adoption', () => {
     );
   });
 });
-
 describe('the WAF migration', () => {
   test('counts and converts a bypass rule made in two calls exactly as one made in a single call', async () => {
     const progress = jest.spyOn(console, 'error').mockImplementation(() => undefined);

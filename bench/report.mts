@@ -21,6 +21,7 @@ const BENCHES = [
   { name: 'firewall-upgrade', file: 'bench/firewall-upgrade.bench.mts', flags: [], engine: false },
   { name: 'firewall-move', file: 'bench/firewall-move.bench.mts', flags: [], engine: true },
   { name: 'refresh-coalesced', file: 'bench/refresh-coalesced.bench.mts', flags: [], engine: true },
+  { name: 'sealed-preview', file: 'bench/sealed-preview.bench.mts', flags: [], engine: true },
   { name: 'fleet', file: 'bench/fleet.bench.mts', flags: [], engine: true },
   { name: 'growth', file: 'bench/growth.bench.mts', flags: [], engine: true },
   { name: 'calibration', file: 'bench/calibration.bench.mts', flags: [], engine: false },

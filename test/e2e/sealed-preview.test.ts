@@ -145,3 +145,94 @@ test('a tampered seal, and a seal of another stack, are refused in one line befo
   expect(splitMarked((await shopPolicy())!.description).own).toBe('shop scripts v3');
   expect(await ruleOf('alpha-first')).toMatchObject({ action: 'block', description: 'block admin paths' });
 });
+
+test('another stack adds a rule between the two rules a create lands between: the create fails naming that rule; nothing is created', async () => {
+  desired = { ...desired, middle: true };
+  const { seal, report } = await sealedPreview(alpha);
+  expect(report).toContain('| create | CustomRule `middle` |');
+  // Where the preview saw it land: after alpha-first, before the rule that follows it (the two rules' creates ran
+  // side by side, so which comes first is the engine's order).
+  const seen = await rules();
+  const first = seen.find((rule) => splitMarked(rule.ref).own === 'alpha-first')!;
+  const next = seen[seen.indexOf(first) + 1];
+  const beta = await sandbox.stack('beta', async () => {
+    new CspPolicy('beta', { zoneId, action: 'log', expression: 'http.host eq "beta.example"', value: "script-src 'self'" });
+    new CustomRule('intruder', { zoneId, action: 'block', expression: '(http.request.uri.path eq "/xmlrpc.php")', ref: 'beta-intruder', position: { after: 'alpha-first' } });
+  });
+  await beta.up({ color: 'never' });
+  const intruder = await ruleOf('beta-intruder');
+  const words = (rule: RulesetRule | undefined) =>
+    rule === undefined ? 'the end' : `rule "${splitMarked(rule.ref).own}" (id ${rule.id}, marker ${splitMarked(rule.ref).marker})`;
+
+  const { failed, text } = await sealedUp(alpha, seal);
+  expect(failed).toBe(true);
+  expect(text).toContain(
+    `CustomRule 'middle' in zone ${zoneId}: the zone's http_request_firewall_custom phase changed since the sealed preview: the create now lands between ` +
+      `${words(first)} and ${words(intruder)}, where the preview showed it between ${words(first)} and ${words(next)}; ` +
+      'nothing was written to it: preview again (ci.sh pr) and have the new report reviewed before this up',
+  );
+  const after = (await rules()).map((rule) => splitMarked(rule.ref).own);
+  expect(after).not.toContain('alpha-middle');
+  expect(after.indexOf('beta-intruder')).toBe(after.indexOf('alpha-first') + 1);
+  desired = { ...desired, middle: false };
+});
+
+test('a policy deleted by hand that the preview showed updating: its update fails saying so', async () => {
+  desired = { ...desired, policy: 'shop scripts v4' };
+  const { seal } = await sealedPreview(alpha);
+  const policy = (await shopPolicy())!;
+  await client.cspPolicies.delete({ zoneId, policyId: policy.id });
+  await sandbox.emulator.admin.clearRequests();
+
+  const { failed, text } = await sealedUp(alpha, seal);
+  expect(failed).toBe(true);
+  expect(text).toContain(
+    `CspPolicy 'shop' ${policy.id} in zone ${zoneId}: deleted on the service since the sealed preview; nothing was written to it: preview again (ci.sh pr) and have the new report reviewed before this up`,
+  );
+  expect(await writes()).toEqual([]);
+  // Back to a zone as declared: the refresh forgets the policy, the up creates it again.
+  await alpha.up({ refresh: true, color: 'never' });
+});
+
+test('with no change on the zone since the preview, the sealed up makes exactly the calls of an up without the seal', async () => {
+  const before = { ...desired, middle: true };
+  const after = { ...before, policy: 'shop scripts v5', second: 'block login v2', middle: false };
+  desired = before;
+  await alpha.up({ color: 'never' });
+  desired = after;
+  const { seal } = await sealedPreview(alpha);
+  await sandbox.emulator.admin.clearRequests();
+  expect(await sealedUp(alpha, seal)).toMatchObject({ failed: false });
+  const sealed = await sandbox.emulator.admin.counters();
+
+  desired = before;
+  await alpha.up({ color: 'never' });
+  desired = after;
+  await sandbox.emulator.admin.clearRequests();
+  await alpha.up({ color: 'never' });
+  const unsealed = await sandbox.emulator.admin.counters();
+  // An update (the policy's, the rule's), a delete (the middle rule's): the same calls, the owner marker's reads included.
+  expect(sealed.byRoute).toEqual(unsealed.byRoute);
+  expect(Object.keys(sealed.byRoute).sort()).toEqual(
+    expect.arrayContaining(['DELETE /zones/:zone_id/rulesets/:ruleset_id/rules/:rule_id', 'PATCH /zones/:zone_id/rulesets/:ruleset_id/rules/:rule_id']),
+  );
+});
+
+test('a seal of an older preview (an up ran after it) is refused before any write, naming the state that moved', async () => {
+  desired = { ...desired, policy: 'shop scripts v6' };
+  const { seal } = await sealedPreview(alpha);
+  desired = { ...desired, policy: 'shop scripts v7' };
+  await alpha.up({ color: 'never' });
+  desired = { ...desired, policy: 'shop scripts v6' };
+  const policy = (await shopPolicy())!;
+  await sandbox.emulator.admin.clearRequests();
+
+  const { failed, text } = await sealedUp(alpha, seal);
+  expect(failed).toBe(true);
+  expect(text).toContain(
+    `CspPolicy 'shop' ${policy.id} in zone ${zoneId}: the stack's state of it changed since the sealed preview (an up ran after it, so the seal is of an older preview): ` +
+      'description "shop scripts v5" → "shop scripts v7"; nothing was written to it: preview again (ci.sh pr) and have the new report reviewed before this up',
+  );
+  expect(await writes()).toEqual([]);
+  expect(splitMarked((await shopPolicy())!.description).own).toBe('shop scripts v7');
+});

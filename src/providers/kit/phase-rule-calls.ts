@@ -27,6 +27,7 @@ import { ReadCoalescer, STREAM_GAP_MS } from './coalesce';
 import type { Context } from './context';
 import { Entrypoints } from './entrypoints';
 import { ProviderError, unlessNotFound } from './implementation';
+import { sealLanding } from './seal';
 
 /** Outputs of a rule: its declared fields as the service holds them, where it runs, and the service's ids. */
 export type PhaseRuleOutputs = DeclaredRule & { ruleId: string; rulesetId: string };
@@ -182,6 +183,7 @@ export class PhaseRuleCalls {
       position = positionOf(rules, inputs.position, moving !== undefined);
     }
     if (position !== undefined && 'missing' in position) throw this.#missingPlace(ctx, position.missing);
+    sealLanding(ctx, inputs, this.phase, rules);
     return position;
   }
 
@@ -233,6 +235,7 @@ export class PhaseRuleCalls {
     const current = await this.#entrypoints.current(client, zoneId);
     const previewed = this.#entrypoints.previewed(client, zoneId) ?? { rules: current?.rules ?? [] };
     this.#assertOneNamed(ctx, inputs, previewed.rules);
+    sealLanding(ctx, inputs, this.phase, previewed.rules);
     const at = landingIndex(previewed.rules, inputs.position);
     if (typeof at !== 'number') throw this.#missingPlace(ctx, at.missing);
     const rule = phaseRuleToWire(inputs);

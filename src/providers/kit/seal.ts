@@ -3,7 +3,7 @@
 // anyway (the owner marker's read, a create's read of the entry point): no call of its own. Without ZONEGUARD_SEAL,
 // every function here returns at once.
 import { declarationOf, label, type ResourceKind } from '../../kinds';
-import type { RulePlace } from '../../rulesets';
+import type { DeclaredRule } from '../../rulesets';
 import type { RulesetRule } from '../../schemas';
 import { splitMarked } from '../../schemas/owner-marker';
 import {
@@ -19,7 +19,8 @@ import {
 } from '../../seal/compare';
 import type { Seal, SealedOp, SealedResource } from '../../seal/format';
 import { SEAL_VARIABLE, SealRefusedError, activeSeal, recordLanding } from '../../seal/session';
-import { inPreview } from './context';
+import { NAME_KEY } from './closure';
+import { inPreview, type Context } from './context';
 import { ProviderError, type Implementation } from './implementation';
 import { nameOf, ownerOf } from './ownership';
 
@@ -111,20 +112,22 @@ const made = new Set<string>();
  * (`rules`; those this run made, and a preview's creates, which have no id yet, left out): in a sealed preview,
  * recorded for the seal; in the up that keeps one, refused when its neighbours are not those the preview showed.
  */
-export function sealLanding(kind: ResourceKind, props: Record<string, unknown>, phase: string, rules: readonly RulesetRule[], place: RulePlace | undefined): void {
+export function sealLanding(ctx: Context, rule: DeclaredRule, phase: string, rules: readonly RulesetRule[]): void {
   const now = landingAmong(
     phase,
-    rules.filter((rule) => rule.id !== undefined && !made.has(rule.id)),
-    place,
+    rules.filter((other) => other.id !== undefined && !made.has(other.id)),
+    rule.position,
   );
   if (now === undefined) return;
-  if (inPreview()) {
-    recordLanding({ kind, name: nameOf(props) ?? '', owner: ownerOf(props) ?? null, zoneId: String(props.zoneId), landing: now });
+  const props = rule as unknown as Record<string, unknown>;
+  const name = ctx.name ?? nameOf(props) ?? '';
+  if (ctx.preview) {
+    recordLanding({ kind: ctx.kind, name, owner: ownerOf(props) ?? null, zoneId: rule.zoneId, landing: now });
     return;
   }
   const seal = sealed();
-  const entry = seal && sealedEntry(seal, kind, props);
-  const refusal = entry?.landing ? landingRefusal(what(kind, props), entry.landing, now) : undefined;
+  const entry = seal && sealedEntry(seal, ctx.kind, { ...props, [NAME_KEY]: name });
+  const refusal = entry?.landing ? landingRefusal(ctx.label(), entry.landing, now) : undefined;
   if (refusal) throw new ProviderError(refusal);
 }
 

@@ -112,6 +112,12 @@ test('a dashboard edit of a rule the preview updates: that rule fails naming the
   );
   expect(await ruleOf('alpha-first')).toMatchObject({ action: 'managed_challenge', description: 'block admin' });
   expect(splitMarked((await shopPolicy())!.description).own).toBe('shop scripts v2');
+  // Preview again: the report shows the reviewer the dashboard's edit the up would undo, apart from the program's change.
+  const again = await sealedPreview(alpha);
+  expect(again.report).toContain('| update | CustomRule `first` | action, description |');
+  expect(again.report).toContain(
+    '**Live changes since the last up that this up undoes** (made on the service, not by this change)\n\n- CustomRule `first`: action `managed_challenge` now, put back to `block`\n',
+  );
 });
 
 test('a tampered seal, and a seal of another stack, are refused in one line before any write; the seal of this preview is kept', async () => {

@@ -202,6 +202,7 @@ test('the retired zone\'s move is interrupted after its adoptions: an up of its 
   expect(changes(up.summary.resourceChanges)).toEqual({ create: 32 });
   const log = await sandbox.emulator.admin.requests();
   expect(log.filter((entry) => entry.method !== 'GET').map((entry) => `${entry.zoneId === zones.retired} ${entry.method} ${entry.status}`)).toEqual(Array(32).fill('true PATCH 200'));
+  expect(log.filter((entry) => entry.status >= 400)).toEqual([]);
   const left = (await stack.exportStack()).deployment.resources.filter((resource: { type: string }) => /Firewall(RuleWithFilter|Filter|Rule)$/.test(resource.type));
   expect(left).toHaveLength(3 * 34);
 });

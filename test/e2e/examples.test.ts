@@ -359,6 +359,32 @@ describe('examples/ci-preview', () => {
     }
   });
 
+  test("ci.sh deploy with an older preview's seal (another deploy ran since) stops in the up's own preview, before any write", async () => {
+    const seal = path.join(stack.workspace.workDir, 'zoneguard-seal-older.json');
+    const agents = (list: string[]) => stack.setConfig('ci-preview:blockedUserAgents', { value: JSON.stringify(list) });
+    try {
+      await agents(['sqlmap', 'nikto']);
+      expect((await runCiScript('pr', { SEAL_FILE: seal })).code).toBe(0);
+      // Another pull request is deployed first.
+      await agents(['sqlmap', 'curl']);
+      await stack.up({ color: 'never' });
+      await agents(['sqlmap', 'nikto']);
+      await context.sandbox.emulator.admin.clearRequests();
+
+      const deploy = await runCiScript('deploy', { SEAL_FILE: seal });
+      expect(deploy.code).not.toBe(0);
+      const ruleId = (await valueOf(stack, 'scannerRuleId')) as string;
+      expect(`${deploy.stdout}${deploy.stderr}`).toContain(
+        `FirewallRuleWithFilter 'block-scanners' ${ruleId} in zone ${zoneId}: the stack's state of it changed since the sealed preview (an up ran after it, so the seal is of an older preview): ` +
+          'expression "http.user_agent contains \\"sqlmap\\"" → "http.user_agent contains \\"sqlmap\\" or http.user_agent contains \\"curl\\""',
+      );
+      expect((await context.sandbox.emulator.admin.requests()).filter((request) => request.method !== 'GET')).toEqual([]);
+    } finally {
+      await agents(['sqlmap']);
+      await stack.up({ color: 'never' });
+    }
+  });
+
   test('drift made in the dashboard fails the refreshing preview that expects no changes', async () => {
     const policyId = ((await valueOf(stack, 'shopCsp')) as { policyId: string }).policyId;
     await stack.preview({ refresh: true, expectNoChanges: true, color: 'never' });

@@ -5,6 +5,9 @@ import { previewReportCommand, runCommand } from '../../src/cli/commands';
 import type { ZoneGuardClient } from '../../src/client';
 import { CspPolicy } from '../../src/resources/csp-policy';
 import { CustomRule } from '../../src/resources/custom-rule';
+import { FirewallFilter } from '../../src/resources/firewall-filter';
+import { FirewallRule } from '../../src/resources/firewall-rule';
+import { FirewallRuleWithFilter } from '../../src/resources/firewall-rule-with-filter';
 import { CUSTOM_PHASE, type RulesetRule } from '../../src/schemas';
 import { splitMarked } from '../../src/schemas/owner-marker';
 import { SEAL_RECORD_VARIABLE, SEAL_VARIABLE } from '../../src/seal/session';
@@ -29,14 +32,19 @@ interface Desired {
   first: string;
   second: string;
   middle: boolean;
+  /** The legacy firewall rules' descriptions: the kinds whose live object is read through kit/firewall.ts. */
+  firewall: string;
 }
-let desired: Desired = { policy: 'shop scripts', first: 'block admin', second: 'block login', middle: false };
+let desired: Desired = { policy: 'shop scripts', first: 'block admin', second: 'block login', middle: false, firewall: 'legacy' };
 
 const program = async () => {
   new CspPolicy('shop', { zoneId, action: 'log', expression: 'http.host eq "shop.example"', value: "script-src 'self'", description: desired.policy });
   new CustomRule('first', { zoneId, action: 'block', expression: '(http.request.uri.path eq "/admin")', ref: 'alpha-first', description: desired.first });
   if (desired.middle) new CustomRule('middle', { zoneId, action: 'log', expression: '(http.request.uri.path eq "/api")', ref: 'alpha-middle', position: { after: 'alpha-first' } });
   new CustomRule('second', { zoneId, action: 'block', expression: '(http.request.uri.path eq "/login")', ref: 'alpha-second', description: desired.second });
+  new FirewallRuleWithFilter('scanners', { zoneId, expression: 'http.user_agent contains "sqlmap"', action: 'block', description: `scanners ${desired.firewall}` });
+  const filter = new FirewallFilter('wp-admin', { zoneId, expression: '(http.request.uri.path eq "/wp-admin")', description: `wp-admin ${desired.firewall}` });
+  new FirewallRule('wp-admin', { zoneId, filterId: filter.id, action: 'challenge', description: `wp-admin rule ${desired.firewall}` });
   return {};
 };
 
@@ -200,9 +208,9 @@ test('a policy deleted by hand that the preview showed updating: its update fail
   await alpha.up({ refresh: true, color: 'never' });
 });
 
-test('with no change on the zone since the preview, the sealed up makes exactly the calls of an up without the seal', async () => {
+test('with no change on the zone since the preview, the sealed up makes the writes of an up without the seal, and no more reads', async () => {
   const before = { ...desired, middle: true };
-  const after = { ...before, policy: 'shop scripts v5', second: 'block login v2', middle: false };
+  const after = { ...before, policy: 'shop scripts v5', second: 'block login v2', middle: false, firewall: 'legacy v2' };
   desired = before;
   await alpha.up({ color: 'never' });
   desired = after;
@@ -217,11 +225,19 @@ test('with no change on the zone since the preview, the sealed up makes exactly 
   await sandbox.emulator.admin.clearRequests();
   await alpha.up({ color: 'never' });
   const unsealed = await sandbox.emulator.admin.counters();
-  // An update (the policy's, the rule's), a delete (the middle rule's): the same calls, the owner marker's reads included.
-  expect(sealed.byRoute).toEqual(unsealed.byRoute);
-  expect(Object.keys(sealed.byRoute).sort()).toEqual(
-    expect.arrayContaining(['DELETE /zones/:zone_id/rulesets/:ruleset_id/rules/:rule_id', 'PATCH /zones/:zone_id/rulesets/:ruleset_id/rules/:rule_id']),
-  );
+  // Updates (the policy's, a custom rule's, the legacy rules' and filter's), a delete (the middle rule's): the same
+  // writes, and the same reads (the owner marker's) but for when the coalesced reads of a zone's list meet.
+  const writesOf = (byRoute: Record<string, number>) => Object.fromEntries(Object.entries(byRoute).filter(([route]) => !route.startsWith('GET ')));
+  const readsOf = (byRoute: Record<string, number>) => Object.entries(byRoute).filter(([route]) => route.startsWith('GET ')).reduce((sum, [, n]) => sum + n, 0);
+  expect(writesOf(sealed.byRoute)).toEqual(writesOf(unsealed.byRoute));
+  expect(readsOf(sealed.byRoute)).toBeLessThanOrEqual(readsOf(unsealed.byRoute));
+  expect(Object.keys(writesOf(sealed.byRoute)).sort()).toEqual([
+    'DELETE /zones/:zone_id/rulesets/:ruleset_id/rules/:rule_id',
+    'PATCH /zones/:zone_id/rulesets/:ruleset_id/rules/:rule_id',
+    'PUT /zones/:zone_id/filters/:filter_id',
+    'PUT /zones/:zone_id/firewall/rules/:rule_id',
+    'PUT /zones/:zone_id/page_guard/policies/:policy_id',
+  ]);
 });
 
 test('a seal of an older preview (an up ran after it) is refused before any write, naming the state that moved', async () => {

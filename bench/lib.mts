@@ -124,7 +124,7 @@ export async function engineStack(
   return stack;
 }
 
-/** The program of a TypeScript module (examples/demo/index.ts), imported afresh on each run so it declares its resources every time. */
+/** The program of a TypeScript module (examples/demo/index.mts), imported afresh on each run so it declares its resources every time. */
 export function moduleProgram(file: string): PulumiFn {
   let runs = 0;
   return async () => {

@@ -1,4 +1,4 @@
-// API calls per lifecycle of the demo stack (examples/demo/index.ts), counted by the emulator, and the bytes each
+// API calls per lifecycle of the demo stack (examples/demo/index.mts), counted by the emulator, and the bytes each
 // resource takes in the state. The real Pulumi CLI and engine; the program served inline (Automation API). The steps:
 // up (create), preview, up (unchanged), up with one field changed on every resource (the demo's optional config),
 // refresh, preview, destroy.
@@ -34,7 +34,7 @@ try {
   const stack = await lib.engineStack(dir, {
     project: 'zoneguard-demo',
     stack: 'bench',
-    program: lib.moduleProgram(path.join(lib.root, 'examples/demo/index.ts')),
+    program: lib.moduleProgram(path.join(lib.root, 'examples/demo/index.mts')),
     emulator,
     config: { 'zoneguard-demo:bankZoneId': { value: bankZoneId }, 'zoneguard-demo:storeZoneId': { value: storeZoneId } },
   });
@@ -234,7 +234,7 @@ try {
   ];
 
   const section = [
-    `The demo stack of \`npm run demo\` (examples/demo/index.ts: ${[...beforeDestroy.entries()].map(([kind, n]) => `${n} ${kind}`).join(', ')}) against the emulator's demo seed, ` +
+    `The demo stack of \`npm run demo\` (examples/demo/index.mts: ${[...beforeDestroy.entries()].map(([kind, n]) => `${n} ${kind}`).join(', ')}) against the emulator's demo seed, ` +
       'driven through the real Pulumi CLI and engine (Automation API, inline program). The emulator logs every service request; ' +
       "each step empties the log first. Requests on the detected-scripts routes are the demo program's own reads " +
       "(`cspFromObservedScripts` builds a CSP from the scripts the service observed, each time the program runs), counted apart from the providers'.",

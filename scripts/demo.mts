@@ -17,7 +17,7 @@ const zoneOf = (plan: string) => emulator.zones.find((zone) => zone.plan === pla
 // Each engine run imports the program afresh (a new URL per run), so its resources are declared every time.
 let runs = 0;
 const program = async () => {
-  const url = new URL(pathToFileURL(path.join(root, 'examples/demo/index.ts')).href);
+  const url = new URL(pathToFileURL(path.join(root, 'examples/demo/index.mts')).href);
   url.searchParams.set('run', String(++runs));
   return { ...(await import(url.href)) };
 };

@@ -38,8 +38,9 @@ interface Desired {
 let desired: Desired = { policy: 'shop scripts', first: 'block admin', second: 'block login', middle: false, firewall: 'legacy' };
 
 const program = async () => {
-  new CspPolicy('shop', { zoneId, action: 'log', expression: 'http.host eq "shop.example"', value: "script-src 'self'", description: desired.policy });
-  new CustomRule('first', { zoneId, action: 'block', expression: '(http.request.uri.path eq "/admin")', ref: 'alpha-first', description: desired.first });
+  const policy = new CspPolicy('shop', { zoneId, action: 'log', expression: 'http.host eq "shop.example"', value: "script-src 'self'", description: desired.policy });
+  // After the policy (sealedUp says why): a refusal of this rule's write then comes after the policy's write, always.
+  new CustomRule('first', { zoneId, action: 'block', expression: '(http.request.uri.path eq "/admin")', ref: 'alpha-first', description: desired.first }, { dependsOn: [policy] });
   if (desired.middle) new CustomRule('middle', { zoneId, action: 'log', expression: '(http.request.uri.path eq "/api")', ref: 'alpha-middle', position: { after: 'alpha-first' } });
   new CustomRule('second', { zoneId, action: 'block', expression: '(http.request.uri.path eq "/login")', ref: 'alpha-second', description: desired.second });
   new FirewallRuleWithFilter('scanners', { zoneId, expression: 'http.user_agent contains "sqlmap"', action: 'block', description: `scanners ${desired.firewall}` });
@@ -82,8 +83,9 @@ async function sealedPreview(stack: Stack): Promise<{ seal: string; report: stri
 /**
  * `up` keeping the seal `file`; answers what the engine printed. Without --continue-on-error: under it, @pulumi/pulumi
  * 3.276 rejects a failed resource's outputs in the program, which Jest takes for the suite's unhandled rejections (the
- * inline program runs in its process). Every resource registers at once after the stack's owner id, in the program's
- * order, so the policy's step starts before the rule's refusal, which comes after the read the rule's write makes.
+ * inline program runs in its process). Without it the engine starts no step after the first failure, so whether a
+ * step runs beside a refused one is the engine's timing (1 run in 4 here refused the rule before the policy's step
+ * started): the program orders the rule after the policy instead.
  */
 async function sealedUp(stack: Stack, file: string): Promise<{ failed: boolean; text: string }> {
   stack.workspace.envVars[SEAL_VARIABLE] = file;

@@ -82,7 +82,7 @@ async function sealedPreview(stack: Stack): Promise<{ seal: string; report: stri
 
 /**
  * `up` keeping the seal `file`; answers what the engine printed. Without --continue-on-error: under it, @pulumi/pulumi
- * 3.276 rejects a failed resource's outputs in the program, which Jest takes for the suite's unhandled rejections (the
+ * (3.270.0 as installed here) rejects a failed resource's outputs in the program, which Jest takes for the suite's unhandled rejections (the
  * inline program runs in its process). Without it the engine starts no step after the first failure, so whether a
  * step runs beside a refused one is the engine's timing (1 run in 4 here refused the rule before the policy's step
  * started): the program orders the rule after the policy instead.

@@ -4,7 +4,7 @@ import type { ZoneSeed } from '../../src/emulator';
 import { NAME_KEY } from '../../src/providers';
 import { diffFirewallFilter, filterBody, firewallFilter } from '../../src/providers/firewall-filter';
 import { PREVIEW_UNKNOWN } from '../../src/providers/kit/check';
-import { checkedBy, useProviderFixture } from './support';
+import { checkedBy, expectRefusedAtCheck, useProviderFixture } from './support';
 
 const fx = useProviderFixture();
 
@@ -47,10 +47,7 @@ describe('check', () => {
     [{ zoneId, expression: EXPRESSION, description: 'x'.repeat(501) }, 'description', /^FirewallFilter\.description: must be at most 500 characters$/],
     [{ zoneId, expression: EXPRESSION, ref: 'x'.repeat(51) }, 'ref', /^FirewallFilter\.ref: must be at most 50 characters$/],
   ])('FirewallFilter %j: one failure on %s naming the resource and field, before any request', async (news, property, reason) => {
-    await fx.requestsSince();
-    const { failures } = await firewallFilter.check({}, news);
-    expect(failures).toEqual([{ property, reason: expect.stringMatching(reason) }]);
-    expect(await fx.requestsSince()).toEqual([]);
+    await expectRefusedAtCheck(fx, firewallFilter, news, [{ property, reason: expect.stringMatching(reason) }]);
   });
 
   test('defaults are filled', async () => {

@@ -6,7 +6,7 @@ import { diffFirewallRule, firewallRule, ruleCreateItem } from '../../src/provid
 import { firewallRuleWithFilter } from '../../src/providers/firewall-rule-with-filter';
 import { wafMigration } from '../../src/providers/waf-migration';
 import { PREVIEW_UNKNOWN } from '../../src/providers/kit/check';
-import { checkedBy, useProviderFixture, RULE_FIELD_CHANGES } from './support';
+import { checkedBy, expectRefusedAtCheck, useProviderFixture, RULE_FIELD_CHANGES } from './support';
 
 const fx = useProviderFixture();
 
@@ -56,10 +56,7 @@ describe('check', () => {
     [{ zoneId, filterId: 'b'.repeat(32), action: 'bypass' }, 'products', /^FirewallRule\.products: required when action is bypass/],
     [{ zoneId, filterId: 'b'.repeat(32), action: 'block', expression: EXPRESSION }, 'expression', /^FirewallRule: unknown input "expression"/],
   ])('FirewallRule %j: one failure on %s naming the resource and field, before any request', async (news, property, reason) => {
-    await fx.requestsSince();
-    const { failures } = await firewallRule.check({}, news);
-    expect(failures).toEqual([{ property, reason: expect.stringMatching(reason) }]);
-    expect(await fx.requestsSince()).toEqual([]);
+    await expectRefusedAtCheck(fx, firewallRule, news, [{ property, reason: expect.stringMatching(reason) }]);
   });
 
   test('defaults are filled, and a filterId not known yet (the filter is created in this run) passes', async () => {

@@ -57,29 +57,41 @@ async function convertedOf(zoneId: string, marker: string) {
   return rules.find((candidate) => candidate.ref?.endsWith(marker))!;
 }
 
+/** A CustomRule's checked inputs that take over `converted` (adoptRuleId with takeOver), as a move's program declares it. */
+function takeOverInputs(zoneId: string, converted: { id?: string; action: string; expression: string }, name: string, marker: string) {
+  return checkedBy(customRule, {
+    zoneId,
+    action: converted.action,
+    expression: converted.expression,
+    ...(converted.action === 'skip' ? { skip: { ruleset: 'current' } } : {}),
+    adoptRuleId: converted.id,
+    takeOver: true,
+    [NAME_KEY]: name,
+    [OWNER_KEY]: marker,
+  });
+}
+
+/** The zone's legacy API moved to maintenance, then a new run's CustomRules adopting its two conversions ('admin', 'office-allow'). */
+async function adoptedAfterConversion(zoneId: string) {
+  await fx.emulator.admin.setLegacyFirewall(zoneId, 'maintenance');
+  const admin = await convertedOf(zoneId, RULE_MARKER);
+  const allow = await convertedOf(zoneId, TWO_CALL_MARKER);
+  newRun();
+  const adopted: { id: string; outs: Props; inputs: Props }[] = [];
+  for (const [converted, name, marker] of [[admin, 'admin', 'zg:abcdefab01'], [allow, 'office-allow', 'zg:abcdefab02']] as const) {
+    const inputs = await takeOverInputs(zoneId, converted, name, marker);
+    const made = await customRule.create(inputs);
+    adopted.push({ id: made.id, outs: made.outs as Props, inputs });
+  }
+  return { admin, allow, adopted };
+}
+
 beforeEach(newRun);
 
 describe('maintenance', () => {
   test('the CustomRules adopt the converted rules; the firewall resources then leave the state without one call to the legacy API', async () => {
     const { zoneId, single, shared, onFilter } = await zoneWithRules();
-    await fx.emulator.admin.setLegacyFirewall(zoneId, 'maintenance');
-    const admin = await convertedOf(zoneId, RULE_MARKER);
-    const allow = await convertedOf(zoneId, TWO_CALL_MARKER);
-    newRun();
-    await fx.requestsSince();
-    for (const [converted, name, marker] of [[admin, 'admin', 'zg:abcdefab01'], [allow, 'office-allow', 'zg:abcdefab02']] as const) {
-      const inputs = await checkedBy(customRule, {
-        zoneId,
-        action: converted.action,
-        expression: converted.expression,
-        ...(converted.action === 'skip' ? { skip: { ruleset: 'current' } } : {}),
-        adoptRuleId: converted.id,
-        takeOver: true,
-        [NAME_KEY]: name,
-        [OWNER_KEY]: marker,
-      });
-      await customRule.create(inputs);
-    }
+    const { admin, allow } = await adoptedAfterConversion(zoneId);
     await fx.requestsSince();
     await singleCall.delete(single.id, single.outs as Props);
     await rule.delete(onFilter.id, onFilter.outs as Props);
@@ -99,25 +111,7 @@ describe('maintenance', () => {
 
   test('a move interrupted after its adoptions: the next run learns the conversions from the CustomRules\' state, and the firewall resources leave it without one legacy call', async () => {
     const { zoneId, single, shared, onFilter } = await zoneWithRules();
-    await fx.emulator.admin.setLegacyFirewall(zoneId, 'maintenance');
-    const admin = await convertedOf(zoneId, RULE_MARKER);
-    const allow = await convertedOf(zoneId, TWO_CALL_MARKER);
-    newRun();
-    const adopted: { id: string; outs: Props; inputs: Props }[] = [];
-    for (const [converted, name, marker] of [[admin, 'admin', 'zg:abcdefab01'], [allow, 'office-allow', 'zg:abcdefab02']] as const) {
-      const inputs = await checkedBy(customRule, {
-        zoneId,
-        action: converted.action,
-        expression: converted.expression,
-        ...(converted.action === 'skip' ? { skip: { ruleset: 'current' } } : {}),
-        adoptRuleId: converted.id,
-        takeOver: true,
-        [NAME_KEY]: name,
-        [OWNER_KEY]: marker,
-      });
-      const made = await customRule.create(inputs);
-      adopted.push({ id: made.id, outs: made.outs as Props, inputs });
-    }
+    const { admin, allow, adopted } = await adoptedAfterConversion(zoneId);
     // The state records the marker each adoption took over, and a refresh keeps it.
     expect(adopted.map(({ outs }) => outs[TAKEN_FROM_KEY])).toEqual([RULE_MARKER, TWO_CALL_MARKER]);
     expect((await customRule.read(adopted[0]!.id, adopted[0]!.outs)).props?.[TAKEN_FROM_KEY]).toBe(RULE_MARKER);
@@ -146,17 +140,7 @@ describe('maintenance', () => {
     await fx.requestsSince();
     for (const [i, rule] of converted.entries()) {
       if (i > 0) await new Promise((resolve) => setTimeout(resolve, STREAM_GAP_MS + 100));
-      const inputs = await checkedBy(customRule, {
-        zoneId,
-        action: rule.action,
-        expression: rule.expression,
-        ...(rule.action === 'skip' ? { skip: { ruleset: 'current' } } : {}),
-        adoptRuleId: rule.id,
-        takeOver: true,
-        [NAME_KEY]: `adopter-${i}`,
-        [OWNER_KEY]: `zg:abcdefab1${i}`,
-      });
-      await customRule.create(inputs);
+      await customRule.create(await takeOverInputs(zoneId, rule, `adopter-${i}`, `zg:abcdefab1${i}`));
     }
     expect((await fx.requestsSince()).map((call) => `${call.method} ${call.status}`)).toEqual(['GET 200', 'PATCH 200', 'PATCH 200']);
   });

@@ -1,5 +1,5 @@
 import { run } from '../../src/cli/commands/connections';
-import { BIG_ZONE, capture, useInsightEmulator } from '../insights/helpers';
+import { BIG_ZONE, capture, ran, useInsightEmulator } from '../insights/helpers';
 
 const h = useInsightEmulator();
 
@@ -11,18 +11,17 @@ describe('zoneguard connections', () => {
   });
 
   test('--malicious on the demo enterprise zone: reasons and the merged categories', async () => {
-    const c = capture();
-    expect(await run(['--zone', h.demoZone('enterprise'), '--malicious', ...h.flags()], c.io)).toBe(0);
-    expect(c.stdout()).toBe(
-      [
-        'STATUS  HOST                   MALICIOUS          CATEGORIES                             URL',
-        'active  api.acme-bank.example  yes (domain)       Malware                                https://collect.polyfill.io/v1/beacon',
-        'active  acme-bank.example      yes (domain, url)  Command and Control & Botnet, Malware  https://exfil-metrics.top/c',
-        '2 connections on 2 hosts, 2 malicious',
-        '',
+    expect(await ran(run, ['--zone', h.demoZone('enterprise'), '--malicious', ...h.flags()])).toEqual({
+      code: 0,
+      stdout: [
+          'STATUS  HOST                   MALICIOUS          CATEGORIES                             URL',
+          'active  api.acme-bank.example  yes (domain)       Malware                                https://collect.polyfill.io/v1/beacon',
+          'active  acme-bank.example      yes (domain, url)  Command and Control & Botnet, Malware  https://exfil-metrics.top/c',
+          '2 connections on 2 hosts, 2 malicious',
+          '',
       ].join('\n'),
-    );
-    expect(c.stderr()).toBe('zoneguard: loading connections: page 1/1 (18/18)\n');
+      stderr: 'zoneguard: loading connections: page 1/1 (18/18)\n',
+    });
   });
 
   test('the whole list of the demo zone', async () => {

@@ -5,20 +5,19 @@ const h = useInsightEmulator();
 
 describe('zoneguard cookies', () => {
   test('--status all on the demo blog zone: the attributes as a table', async () => {
-    const c = capture();
-    expect(await run(['--zone', h.demoZone('free'), '--status', 'all', ...h.flags()], c.io)).toBe(0);
-    expect(c.stdout()).toBe(
-      [
-        'NAME          HOST                   STATUS      TYPE         SAME-SITE  SECURE  HTTP-ONLY   MAX-AGE  DOMAIN              PATH',
-        '__cf_bm       acme-blog.example      infrequent  first_party  none       yes     yes            1800  .acme-blog.example  /',
-        'cf_clearance  www.acme-blog.example  infrequent  first_party  none       yes     yes        31536000  .acme-blog.example  /',
-        'session_id    acme-blog.example      inactive    first_party  strict     yes     yes               -  .acme-blog.example  /',
-        'csrftoken     www.acme-blog.example  inactive    first_party  strict     yes     no         31449600  .acme-blog.example  /',
-        '4 cookies on 2 hosts',
-        '',
+    expect(await ran(run, ['--zone', h.demoZone('free'), '--status', 'all', ...h.flags()])).toEqual({
+      code: 0,
+      stdout: [
+          'NAME          HOST                   STATUS      TYPE         SAME-SITE  SECURE  HTTP-ONLY   MAX-AGE  DOMAIN              PATH',
+          '__cf_bm       acme-blog.example      infrequent  first_party  none       yes     yes            1800  .acme-blog.example  /',
+          'cf_clearance  www.acme-blog.example  infrequent  first_party  none       yes     yes        31536000  .acme-blog.example  /',
+          'session_id    acme-blog.example      inactive    first_party  strict     yes     yes               -  .acme-blog.example  /',
+          'csrftoken     www.acme-blog.example  inactive    first_party  strict     yes     no         31449600  .acme-blog.example  /',
+          '4 cookies on 2 hosts',
+          '',
       ].join('\n'),
-    );
-    expect(c.stderr()).toBe('zoneguard: loading cookies: page 1/1 (4/4)\n');
+      stderr: 'zoneguard: loading cookies: page 1/1 (4/4)\n',
+    });
   });
 
   test('the service default is active only: none on the demo blog zone', async () => {

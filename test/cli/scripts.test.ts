@@ -6,21 +6,20 @@ const zone = () => h.demoZone('enterprise');
 
 describe('zoneguard scripts: output', () => {
   test('--malicious: a table of the malicious scripts with reasons and merged categories', async () => {
-    const c = capture();
-    expect(await run(['--zone', zone(), '--malicious', ...h.flags()], c.io)).toBe(0);
-    expect(c.stdout()).toBe(
-      [
-        'STATUS  HOST                     SCORE  MALICIOUS                 CATEGORIES         URL',
-        'active  api.acme-bank.example       12  yes (score, domain)       Malware            https://polyfill.io/v3/polyfill.min.js?features=default',
-        'active  login.acme-bank.example      8  yes (score, domain, url)  Malware, Phishing  https://cdn.jsdelivr-analytics.com/metrics.js',
-        'active  shop.acme-bank.example      21  yes (score, url)          Cryptomining       https://googletagmanager-stats.top/gtm.js',
-        'active  www.acme-bank.example       37  yes (score)               -                  https://cdn.skimlinks-partner.net/js/track.js',
-        'active  login.acme-bank.example     44  yes (score)               -                  https://assets.adobedtm.com/launch-EN4f8a2b.min.js',
-        '5 scripts on 4 hosts, 5 malicious',
-        '',
+    expect(await ran(run, ['--zone', zone(), '--malicious', ...h.flags()])).toEqual({
+      code: 0,
+      stdout: [
+          'STATUS  HOST                     SCORE  MALICIOUS                 CATEGORIES         URL',
+          'active  api.acme-bank.example       12  yes (score, domain)       Malware            https://polyfill.io/v3/polyfill.min.js?features=default',
+          'active  login.acme-bank.example      8  yes (score, domain, url)  Malware, Phishing  https://cdn.jsdelivr-analytics.com/metrics.js',
+          'active  shop.acme-bank.example      21  yes (score, url)          Cryptomining       https://googletagmanager-stats.top/gtm.js',
+          'active  www.acme-bank.example       37  yes (score)               -                  https://cdn.skimlinks-partner.net/js/track.js',
+          'active  login.acme-bank.example     44  yes (score)               -                  https://assets.adobedtm.com/launch-EN4f8a2b.min.js',
+          '5 scripts on 4 hosts, 5 malicious',
+          '',
       ].join('\n'),
-    );
-    expect(c.stderr()).toBe('zoneguard: loading scripts: page 1/1 (40/40)\n');
+      stderr: 'zoneguard: loading scripts: page 1/1 (40/40)\n',
+    });
   });
 
   test('the whole list: every script a row, the footer counts hosts and malicious ones', async () => {

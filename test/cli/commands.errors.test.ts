@@ -133,12 +133,11 @@ describe('option values', () => {
     expect(await ran(scripts, ['--zone', BIG_ZONE, ...argv])).toMatchObject({ code: 2, stderr: `zoneguard scripts: error: ${message}\n` });
   });
 
-  test('cookies have no malicious classification: --malicious is unknown there', async () => {
-    expect(await ran(cookies, ['--zone', BIG_ZONE, '--malicious'])).toMatchObject({ code: 2, stderr: "zoneguard cookies: error: unknown option '--malicious'\n" });
-  });
-
-  test('cookies take no exclude_cdn_cgi (the service refuses it there): --exclude-cdn-cgi is unknown there', async () => {
-    expect(await ran(cookies, ['--zone', BIG_ZONE, '--exclude-cdn-cgi'])).toMatchObject({ code: 2, stderr: "zoneguard cookies: error: unknown option '--exclude-cdn-cgi'\n" });
+  test.each([
+    ['--malicious', 'cookies have no malicious classification'],
+    ['--exclude-cdn-cgi', 'the service refuses exclude_cdn_cgi on the cookies list'],
+  ])('cookies: %s is an unknown option (%s)', async (option) => {
+    expect(await ran(cookies, ['--zone', BIG_ZONE, option])).toMatchObject({ code: 2, stderr: `zoneguard cookies: error: unknown option '${option}'\n` });
   });
 
   test('a service-side refusal of a filter value is a service error: exit 1', async () => {

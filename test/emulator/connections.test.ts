@@ -1,15 +1,13 @@
 import { ConnectionSchema } from '../../src/schemas';
-import { failure, MISSING_ID, useEmulator } from './helpers';
+import { failure, listedPage, MISSING_ID, useEmulator } from './helpers';
 
 const h = useEmulator();
 const path = () => `/zones/${h.zoneOf('enterprise')}/page_guard/connections`;
 
 describe('GET /zones/{zone_id}/page_guard/connections', () => {
   test('lists active connections 15 a page with result_info; each parses with the schema', async () => {
-    const answer = await h.call('GET', path());
-    expect(answer.status).toBe(200);
-    expect(answer.body.result_info).toEqual({ page: 1, per_page: 15, count: 15, total_count: 18, total_pages: 2 });
-    for (const connection of answer.body.result) expect(ConnectionSchema.strict().parse(connection).status).toBe('active');
+    const connections = await listedPage(h, path(), { page: 1, per_page: 15, count: 15, total_count: 18, total_pages: 2 });
+    for (const connection of connections) expect(ConnectionSchema.strict().parse(connection).status).toBe('active');
     const second = await h.call('GET', `${path()}?page=2`);
     expect(second.body.result_info).toEqual({ page: 2, per_page: 15, count: 3, total_count: 18, total_pages: 2 });
   });

@@ -1,15 +1,13 @@
 import { CookieSchema } from '../../src/schemas';
-import { failure, MISSING_ID, useEmulator, expectInvalid } from './helpers';
+import { failure, MISSING_ID, useEmulator, expectInvalid, listedPage } from './helpers';
 
 const h = useEmulator();
 const path = () => `/zones/${h.zoneOf('enterprise')}/page_guard/cookies`;
 
 describe('GET /zones/{zone_id}/page_guard/cookies', () => {
   test('lists active cookies with result_info; each parses with the schema', async () => {
-    const answer = await h.call('GET', path());
-    expect(answer.status).toBe(200);
-    expect(answer.body.result_info).toEqual({ page: 1, per_page: 15, count: 12, total_count: 12, total_pages: 1 });
-    for (const cookie of answer.body.result) {
+    const cookies = await listedPage(h, path(), { page: 1, per_page: 15, count: 12, total_count: 12, total_pages: 1 });
+    for (const cookie of cookies) {
       const parsed = CookieSchema.strict().parse(cookie);
       expect(parsed.type).toBe('first_party');
       expect(parsed.first_page_url).not.toMatch(/^https?:/);

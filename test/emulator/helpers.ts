@@ -72,3 +72,11 @@ export function expectInvalid(answer: Answer, message: string): void {
 export const UNKNOWN_ZONE = '0123456789abcdef0123456789abcdef';
 /** A well-formed object id that names nothing. */
 export const MISSING_ID = 'ffffffffffffffffffffffffffffffff';
+
+/** A list's page as the service gives it: asserts a 200 with exactly `resultInfo`, and gives the page's results. */
+export async function listedPage(h: Harness, path: string, resultInfo: Record<string, number>): Promise<unknown[]> {
+  const answer = await h.call('GET', path);
+  expect(answer.status).toBe(200);
+  expect(answer.body.result_info).toEqual(resultInfo);
+  return answer.body.result as unknown[];
+}

@@ -32,7 +32,15 @@ export const CspPolicyKind = declareKind('CspPolicy', {
   fields: [zoneField('replace'), ...inPlace('action', 'expression', 'value', 'enabled', 'description'), ...adoption('adoptPolicyId')],
   outputs: ['policyId'],
   // A policy has no ref: its description is the one free field (docs/service.md#csp-policies).
-  identity: { object: 'cspPolicy', scope: 'object', idOutput: 'policyId', adoptInput: 'adoptPolicyId', noun: 'policy', marker: 'description', markerMax: CSP_DESCRIPTION_MAX },
+  identity: {
+    object: 'cspPolicy',
+    scope: 'object',
+    idOutput: 'policyId',
+    adoptInput: 'adoptPolicyId',
+    noun: 'policy',
+    marker: 'description',
+    markerMax: CSP_DESCRIPTION_MAX,
+  },
   example: { action: 'log', expression: 'http.host eq "shop.example.com"', value: "script-src 'self'" },
   // A policy has no field of its own to tell it by: every field it stores.
   createdWith: ['action', 'expression', 'value', 'enabled', 'description'],

@@ -9,7 +9,16 @@ export const PHASE_RULE_FIELDS = ['action', 'expression', 'description', 'enable
 
 /** What a rule of a phase's entry point is to the service; its owner marker lives in its ref. */
 export const phaseRuleIdentity = (noun: string, phase: RulePhase) =>
-  ({ object: 'rulesetRule', scope: 'object', idOutput: 'ruleId', adoptInput: 'adoptRuleId', noun, marker: 'ref', markerMax: PHASE_RULE_LIMITS.refMax, phase }) as const satisfies Identity;
+  ({
+    object: 'rulesetRule',
+    scope: 'object',
+    idOutput: 'ruleId',
+    adoptInput: 'adoptRuleId',
+    noun,
+    marker: 'ref',
+    markerMax: PHASE_RULE_LIMITS.refMax,
+    phase,
+  }) as const satisfies Identity;
 
 /**
  * What the kinds of both phases declare alike: the outputs the provider computes, and what `zoneguard orphans`
@@ -18,7 +27,9 @@ export const phaseRuleIdentity = (noun: string, phase: RulePhase) =>
 export const PHASE_RULE_PARTS = { outputs: ['ruleId', 'rulesetId'], createdWith: ['action', 'expression'] } as const;
 
 /** The field table of a phase's rule, with the one field of its phase's own (`skip`, `ratelimit`). */
-export function phaseRuleFields<const I extends string>(own: Field<I>): Field<(typeof PHASE_RULE_FIELDS)[number] | I | 'zoneId' | 'response' | 'position' | 'adoptRuleId' | 'takeOver'>[] {
+export function phaseRuleFields<const I extends string>(
+  own: Field<I>,
+): Field<(typeof PHASE_RULE_FIELDS)[number] | I | 'zoneId' | 'response' | 'position' | 'adoptRuleId' | 'takeOver'>[] {
   return [
     zoneField('replace'),
     ...inPlace(...PHASE_RULE_FIELDS),

@@ -116,7 +116,9 @@ export const createOnly = <const I extends string>(input: I): Field<I> => ({ inp
 export const adoption = <const I extends string>(input: I) => [createOnly(input), createOnly('takeOver')] as const;
 
 /** The inputs whose change the diff reports, and those of them that replace: what `diffFields` compares. */
-export function diffPlan<I extends string>(declaration: KindDeclaration<string, I, string, z.ZodType>): { fields: I[]; replace: I[]; deleteBeforeReplace: boolean } {
+export function diffPlan<I extends string>(
+  declaration: KindDeclaration<string, I, string, z.ZodType>,
+): { fields: I[]; replace: I[]; deleteBeforeReplace: boolean } {
   const compared = declaration.fields.filter((field) => field.change === 'update' || field.change === 'replace' || field.change === 'refused');
   return {
     fields: compared.map((field) => field.input),
@@ -132,5 +134,7 @@ export function propertiesOf(declaration: KindDeclaration): string[] {
 
 /** The value at a field's wire path in an object as the service answers it (`filter.expression`); undefined where absent. */
 export function wireValue(object: unknown, wire: string): unknown {
-  return wire.split('.').reduce<unknown>((value, key) => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined), object);
+  return wire
+    .split('.')
+    .reduce<unknown>((value, key) => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined), object);
 }

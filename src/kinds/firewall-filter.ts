@@ -21,7 +21,15 @@ export const FirewallFilterKind = declareKind('FirewallFilter', {
     .strict(),
   fields: [zoneField('replace'), ...inPlace('expression', 'description', 'paused', 'ref'), ...adoption('adoptFilterId')],
   outputs: ['filterId'],
-  identity: { object: 'filter', scope: 'object', idOutput: 'filterId', adoptInput: 'adoptFilterId', noun: 'filter', marker: 'ref', markerMax: FIREWALL_LIMITS.refMax },
+  identity: {
+    object: 'filter',
+    scope: 'object',
+    idOutput: 'filterId',
+    adoptInput: 'adoptFilterId',
+    noun: 'filter',
+    marker: 'ref',
+    markerMax: FIREWALL_LIMITS.refMax,
+  },
   example: { expression: '(http.request.uri.path eq "/admin")' },
   createdWith: ['expression'],
 });

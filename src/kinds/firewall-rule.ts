@@ -24,7 +24,15 @@ export const firewallRuleFields = (): Field<(typeof FIREWALL_RULE_FIELDS)[number
 ];
 
 /** A firewall rule is one object whichever kind holds it. */
-export const FIREWALL_RULE_IDENTITY = { object: 'firewallRule', scope: 'object', idOutput: 'ruleId', adoptInput: 'adoptRuleId', noun: 'firewall rule', marker: 'ref', markerMax: FIREWALL_LIMITS.refMax } as const satisfies Identity;
+export const FIREWALL_RULE_IDENTITY = {
+  object: 'firewallRule',
+  scope: 'object',
+  idOutput: 'ruleId',
+  adoptInput: 'adoptRuleId',
+  noun: 'firewall rule',
+  marker: 'ref',
+  markerMax: FIREWALL_LIMITS.refMax,
+} as const satisfies Identity;
 
 const wire = FirewallRuleCreateItemSchema.shape;
 

@@ -68,8 +68,10 @@ export function label(kind: ResourceKind, props: { zoneId?: unknown }, name: str
   return `${who}${id ? ` ${id}` : ''} in zone ${String(props.zoneId)}`;
 }
 
-export { declareKind, diffPlan, propertiesOf, wireValue, type Field, type FieldChange, type Identity, type KindDeclaration, type MarkerPlace, type ObjectType } from './declaration';
+export { declareKind, diffPlan, propertiesOf, wireValue } from './declaration';
+export type { Field, FieldChange, Identity, KindDeclaration, MarkerPlace, ObjectType } from './declaration';
 export { bodyOf, defaultsOf, inputsOf, inputsOfOutputs, outputsOf, requestOf, wireFields, type InputsOf, type OutputsOf } from './wire';
 export { FIREWALL_RULE_FIELDS, FIREWALL_RULE_IDENTITY } from './firewall-rule';
 export { PHASE_RULE_FIELDS } from './custom-rule';
-export { PageGuardSettingsKind, CspPolicyKind, FirewallRuleWithFilterKind, FirewallFilterKind, FirewallRuleKind, WafMigrationKind, WafManagedRulesKind, CustomRuleKind, RateLimitRuleKind };
+export { PageGuardSettingsKind, CspPolicyKind, FirewallRuleWithFilterKind, FirewallFilterKind, FirewallRuleKind };
+export { WafMigrationKind, WafManagedRulesKind, CustomRuleKind, RateLimitRuleKind };

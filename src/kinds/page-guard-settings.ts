@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ZoneIdSchema } from '../schemas';
 import { PageGuardSettingsUpdateSchema } from '../schemas/page-guard';
-import { declareKind, zoneField } from './declaration';
+import { declareKind, inPlace, zoneField } from './declaration';
 
 const wire = PageGuardSettingsUpdateSchema.shape;
 
@@ -16,7 +16,11 @@ export const PageGuardSettingsKind = declareKind('PageGuardSettings', {
       useConnectionUrlPath: wire.use_connection_url_path.unwrap().optional(),
     })
     .strict(),
-  fields: [zoneField('replace'), { input: 'enabled', wire: 'enabled', change: 'update' }, { input: 'useVendorReportingEndpoint', wire: 'use_vendor_reporting_endpoint', change: 'update' }, { input: 'useConnectionUrlPath', wire: 'use_connection_url_path', change: 'update' }],
+  fields: [
+    zoneField('replace'), ...inPlace('enabled'),
+    { input: 'useVendorReportingEndpoint', wire: 'use_vendor_reporting_endpoint', change: 'update' },
+    { input: 'useConnectionUrlPath', wire: 'use_connection_url_path', change: 'update' },
+  ],
   outputs: ['updatedAt', 'previous'],
   identity: { object: 'pageGuardSettings', scope: 'zone', noun: 'the page security settings of zone', marker: 'none' },
   example: { enabled: true },

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ZoneIdSchema } from '../schemas';
 import { MANAGED_RULESET_ID } from '../schemas/service';
 import { MANAGED_RULE_LIMITS, ManagedRuleSchema } from '../rulesets/managed-rules';
-import { createOnly, declareKind, zoneField } from './declaration';
+import { createOnly, declareKind, inPlace, zoneField } from './declaration';
 import { TakeOverSchema } from './marker';
 
 /**
@@ -28,7 +28,8 @@ export const WafManagedRulesKind = declareKind('WafManagedRules', {
             .max(MANAGED_RULE_LIMITS.refMax, `must be at most ${MANAGED_RULE_LIMITS.refMax} characters (a ref)`)
             // Failures name a rule's fields as rules.<ref>.<field>: with a dot in the ref, the path would not say where the ref ends.
             .refine((ref) => !ref.includes('.'), {
-              error: (issue) => `ref ${JSON.stringify(issue.input)} must not contain a dot: failures name a rule as rules.<ref>.<field>, so a dot would make them ambiguous; use - or _ instead`,
+              error: (issue) =>
+                `ref ${JSON.stringify(issue.input)} must not contain a dot: failures name a rule as rules.<ref>.<field>, so a dot would make them ambiguous; use - or _ instead`,
             }),
         )
         .max(MANAGED_RULE_LIMITS.rulesMax, `must hold at most ${MANAGED_RULE_LIMITS.rulesMax} rules; split them over fewer, broader rules`),
@@ -38,7 +39,13 @@ export const WafManagedRulesKind = declareKind('WafManagedRules', {
       takeOver: TakeOverSchema,
     })
     .strict(),
-  fields: [zoneField('replace'), { input: 'order', wire: 'rules', change: 'update' }, { input: 'rules', wire: 'rules', change: 'update' }, { input: 'restoreOnDelete', wire: '', change: 'state' }, createOnly('takeOver')],
+  fields: [
+    zoneField('replace'),
+    { input: 'order', wire: 'rules', change: 'update' },
+    ...inPlace('rules'),
+    { input: 'restoreOnDelete', wire: '', change: 'state' },
+    createOnly('takeOver'),
+  ],
   outputs: ['ruleIds', 'version', 'recorded'],
   identity: { object: 'managedEntrypoint', scope: 'zone', noun: 'the WAF managed rules entry point of zone', marker: 'description' },
   deleteBeforeReplace: true,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ZoneIdSchema } from '../schemas';
 import { AdjustmentsSchema, NO_ADJUSTMENTS } from '../migration/adjustments';
 import { MigrationModeSchema } from '../migration/steps';
-import { declareKind, zoneField } from './declaration';
+import { declareKind, inPlace, zoneField } from './declaration';
 
 /** How long create and update wait for the zone to reach the declared mode, and how often they look. */
 export const DEFAULT_WAIT = { timeoutSeconds: 900, pollIntervalSeconds: 5 } as const;
@@ -28,7 +28,7 @@ export const WafMigrationKind = declareKind('WafMigration', {
       wait: WaitSchema.default({ ...DEFAULT_WAIT }),
     })
     .strict(),
-  fields: [zoneField('refused'), { input: 'mode', wire: 'mode', change: 'update' }, { input: 'adjustments', wire: '', change: 'update' }, { input: 'wait', wire: '', change: 'state' }],
+  fields: [zoneField('refused'), ...inPlace('mode'), { input: 'adjustments', wire: '', change: 'update' }, { input: 'wait', wire: '', change: 'state' }],
   outputs: ['migrationState', 'previousWafStatus', 'newWafStatus', 'submittedRuleset', 'conversion'],
   identity: { object: 'wafMigration', scope: 'zone', noun: 'the WAF migration of zone', marker: 'none' },
   // A short wait: the tests' emulator migrates at once.

@@ -20,7 +20,10 @@ export type OutputsOf<D extends AnyKind> = InputsOf<D> & { [O in D['outputs'][nu
  * (the path), nor what is read only at create or kept in the state.
  */
 export function wireFields<D extends AnyKind>(declaration: D): Field<Exclude<InputOf<D>, 'zoneId'>>[] {
-  return declaration.fields.filter((field): field is Field<Exclude<InputOf<D>, 'zoneId'>> => field.wire !== '' && field.wire !== 'zone_id' && (field.change === 'update' || field.change === 'replace'));
+  return declaration.fields.filter(
+    (field): field is Field<Exclude<InputOf<D>, 'zoneId'>> =>
+      field.wire !== '' && field.wire !== 'zone_id' && (field.change === 'update' || field.change === 'replace'),
+  );
 }
 
 /** Sets `value` at a dotted wire path of `body`, making the objects on the way. */
@@ -53,7 +56,12 @@ export function bodyOf<D extends AnyKind>(declaration: D, inputs: Partial<Record
  * `bodyOf`, typed as the request schema `schema` takes it: the field table puts each input where that schema has it,
  * which test/kinds/wire.test.ts holds by parsing each kind's body with its schema (the one cast of bodies).
  */
-export function requestOf<S extends z.ZodType, D extends AnyKind>(schema: S, declaration: D, inputs: Partial<Record<InputOf<D>, unknown>>, only?: readonly InputOf<D>[]): z.input<S> {
+export function requestOf<S extends z.ZodType, D extends AnyKind>(
+  schema: S,
+  declaration: D,
+  inputs: Partial<Record<InputOf<D>, unknown>>,
+  only?: readonly InputOf<D>[],
+): z.input<S> {
   return bodyOf(declaration, inputs, only) as z.input<S>;
 }
 

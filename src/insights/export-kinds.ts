@@ -111,7 +111,21 @@ export const EXPORTS: { [K in ResourceKind]: FieldTableExport<InputOf<K>> | Prog
         `The zone's migration to the new WAF (now ${migrationState}). Declared so that the stack holds it: its create takes`,
         'the zone as it is, with no write; it can never be undone, so it is protected (docs/firewall-and-migration.md).',
       ];
-      return [{ id: '', text: block('WafMigration', 'wafMigration', 'waf-migration', [['zoneId', 'zoneId'], ['mode', tsString(mode)]], comment) }];
+      return [
+        {
+          id: '',
+          text: block(
+            'WafMigration',
+            'wafMigration',
+            'waf-migration',
+            [
+              ['zoneId', 'zoneId'],
+              ['mode', tsString(mode)],
+            ],
+            comment,
+          ),
+        },
+      ];
     },
   },
   WafManagedRules: {
@@ -120,7 +134,16 @@ export const EXPORTS: { [K in ResourceKind]: FieldTableExport<InputOf<K>> | Prog
     program: (snapshot) =>
       (objectsOf('WafManagedRules', snapshot) as SavedRuleset[]).map((wafRules) => ({
         id: '',
-        text: block('WafManagedRules', 'wafManagedRules', 'waf-managed-rules', [['zoneId', 'zoneId'], ['rules', tsLiteral(rulesFromRuleset(wafRules), 2)]], WAF_MANAGED_RULES_COMMENT),
+        text: block(
+          'WafManagedRules',
+          'wafManagedRules',
+          'waf-managed-rules',
+          [
+            ['zoneId', 'zoneId'],
+            ['rules', tsLiteral(rulesFromRuleset(wafRules), 2)],
+          ],
+          WAF_MANAGED_RULES_COMMENT,
+        ),
       })),
   },
   CustomRule: { section: 6, program: (snapshot) => phaseRuleBlocks('CustomRule', snapshot) },
@@ -135,7 +158,9 @@ export const EXPORTS: { [K in ResourceKind]: FieldTableExport<InputOf<K>> | Prog
  */
 function phaseRuleBlocks(kind: 'CustomRule' | 'RateLimitRule', snapshot: ZoneSnapshot): Array<Pick<Block, 'id' | 'text'>> {
   // Named after the description, else the ref its program declared.
-  const rules = (objectsOf(kind, snapshot) as SavedRuleset['rules']).flatMap((rule) => (rule.id ? [{ id: rule.id, description: rule.description || splitMarked(rule.ref).own, rule }] : []));
+  const rules = (objectsOf(kind, snapshot) as SavedRuleset['rules']).flatMap((rule) =>
+    rule.id ? [{ id: rule.id, description: rule.description || splitMarked(rule.ref).own, rule }] : [],
+  );
   const names = kind === 'CustomRule' ? (['custom-rule', 'customRule'] as const) : (['rate-limit-rule', 'rateLimitRule'] as const);
   return nameObjects(rules, names[0], names[1]).map(({ object: { rule }, name, variable }, index) => {
     const declared = phaseRuleFromWire(rule);
@@ -154,8 +179,16 @@ function phaseRuleBlocks(kind: 'CustomRule' | 'RateLimitRule', snapshot: ZoneSna
     ];
     const noun = kind === 'CustomRule' ? 'Custom rule' : 'Rate limiting rule';
     // As noteMarker words it for the other kinds.
-    const held = marker === undefined ? [] : [`Marked ${marker} by the stack that manages it: adopting it is refused unless this resource also says takeOver: true (docs/ownership.md#take-over).`];
+    const held =
+      marker === undefined
+        ? []
+        : [
+            `Marked ${marker} by the stack that manages it: adopting it is refused unless this resource also says takeOver: true (docs/ownership.md#take-over).`,
+          ];
     // Padded, so the blocks keep the order the rules run in.
-    return { id: String(index).padStart(6, '0'), text: block(kind, variable, name, fields, [`${noun} ${rule.id}, number ${index + 1} of its phase.`, ...held]) };
+    return {
+      id: String(index).padStart(6, '0'),
+      text: block(kind, variable, name, fields, [`${noun} ${rule.id}, number ${index + 1} of its phase.`, ...held]),
+    };
   });
 }

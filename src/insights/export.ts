@@ -19,7 +19,10 @@ export interface RenderOptions {
 }
 
 /** `FirewallRule` as a resource name (`firewall-rule`) and a variable (`firewallRule`). */
-const kindNames = (kind: string) => ({ name: kind.replace(/(?<=.)[A-Z]/g, (letter) => `-${letter}`).toLowerCase(), variable: kind.charAt(0).toLowerCase() + kind.slice(1) });
+const kindNames = (kind: string) => ({
+  name: kind.replace(/(?<=.)[A-Z]/g, (letter) => `-${letter}`).toLowerCase(),
+  variable: kind.charAt(0).toLowerCase() + kind.slice(1),
+});
 
 /**
  * A kind declared from its field table alone, in the words of the registry: after the sections of EXPORTS, in registry
@@ -31,7 +34,9 @@ function plainExport(kind: ResourceKind): FieldTableExport {
   return {
     section: RESOURCE_KINDS.length + RESOURCE_KINDS.indexOf(kind),
     names: kindNames(kind),
-    order: fields.filter((field) => field.wire !== '' && field.wire !== 'zone_id' && (field.change === 'update' || field.change === 'replace')).map((field) => field.input),
+    order: fields
+      .filter((field) => field.wire !== '' && field.wire !== 'zone_id' && (field.change === 'update' || field.change === 'replace'))
+      .map((field) => field.input),
     comment: (object, snapshot) => [`${noun} ${identity.scope === 'zone' ? snapshot.zoneId : object.id}.`],
   };
 }
@@ -59,7 +64,12 @@ function literal(value: unknown, quiet: boolean): string | undefined {
  * the registry's own words (plainExport); `named`, the names of every declared object by type, to the kind's objects
  * named alone. Pure.
  */
-export function fieldTableBlocks(kind: ResourceKind, snapshot: ZoneSnapshot, how: FieldTableExport = plainExport(kind), named?: ReadonlyMap<ObjectType, Names>): Block[] {
+export function fieldTableBlocks(
+  kind: ResourceKind,
+  snapshot: ZoneSnapshot,
+  how: FieldTableExport = plainExport(kind),
+  named?: ReadonlyMap<ObjectType, Names>,
+): Block[] {
   const { identity, fields } = declarationOf(kind) as KindDeclaration;
   const objects = objectsOf(kind, snapshot) as WireObject[];
   const wireOf = new Map(fields.map((field) => [field.input, field.wire]));
@@ -174,7 +184,9 @@ export function renderPulumiProgram(zone: ZoneSnapshot, options: RenderOptions =
 }
 
 /** Reads the zone and renders its program. */
-export async function exportZoneProgram(args: { client: ZoneGuardClient; zoneId: string } & RenderOptions): Promise<{ program: string; snapshot: ZoneSnapshot }> {
+export async function exportZoneProgram(
+  args: { client: ZoneGuardClient; zoneId: string } & RenderOptions,
+): Promise<{ program: string; snapshot: ZoneSnapshot }> {
   const snapshot = await readZoneSnapshot(args);
   return { program: renderPulumiProgram(snapshot, args), snapshot };
 }

@@ -138,7 +138,14 @@ function recordPending(ownership: Ownership, resource: ResourceState & { inputs:
   if (identity.scope !== 'object') return;
   const adopted = identity.adoptInput ? text(resource.inputs[identity.adoptInput]) : undefined;
   if (adopted) ownership.held.add(adopted);
-  else ownership.pending.push({ urn: resource.urn, kind, inputs: resource.inputs, ...(text(resource.inputs[OWNER_KEY]) ? { marker: text(resource.inputs[OWNER_KEY]) } : {}) });
+  else {
+    ownership.pending.push({
+      urn: resource.urn,
+      kind,
+      inputs: resource.inputs,
+      ...(text(resource.inputs[OWNER_KEY]) ? { marker: text(resource.inputs[OWNER_KEY]) } : {}),
+    });
+  }
 }
 
 /** The ids the stacks' resources hold in `zoneId`, the markers they record there, and their pending creates. Pure. */
@@ -173,11 +180,15 @@ function pendingMatch(kind: ResourceKind): { object: ListedObject; matches(objec
     object: identity.object as ListedObject,
     // Two kinds make ruleset rules: a rule of the other kind's phase is never what this create made.
     matches: (object, inputs) =>
-      (identity.phase === undefined || (object as { phase?: string }).phase === identity.phase) && compared.every(({ input, wire }) => wireValue(object, wire) === inputs[input]),
+      (identity.phase === undefined || (object as { phase?: string }).phase === identity.phase) &&
+      compared.every(({ input, wire }) => wireValue(object, wire) === inputs[input]),
   };
 }
 
-const PENDING_MATCH = Object.fromEntries(KINDS.map((declaration) => [declaration.kind, pendingMatch(declaration.kind)])) as Record<ResourceKind, ReturnType<typeof pendingMatch>>;
+const PENDING_MATCH = Object.fromEntries(KINDS.map((declaration) => [declaration.kind, pendingMatch(declaration.kind)])) as Record<
+  ResourceKind,
+  ReturnType<typeof pendingMatch>
+>;
 
 /** Whether `object` (of the type the kind makes) is what a pending create of `kind` declared, by the inputs its create sent. */
 export function matchesPending(kind: ResourceKind, object: Listed, inputs: Record<string, unknown>): boolean {

@@ -1,9 +1,10 @@
 // A pull request's preview as a reviewer reads it: what `pulumi preview --json` printed, turned into Markdown for a
 // CI step summary or a PR comment. The CLI prints either one JSON document (its PreviewDigest, which leaves out the
-// stack outputs in v3.259) or, with PULUMI_ENABLE_STREAMING_JSON_PREVIEW=true, the engine's events one a line, stack
-// outputs included; both read into the digest's shape. Per zone, what `up` would change; the sources each CSP policy gains or loses; the
-// firewall rules and WAF custom rules added, changed or removed; the WAF migration plan a stack output carries while
-// the migration is pending; the firewall rules upgrade plan a stack output carries; and each failure in one line. Pure: the preview's JSON in, the text out.
+// stack outputs from v3.259 to v3.276: pkg/display/json.go) or, with PULUMI_ENABLE_STREAMING_JSON_PREVIEW=true, the
+// engine's events one a line, stack outputs included; both read into the digest's shape. Per zone, what `up` would
+// change; the sources each CSP policy gains or loses; the firewall rules and WAF custom rules added, changed or
+// removed; the WAF migration plan a stack output carries while the migration is pending; the firewall rules upgrade
+// plan a stack output carries; and each failure in one line. Pure: the preview's JSON in, the text out.
 import { stripVTControlCharacters } from 'node:util';
 import { z } from 'zod';
 import { PREVIEW_UNKNOWN } from '../unknown';
@@ -71,7 +72,16 @@ export function digestOfEvents(events: EngineEvent[]): PreviewDigest {
       continue;
     }
     if (pre?.op === 'refresh') continue;
-    if (pre) steps.push({ op: pre.op, urn: pre.urn, oldState: pre.old ?? undefined, newState: pre.new ?? undefined, diffReasons: pre.diffs ?? [], detailedDiff: pre.detailedDiff ?? null });
+    if (pre) {
+      steps.push({
+        op: pre.op,
+        urn: pre.urn,
+        oldState: pre.old ?? undefined,
+        newState: pre.new ?? undefined,
+        diffReasons: pre.diffs ?? [],
+        detailedDiff: pre.detailedDiff ?? null,
+      });
+    }
     const outputs = event.resOutputsEvent?.metadata;
     if (outputs && resourceOfUrn(outputs.urn).kind === 'Stack') {
       const stack = steps.find((step) => step.urn === outputs.urn);
@@ -250,7 +260,9 @@ function firewallUpgradeLines({ output, plan }: FirewallUpgradeOutput): string[]
     ...list(plan.problems).map((problem) => `- problem: ${String(problem)}`),
     ...rules,
     // How the move's up goes (create then delete, overlapping; or adopt): docs/firewall-and-migration.md#move.
-    ...(typeof field(plan.move, 'note') === 'string' ? [`- the move of ${list(field(plan.move, 'rules')).length} rule(s) of this stack: ${String(field(plan.move, 'note'))}`] : []),
+    ...(typeof field(plan.move, 'note') === 'string'
+      ? [`- the move of ${list(field(plan.move, 'rules')).length} rule(s) of this stack: ${String(field(plan.move, 'note'))}`]
+      : []),
   ];
 }
 
@@ -333,7 +345,8 @@ const DETAILS: Record<ResourceKind | typeof STACK_OWNER, (change: ResourceChange
   CustomRule: (change) => [ruleLine(change, RULE_SUMMARY)],
   RateLimitRule: (change) => [ruleLine(change, [...RULE_SUMMARY, 'ratelimit'])],
   // docs/ownership.md#owner-id
-  StackOwner: (change) => (change.verb === 'create' ? [`the stack's owner id ${code(change.name)}: drawn by the up, its owner markers are made from it; no call to the service`] : []),
+  StackOwner: (change) =>
+    change.verb === 'create' ? [`the stack's owner id ${code(change.name)}: drawn by the up, its owner markers are made from it; no call to the service`] : [],
 };
 
 /** The detail lines of one zone's changes: CSP sources, firewall rules, custom and rate limiting rules, WAF managed rules. */
@@ -367,7 +380,14 @@ export function refreshedResources(digest: PreviewDigest): RefreshedResource[] {
   return (digest.refreshed ?? []).map(({ urn, old, new: live }) => {
     const steps = (digest.steps ?? []).filter((step) => step.urn === urn);
     const { kind, name } = resourceOfUrn(urn);
-    return { kind, name, ops: new Set(steps.map((step) => step.op)), state: old?.outputs, live: live?.outputs, declared: steps.find((step) => step.newState?.inputs)?.newState?.inputs };
+    return {
+      kind,
+      name,
+      ops: new Set(steps.map((step) => step.op)),
+      state: old?.outputs,
+      live: live?.outputs,
+      declared: steps.find((step) => step.newState?.inputs)?.newState?.inputs,
+    };
   });
 }
 

@@ -1,6 +1,16 @@
 // What `zoneguard export` reads of a zone, and which of its objects each kind declares. Reads only; the rest pure.
 import { NotFoundError, type ZoneGuardClient } from '../client';
-import { type CspPolicyWire, type Filter, type FirewallRuleWire, type PageGuardSettingsWire, type RulesetPhase, type SavedRuleset, CUSTOM_PHASE, MANAGED_PHASE, RATELIMIT_PHASE } from '../schemas';
+import {
+  type CspPolicyWire,
+  type Filter,
+  type FirewallRuleWire,
+  type PageGuardSettingsWire,
+  type RulesetPhase,
+  type SavedRuleset,
+  CUSTOM_PHASE,
+  MANAGED_PHASE,
+  RATELIMIT_PHASE,
+} from '../schemas';
 import { managedEntrypointBlocker } from '../rulesets';
 import { declarationOf, type KindDeclaration, type ObjectType, type ResourceKind } from '../kinds';
 

@@ -31,14 +31,32 @@ try {
     emulator,
     program: async () => {
       for (let i = 0; i < POLICIES; i += 1) {
-        new CspPolicy(`policy-${i}`, { zoneId, action: 'log', expression: `http.host eq "shop-${i}.example"`, value: "script-src 'self'", description: `policy ${i} ${version}` });
+        new CspPolicy(`policy-${i}`, {
+          zoneId,
+          action: 'log',
+          expression: `http.host eq "shop-${i}.example"`,
+          value: "script-src 'self'",
+          description: `policy ${i} ${version}`,
+        });
       }
       for (let i = 0; i < RULES; i += 1) {
-        new CustomRule(`rule-${i}`, { zoneId, action: 'log', expression: `(http.request.uri.path eq "/path-${i}")`, ref: `rule-${i}`, description: `rule ${i} ${version}` });
+        new CustomRule(`rule-${i}`, {
+          zoneId,
+          action: 'log',
+          expression: `(http.request.uri.path eq "/path-${i}")`,
+          ref: `rule-${i}`,
+          description: `rule ${i} ${version}`,
+        });
       }
       // Each create lands after a rule of the stack: its seal records the two rules around it.
       for (let i = 0; creates && i < CREATES; i += 1) {
-        new CustomRule(`added-${i}`, { zoneId, action: 'block', expression: `(http.request.uri.path eq "/added-${i}")`, ref: `added-${i}`, position: { after: `rule-${i * 2}` } });
+        new CustomRule(`added-${i}`, {
+          zoneId,
+          action: 'block',
+          expression: `(http.request.uri.path eq "/added-${i}")`,
+          ref: `added-${i}`,
+          position: { after: `rule-${i * 2}` },
+        });
       }
       return {};
     },
@@ -55,7 +73,9 @@ try {
   await run('preview --refresh (100 changes), sealed: its record and zoneguard preview-report --seal', async () => {
     await stack.preview({ refresh: true, color: 'never', onEvent: (event) => events.push(event) });
     fs.writeFileSync(path.join(dir, 'preview.json'), events.map((event) => JSON.stringify(event)).join('\n'));
-    execFileSync('node', [path.join(lib.root, 'dist/cli/index.js'), 'preview-report', '--seal', seal, '--landings', landings, path.join(dir, 'preview.json')], { stdio: 'ignore' });
+    execFileSync('node', [path.join(lib.root, 'dist/cli/index.js'), 'preview-report', '--seal', seal, '--landings', landings, path.join(dir, 'preview.json')], {
+      stdio: 'ignore',
+    });
   });
   delete stack.workspace.envVars.ZONEGUARD_SEAL_RECORD;
   const sealed = JSON.parse(fs.readFileSync(seal, 'utf8')) as { resources: Array<{ op: string; landing: unknown }> };

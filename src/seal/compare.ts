@@ -53,7 +53,8 @@ export function fieldChanges(sealed: Record<string, unknown>, now: Record<string
 const shown = (value: unknown) => (value === undefined ? '(none)' : JSON.stringify(value));
 
 /** `description "a" → "b"; enabled true → false`. */
-export const changesText = (changes: readonly FieldChange[]): string => changes.map(({ field, sealed, now }) => `${field} ${shown(sealed)} → ${shown(now)}`).join('; ');
+export const changesText = (changes: readonly FieldChange[]): string =>
+  changes.map(({ field, sealed, now }) => `${field} ${shown(sealed)} → ${shown(now)}`).join('; ');
 
 /** A rule as a refusal names it: by its own ref (or its id) and what its owner marker says. */
 export function ruleWords(rule: Neighbour): string {

@@ -98,10 +98,14 @@ export function readSeal(text: string, file: string): { seal: Seal } | { refusal
   const parsed = SealSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    return { refusal: `zoneguard: the seal ${file} is not a seal of this version of zoneguard (${issue.path.join('.') || 'the file'}: ${issue.message}); ${again}` };
+    return {
+      refusal: `zoneguard: the seal ${file} is not a seal of this version of zoneguard (${issue.path.join('.') || 'the file'}: ${issue.message}); ${again}`,
+    };
   }
   const { digest, ...body } = parsed.data;
-  if (sealDigest(body) !== digest) return { refusal: `zoneguard: the seal ${file} was changed after the preview wrote it (its content does not match its digest); ${again}` };
+  if (sealDigest(body) !== digest) {
+    return { refusal: `zoneguard: the seal ${file} was changed after the preview wrote it (its content does not match its digest); ${again}` };
+  }
   return { seal: parsed.data };
 }
 

@@ -52,7 +52,9 @@ function landingOf(records: readonly LandingRecord[], kind: string, name: string
 export function sealOfPreview(digest: PreviewDigest, records: readonly LandingRecord[], madeAt: string): SealBody {
   const first = digest.steps?.[0]?.urn ?? digest.refreshed?.[0]?.urn;
   if (first === undefined) throw new SealMakingError('the preview holds no resource: nothing to seal');
-  if ((digest.diagnostics ?? []).some((d) => d.severity === 'error')) throw new SealMakingError('the preview failed: a failed preview is not sealed; fix what its report names, then preview again');
+  if ((digest.diagnostics ?? []).some((d) => d.severity === 'error')) {
+    throw new SealMakingError('the preview failed: a failed preview is not sealed; fix what its report names, then preview again');
+  }
   const refreshed = new Map((digest.refreshed ?? []).map((entry) => [entry.urn, entry]));
   const byUrn = new Map<string, SealedResource>();
   for (const step of digest.steps ?? []) {
@@ -62,7 +64,9 @@ export function sealOfPreview(digest: PreviewDigest, records: readonly LandingRe
     const [before, after] = [{ ...step.oldState?.outputs, ...step.oldState?.inputs } as Props, step.newState?.inputs as Props];
     const read = refreshed.get(step.urn);
     if (op !== 'create' && read === undefined) {
-      throw new SealMakingError(`${kind} ${urnName}: the preview did not read it from the service (run pulumi preview with --refresh, as ci.sh pr does): there is nothing to seal it with`);
+      throw new SealMakingError(
+        `${kind} ${urnName}: the preview did not read it from the service (run pulumi preview with --refresh, as ci.sh pr does): there is nothing to seal it with`,
+      );
     }
     const seen = byUrn.get(step.urn);
     const owner = known(after?.[OWNER_KEY]) ?? known(before?.[OWNER_KEY]);

@@ -29,7 +29,11 @@ export function activeSeal(env: NodeJS.ProcessEnv = process.env): Seal | undefin
     try {
       text = fs.readFileSync(file, 'utf8');
     } catch (error) {
-      loaded = { file, seal: undefined, refusal: `zoneguard: ${SEAL_VARIABLE} names ${file}, which cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}); nothing was written` };
+      loaded = {
+        file,
+        seal: undefined,
+        refusal: `zoneguard: ${SEAL_VARIABLE} names ${file}, which cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}); nothing was written`,
+      };
     }
     if (text !== undefined) {
       const read = readSeal(text, file);

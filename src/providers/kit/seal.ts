@@ -44,7 +44,15 @@ export function sealedEntry(seal: Seal, kind: ResourceKind, props: Record<string
 const what = (kind: ResourceKind, props: Record<string, unknown>, id?: string) => label(kind, props, nameOf(props), id);
 
 /** Refuses a write the seal does not show (`ops`: the sealed ops it may be part of), or from another state than the preview's. */
-function assertCovered(seal: Seal, kind: ResourceKind, op: SealedOp, ops: readonly SealedOp[], props: Record<string, unknown>, olds?: Record<string, unknown>, id?: string): void {
+function assertCovered(
+  seal: Seal,
+  kind: ResourceKind,
+  op: SealedOp,
+  ops: readonly SealedOp[],
+  props: Record<string, unknown>,
+  olds?: Record<string, unknown>,
+  id?: string,
+): void {
   const entry = sealedEntry(seal, kind, props);
   if (entry === undefined || !ops.includes(entry.op)) throw new ProviderError(uncoveredRefusal(what(kind, props, id), op, entry?.op));
   if (olds === undefined || entry.state === null) return;

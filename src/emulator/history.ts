@@ -34,7 +34,9 @@ export function momentOf(context: EmulatorContext, zoneId: string, after: string
 
 /** Whether two moments hold the same rules: a write that changed nothing (a dry run) is no new moment. */
 const sameRules = (a: ZoneMoment, b: ZoneMoment | undefined) =>
-  b !== undefined && a.legacyFirewall === b.legacyFirewall && JSON.stringify([a.firewallRules, a.customRules]) === JSON.stringify([b.firewallRules, b.customRules]);
+  b !== undefined &&
+  a.legacyFirewall === b.legacyFirewall &&
+  JSON.stringify([a.firewallRules, a.customRules]) === JSON.stringify([b.firewallRules, b.customRules]);
 
 /**
  * Adds a moment to a watched zone's history after each write the service accepted. Taken as the answer is sent, in the

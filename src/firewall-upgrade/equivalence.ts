@@ -93,7 +93,11 @@ function legacyThen(legacy: (request: TestRequest) => Verdict, custom: readonly 
  * Runs the zone before (its legacy rules, then `alongside`: the custom rules it already held, which ran after them)
  * and after (`custom`, the whole phase as it will be) over the requests their values give, and compares the outcomes.
  */
-export function checkEquivalence(legacy: readonly FirewallRuleWire[], custom: readonly KeyedCustomRule[], alongside: readonly KeyedCustomRule[] = []): Equivalence {
+export function checkEquivalence(
+  legacy: readonly FirewallRuleWire[],
+  custom: readonly KeyedCustomRule[],
+  alongside: readonly KeyedCustomRule[] = [],
+): Equivalence {
   const unevaluated = new Map<string, string>();
   const legacyCompiled = legacy.map((rule) => compile(rule.id, rule.filter.expression, unevaluated));
   const legacyRules: RunnableLegacyRule[] = legacy.map((rule, i) => ({ ...rule, key: rule.id, matches: (legacyCompiled[i] as Compiled).matches }));
@@ -136,7 +140,9 @@ function strictMatcher(key: string, text: string): (request: TestRequest) => boo
 
 /** What a zone decides for each request (docs/service.md#zone-evaluation): its legacy rules while they run, then its custom rules. Pure. */
 export function zoneEvaluator(zone: ZoneRules): (request: TestRequest) => Verdict {
-  const legacy = legacyEvaluator(zone.legacyRuns ? zone.legacy.map((rule) => ({ ...rule, key: rule.id, matches: strictMatcher(rule.id, rule.filter.expression) })) : []);
+  const legacy = legacyEvaluator(
+    zone.legacyRuns ? zone.legacy.map((rule) => ({ ...rule, key: rule.id, matches: strictMatcher(rule.id, rule.filter.expression) })) : [],
+  );
   return legacyThen(legacy, runnable(zone.custom, strictMatcher));
 }
 

@@ -4,11 +4,11 @@ export { RESOURCE_KINDS, TYPE_MODULE, type ResourceKind } from '../../kinds';
 
 /**
  * The input (and output) that carries a resource's logical name to its provider. The dynamic provider host of
- * @pulumi/pulumi 3.259 (cmd/dynamic-provider) hands create, read, update and delete the id and the properties only,
- * never the URN, so the resource classes add their name to the inputs and the provider keeps it in the outputs
- * (kit/ownership.ts). Never validated, never diffed: a rename with `aliases` stays a no-op. Not `__name`: the SDK's
- * Resource keeps its name there, and an input of that name fails the construction ("Property '__name' is already
- * initialized").
+ * @pulumi/pulumi (cmd/dynamic-provider, 3.259 to 3.276) hands create, read, update and delete the id and the
+ * properties only, never the URN, so the resource classes add their name to the inputs and the provider keeps it in
+ * the outputs (kit/ownership.ts). Never validated, never diffed: a rename with `aliases` stays a no-op. Not `__name`:
+ * the SDK's Resource keeps its name there, and an input of that name fails the construction ("Property '__name' is
+ * already initialized").
  */
 export const NAME_KEY = '__zoneguardName';
 

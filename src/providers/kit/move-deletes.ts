@@ -57,7 +57,11 @@ const unmarked = (rule: RulesetRule): RulesetRule => {
  * resource of the run, and converted by a custom rule the run created (`made`: the same
  * expression, mapped action and parameters, description and own ref). Pure.
  */
-export function movedRules(legacy: readonly FirewallRuleWire[], made: readonly RulesetRule[], isDeclared: (rule: FirewallRuleWire) => boolean): FirewallRuleWire[] {
+export function movedRules(
+  legacy: readonly FirewallRuleWire[],
+  made: readonly RulesetRule[],
+  isDeclared: (rule: FirewallRuleWire) => boolean,
+): FirewallRuleWire[] {
   const candidates = made.map(unmarked);
   return legacyOrder(legacy).filter((rule) => {
     if (splitMarked(rule.ref).marker === undefined || isDeclared(rule)) return false;
@@ -95,7 +99,13 @@ async function deleteMoved(client: ZoneGuardClient, zoneId: string, phase: reado
  * (above), once per zone and run, from the zone's custom phase as read for the delete (`phase`). False where this run
  * created no custom rule in the zone: the delete then goes as before.
  */
-export async function deletedByMove(client: ZoneGuardClient, zoneId: string, object: 'rule' | 'filter', id: string, phase: () => Promise<readonly RulesetRule[]>): Promise<boolean> {
+export async function deletedByMove(
+  client: ZoneGuardClient,
+  zoneId: string,
+  object: 'rule' | 'filter',
+  id: string,
+  phase: () => Promise<readonly RulesetRule[]>,
+): Promise<boolean> {
   if (!created.has(zoneId)) return false;
   let moved = deleted.get(zoneId);
   if (!moved) {

@@ -12,7 +12,7 @@ import { CUSTOM_PHASE, type RulesetRule } from '../../src/schemas';
 import { splitMarked } from '../../src/schemas/owner-marker';
 import { SEAL_RECORD_VARIABLE, SEAL_VARIABLE } from '../../src/seal/session';
 import { capture } from '../insights/helpers';
-import { testClient, zoneOfPlan } from '../support/emulator';
+import { testClient, writesOf, zoneOfPlan } from '../support/emulator';
 import { openSandbox, type EngineSandbox } from './harness';
 
 // Sealed previews through the real engine (docs/sealed-previews.md): a `preview --refresh` whose JSON and recorded
@@ -104,7 +104,7 @@ const rules = async (): Promise<RulesetRule[]> => (await client.rulesets.getEntr
 const ruleOf = async (ref: string) => (await rules()).find((rule) => splitMarked(rule.ref).own === ref)!;
 const shopPolicy = async () => (await client.cspPolicies.list({ zoneId }).toArray()).find((policy) => splitMarked(policy.description).own.startsWith('shop'));
 /** The writes the emulator logged since the last clear: method and path. */
-const writes = async () => (await sandbox.emulator.admin.requests()).filter((request) => request.method !== 'GET').map((request) => `${request.method} ${request.path}`);
+const writes = () => writesOf(sandbox.emulator);
 
 test('a dashboard edit of a rule the preview updates: that rule fails naming the edit and stays as edited; the policy is applied', async () => {
   desired = { ...desired, policy: 'shop scripts v2', first: 'block admin paths' };
@@ -229,11 +229,11 @@ test('with no change on the zone since the preview, the sealed up makes the writ
   const unsealed = await sandbox.emulator.admin.counters();
   // Updates (the policy's, a custom rule's, the legacy rules' and filter's), a delete (the middle rule's): the same
   // writes, and the same reads (the owner marker's) but for when the coalesced reads of a zone's list meet.
-  const writesOf = (byRoute: Record<string, number>) => Object.fromEntries(Object.entries(byRoute).filter(([route]) => !route.startsWith('GET ')));
+  const writeRoutes = (byRoute: Record<string, number>) => Object.fromEntries(Object.entries(byRoute).filter(([route]) => !route.startsWith('GET ')));
   const readsOf = (byRoute: Record<string, number>) => Object.entries(byRoute).filter(([route]) => route.startsWith('GET ')).reduce((sum, [, n]) => sum + n, 0);
-  expect(writesOf(sealed.byRoute)).toEqual(writesOf(unsealed.byRoute));
+  expect(writeRoutes(sealed.byRoute)).toEqual(writeRoutes(unsealed.byRoute));
   expect(readsOf(sealed.byRoute)).toBeLessThanOrEqual(readsOf(unsealed.byRoute));
-  expect(Object.keys(writesOf(sealed.byRoute)).sort()).toEqual([
+  expect(Object.keys(writeRoutes(sealed.byRoute)).sort()).toEqual([
     'DELETE /zones/:zone_id/rulesets/:ruleset_id/rules/:rule_id',
     'PATCH /zones/:zone_id/rulesets/:ruleset_id/rules/:rule_id',
     'PUT /zones/:zone_id/filters/:filter_id',

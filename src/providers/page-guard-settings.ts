@@ -4,6 +4,7 @@ import { PageGuardSettingsUpdateSchema } from '../schemas/page-guard';
 import { checkWithSchema } from './kit/check';
 import { diffFields } from './kit/diff';
 import { implementationOf } from './kit/context';
+import { assertSealedLive, sealsLive } from './kit/seal';
 import { step, unlessNotFound } from './kit/implementation';
 import { PageGuardSettingsKind, diffPlan, inputsOf, requestOf, wireFields } from '../kinds';
 
@@ -100,7 +101,15 @@ export const pageGuardSettings = implementationOf<PageGuardSettingsInputs, PageG
     return { id, props: outs, inputs };
   },
 
-  async update(ctx, _id, before, desired) {
+  async update(ctx, id, before, desired) {
+    // A sealed up: the settings as the sealed preview read them (docs/sealed-previews.md). The update reads nothing
+    // else first, so under a seal that holds the preview's read this is one read of the zone's settings, and none without.
+    if (sealsLive('PageGuardSettings', desired)) {
+      const found = await step(`${ctx.label()}: reading the settings`, () =>
+        unlessNotFound(() => ctx.client.pageGuard.get({ zoneId: before.zoneId }), undefined),
+      );
+      assertSealedLive('PageGuardSettings', desired, id, found && managedView(before.zoneId, settingsFromWire(found), before));
+    }
     const changed = changedSettings(before, desired);
     const result = await step(`${ctx.label()}: updating the settings`, () =>
       ctx.client.pageGuard.update({ zoneId: desired.zoneId, ...settingsToWire(changed) }),

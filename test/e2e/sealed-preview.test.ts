@@ -8,6 +8,7 @@ import { CustomRule } from '../../src/resources/custom-rule';
 import { FirewallFilter } from '../../src/resources/firewall-filter';
 import { FirewallRule } from '../../src/resources/firewall-rule';
 import { FirewallRuleWithFilter } from '../../src/resources/firewall-rule-with-filter';
+import { PageGuardSettings } from '../../src/resources/page-guard-settings';
 import { CUSTOM_PHASE, type RulesetRule } from '../../src/schemas';
 import { splitMarked } from '../../src/schemas/owner-marker';
 import { SEAL_RECORD_VARIABLE, SEAL_VARIABLE } from '../../src/seal/session';
@@ -34,6 +35,8 @@ interface Desired {
   middle: boolean;
   /** The legacy firewall rules' descriptions: the kinds whose live object is read through kit/firewall.ts. */
   firewall: string;
+  /** The page security settings' `useConnectionUrlPath`, once the program declares them (the last test: a per-zone kind). */
+  connectionUrlPath?: boolean;
 }
 let desired: Desired = { policy: 'shop scripts', first: 'block admin', second: 'block login', middle: false, firewall: 'legacy' };
 
@@ -46,6 +49,7 @@ const program = async () => {
   new FirewallRuleWithFilter('scanners', { zoneId, expression: 'http.user_agent contains "sqlmap"', action: 'block', description: `scanners ${desired.firewall}` });
   const filter = new FirewallFilter('wp-admin', { zoneId, expression: '(http.request.uri.path eq "/wp-admin")', description: `wp-admin ${desired.firewall}` });
   new FirewallRule('wp-admin', { zoneId, filterId: filter.id, action: 'challenge', description: `wp-admin rule ${desired.firewall}` });
+  if (desired.connectionUrlPath !== undefined) new PageGuardSettings('page', { zoneId, enabled: true, useConnectionUrlPath: desired.connectionUrlPath });
   return {};
 };
 
@@ -259,4 +263,23 @@ test('a seal of an older preview (an up ran after it) is refused before any writ
   );
   expect(await writes()).toEqual([]);
   expect(splitMarked((await shopPolicy())!.description).own).toBe('shop scripts v7');
+});
+
+test('a dashboard edit of the page security settings the preview updates: their update fails naming the field; they stay as the dashboard left them', async () => {
+  desired = { ...desired, connectionUrlPath: false };
+  await alpha.up({ color: 'never' });
+  desired = { ...desired, connectionUrlPath: true };
+  const { seal, report } = await sealedPreview(alpha);
+  expect(report).toContain('| update | PageGuardSettings `page` | useConnectionUrlPath |');
+  await client.pageGuard.update({ zoneId, enabled: false });
+  await sandbox.emulator.admin.clearRequests();
+
+  const { failed, text } = await sealedUp(alpha, seal);
+  expect(failed).toBe(true);
+  expect(text).toContain(
+    `PageGuardSettings 'page' of zone ${zoneId}: changed on the service since the sealed preview: enabled true → false; ` +
+      'nothing was written to it: preview again (ci.sh pr) and have the new report reviewed before this up',
+  );
+  expect(await writes()).toEqual([]);
+  expect(await client.pageGuard.get({ zoneId })).toMatchObject({ enabled: false, use_connection_url_path: false });
 });

@@ -1,4 +1,11 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { NAME_KEY } from '../../src/providers/kit/closure';
 import { pageGuardSettings } from '../../src/providers/page-guard-settings';
+import { PREVIEW_AGAIN } from '../../src/seal/compare';
+import { SEAL_FORMAT, sealText } from '../../src/seal/format';
+import { SEAL_VARIABLE, resetSeal } from '../../src/seal/session';
 import { checkedBy, useProviderFixture } from './support';
 
 const fx = useProviderFixture();
@@ -71,4 +78,61 @@ test('taking over settings already as declared only reads them', async () => {
   const { outs } = await pageGuardSettings.create(await checked({ zoneId, enabled: current.enabled }));
   expect(outs).toMatchObject({ zoneId, enabled: current.enabled, previous: { enabled: current.enabled } });
   expect((await fx.requestsSince()).map((r) => r.method)).toEqual(['GET']);
+});
+
+describe('an update under a seal (docs/sealed-previews.md)', () => {
+  const file = path.join(os.tmpdir(), `zoneguard-page-guard-seal-${process.pid}.json`);
+  afterEach(() => {
+    delete process.env[SEAL_VARIABLE];
+    resetSeal();
+  });
+  afterAll(() => fs.rmSync(file, { force: true }));
+
+  /** A seal whose preview read the settings of `zoneId` as `live`, and showed their update. */
+  const sealOf = (zoneId: string, live: Record<string, unknown>) => {
+    fs.writeFileSync(
+      file,
+      sealText({
+        zoneguardSeal: SEAL_FORMAT,
+        project: 'p',
+        stack: 's',
+        ownerId: null,
+        madeAt: '2026-11-27T00:00:00.000Z',
+        resources: [{ kind: 'PageGuardSettings', name: 'page', owner: null, op: 'update', zoneId, id: zoneId, state: null, live, landing: null }],
+      }),
+    );
+    process.env[SEAL_VARIABLE] = file;
+    resetSeal();
+  };
+
+  test('settings edited since the preview: the update fails naming the field, after one read and no write', async () => {
+    const zoneId = await fx.freshZone();
+    const { id, outs } = await pageGuardSettings.create(await checked({ zoneId, enabled: true, useConnectionUrlPath: true, [NAME_KEY]: 'page' }));
+    sealOf(zoneId, { enabled: true, useConnectionUrlPath: true });
+    await fx.client.pageGuard.update({ zoneId, enabled: false });
+    await fx.requestsSince();
+
+    const flipped = await checked({ zoneId, enabled: true, useConnectionUrlPath: false, [NAME_KEY]: 'page' });
+    await expect(pageGuardSettings.update(id, outs as Record<string, unknown>, flipped)).rejects.toThrow(
+      `PageGuardSettings 'page' of zone ${zoneId}: changed on the service since the sealed preview: enabled true → false; ${PREVIEW_AGAIN}`,
+    );
+    expect((await fx.requestsSince()).map((r) => r.method)).toEqual(['GET']);
+    expect(await fx.client.pageGuard.get({ zoneId })).toMatchObject({ enabled: false, use_connection_url_path: true });
+  });
+
+  test('settings as the preview read them: the update writes after its one read; without a seal it only writes', async () => {
+    const zoneId = await fx.freshZone();
+    const { id, outs } = await pageGuardSettings.create(await checked({ zoneId, enabled: true, useConnectionUrlPath: true, [NAME_KEY]: 'page' }));
+    const flipped = await checked({ zoneId, enabled: true, useConnectionUrlPath: false, [NAME_KEY]: 'page' });
+    sealOf(zoneId, { enabled: true, useConnectionUrlPath: true });
+    await fx.requestsSince();
+    const updated = await pageGuardSettings.update(id, outs as Record<string, unknown>, flipped);
+    expect((await fx.requestsSince()).map((r) => r.method)).toEqual(['GET', 'PUT']);
+
+    delete process.env[SEAL_VARIABLE];
+    resetSeal();
+    await pageGuardSettings.update(id, updated.outs as Record<string, unknown>, await checked({ zoneId, enabled: true, useConnectionUrlPath: true, [NAME_KEY]: 'page' }));
+    expect((await fx.requestsSince()).map((r) => r.method)).toEqual(['PUT']);
+    expect(await fx.client.pageGuard.get({ zoneId })).toMatchObject({ enabled: true, use_connection_url_path: true });
+  });
 });

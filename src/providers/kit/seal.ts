@@ -112,6 +112,15 @@ export function assertSealedLive(kind: ResourceKind, props: Record<string, unkno
   throw new ProviderError(liveRefusal(what(kind, props, id), changes, rule));
 }
 
+/**
+ * Whether a sealed up compares the resource's live object before its write: its seal holds the preview's read of it.
+ * False without ZONEGUARD_SEAL: a kind whose write reads nothing first (PageGuardSettings) reads only when true.
+ */
+export function sealsLive(kind: ResourceKind, props: Record<string, unknown>): boolean {
+  const seal = sealed();
+  return seal !== undefined && sealedEntry(seal, kind, props)?.live != null;
+}
+
 /** The objects this process's creates made: where a later create of the run lands is compared among the others. */
 const made = new Set<string>();
 

@@ -21,7 +21,7 @@ export const CspPolicyKind = declareKind('CspPolicy', {
         if (text === '' || text.length > FIREWALL_LIMITS.expressionMax) return;
         for (const message of expressionCheckFailures(text)) ctx.addIssue({ code: 'custom', message });
       }),
-      enabled: z.boolean({ error: 'must be a boolean' }).default(true),
+      enabled: z.boolean().default(true),
       value: wire.value.superRefine((value, ctx) => {
         for (const message of cspValueProblems(value)) ctx.addIssue({ code: 'custom', message });
       }),

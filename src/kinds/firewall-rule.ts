@@ -45,7 +45,7 @@ export const CheckedExpressionSchema = FilterExpressionSchema.superRefine((text,
 
 /** The inputs of a rule's own fields, with their defaults (docs/service.md#filters: the limits). */
 export const RULE_ARGS = {
-  paused: z.boolean({ error: 'must be a boolean' }).default(false),
+  paused: z.boolean().default(false),
   /** null: the service orders the rule itself. */
   priority: wire.priority.unwrap().default(null),
   description: wire.description.unwrap().default(''),

@@ -27,7 +27,7 @@ export const MARKER_KEY = '__zoneguardMarker';
 export const OWNER_ID_KEY = '__zoneguardOwnerId';
 
 /** `takeOver`, as every adoptable kind's `check` validates it (docs/ownership.md#take-over). */
-export const TakeOverSchema = z.boolean({ error: 'must be a boolean' }).optional();
+export const TakeOverSchema = z.boolean().optional();
 
 /**
  * The parts of a resource's identity the marker is made from; `parent` is the parent's URN ('' for a top-level

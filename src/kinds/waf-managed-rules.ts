@@ -35,7 +35,7 @@ export const WafManagedRulesKind = declareKind('WafManagedRules', {
         .max(MANAGED_RULE_LIMITS.rulesMax, `must hold at most ${MANAGED_RULE_LIMITS.rulesMax} rules; split them over fewer, broader rules`),
       rules: z.record(z.string().max(MANAGED_RULE_LIMITS.refMax, `must be at most ${MANAGED_RULE_LIMITS.refMax} characters (a ref)`), ManagedRuleSchema),
       /** Whether delete puts back the rules create found (the default) or leaves the rules in place. */
-      restoreOnDelete: z.boolean({ error: 'must be a boolean' }).default(true),
+      restoreOnDelete: z.boolean().default(true),
       takeOver: TakeOverSchema,
     })
     .strict(),

@@ -26,7 +26,7 @@ export const RuleAdjustmentSchema = z
     rulesetId: HexIdSchema.default(MANAGED_RULESET_ID),
     ruleId: ManagedRuleIdSchema,
     action: OverrideActionSchema.optional(),
-    enabled: z.boolean({ error: 'must be a boolean' }).optional(),
+    enabled: z.boolean().optional(),
     /** OWASP anomaly score threshold (the converted configuration sets 25 or 40). */
     scoreThreshold: z.number().int('must be a whole number').min(1, 'must be at least 1').optional(),
   })
@@ -40,7 +40,7 @@ export const CategoryAdjustmentSchema = z
     rulesetId: HexIdSchema.default(MANAGED_RULESET_ID),
     category: z.string().min(1, 'must name a category'),
     action: OverrideActionSchema.optional(),
-    enabled: z.boolean({ error: 'must be a boolean' }).optional(),
+    enabled: z.boolean().optional(),
   })
   .strict()
   .refine(hasSetting, { message: 'must set at least one of action, enabled' });

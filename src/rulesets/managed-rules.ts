@@ -20,7 +20,7 @@ export const ManagedRuleOverrideSchema = z
     /** A managed rule id (checked by the rules grammar, src/rulesets/grammar.ts). */
     id: z.string({ error: 'must be a string' }),
     action: OverrideActionSchema.optional(),
-    enabled: z.boolean({ error: 'must be a boolean' }).optional(),
+    enabled: z.boolean().optional(),
     /** The OWASP anomaly score threshold (the migration's conversion sets 25 or 40). */
     scoreThreshold: z.number().int('must be a whole number').min(1, 'must be at least 1').optional(),
   })
@@ -31,7 +31,7 @@ export const CategoryOverrideInputSchema = z
   .object({
     category: z.string().min(1, 'must name a category'),
     action: OverrideActionSchema.optional(),
-    enabled: z.boolean({ error: 'must be a boolean' }).optional(),
+    enabled: z.boolean().optional(),
   })
   .strict();
 
@@ -41,7 +41,7 @@ export const ExecuteSchema = z
     rulesetId: z.string({ error: 'must name a managed ruleset' }),
     /** The action of every rule of the ruleset, and whether the ruleset runs at all. */
     action: OverrideActionSchema.optional(),
-    enabled: z.boolean({ error: 'must be a boolean' }).optional(),
+    enabled: z.boolean().optional(),
     categories: z.array(CategoryOverrideInputSchema).optional(),
     rules: z.array(ManagedRuleOverrideSchema).optional(),
   })
@@ -84,7 +84,7 @@ export const ManagedRuleSchema = z
         for (const message of expressionCheckFailures(text)) ctx.addIssue({ code: 'custom', message });
       })
       .default('true'),
-    enabled: z.boolean({ error: 'must be a boolean' }).default(true),
+    enabled: z.boolean().default(true),
     execute: ExecuteSchema.optional(),
     skip: SkipSchema.optional(),
   })

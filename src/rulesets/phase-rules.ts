@@ -51,7 +51,7 @@ export const RatelimitInputSchema = z
     requestsPerPeriod: z.number({ error: 'must be a number' }),
     mitigationTimeout: z.number({ error: 'must be a number of seconds' }),
     countingExpression: z.string({ error: 'must be a string' }).optional(),
-    requestsToOrigin: z.boolean({ error: 'must be a boolean' }).optional(),
+    requestsToOrigin: z.boolean().optional(),
   })
   .strict();
 export type RatelimitInput = z.output<typeof RatelimitInputSchema>;
@@ -85,7 +85,7 @@ const ruleInputs = {
     .string({ error: 'must be a string' })
     .max(PHASE_RULE_LIMITS.descriptionMax, `must be at most ${PHASE_RULE_LIMITS.descriptionMax} characters`)
     .default(''),
-  enabled: z.boolean({ error: 'must be a boolean' }).default(true),
+  enabled: z.boolean().default(true),
   ref: z.string({ error: 'must be a string' }).max(PHASE_RULE_LIMITS.refMax, `must be at most ${PHASE_RULE_LIMITS.refMax} characters`).default(''),
   response: BlockResponseInputSchema.optional(),
   position: RulePlaceSchema.optional(),

@@ -30,7 +30,7 @@ describe('check', () => {
     ['zoneId', { zoneId: 'zone-1' }, 'CspPolicy.zoneId: must be a zone id: 32 lowercase hexadecimal characters'],
     ['action', { action: 'block' }, 'CspPolicy.action: must be one of "log", "allow", "add_reporting_directives"'],
     ['expression', { expression: '' }, 'CspPolicy.expression: must not be empty'],
-    ['enabled', { enabled: 'yes' }, 'CspPolicy.enabled: must be a boolean'],
+    ['enabled', { enabled: 'yes' }, 'CspPolicy.enabled: must be true or false'],
     ['value', { value: 'script-src self' }, "CspPolicy.value: script-src: keyword self must be quoted: 'self'"],
     ['description', { description: 'x'.repeat(501) }, 'CspPolicy.description: must be at most 500 characters'],
     ['adoptPolicyId', { adoptPolicyId: 'abc' }, 'CspPolicy.adoptPolicyId: must be an identifier: 32 lowercase hexadecimal characters'],

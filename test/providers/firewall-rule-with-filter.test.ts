@@ -43,7 +43,7 @@ describe('check', () => {
     ['expression', { expression: '' }, 'FirewallRuleWithFilter.expression: must not be empty'],
     ['expression', { expression: 'x'.repeat(16385) }, 'FirewallRuleWithFilter.expression: must be at most 16384 characters'],
     ['action', { action: 'deny' }, 'FirewallRuleWithFilter.action: must be one of "block", "challenge", "js_challenge", "managed_challenge", "allow", "log", "bypass"'],
-    ['paused', { paused: 'no' }, 'FirewallRuleWithFilter.paused: must be a boolean'],
+    ['paused', { paused: 'no' }, 'FirewallRuleWithFilter.paused: must be true or false'],
     ['priority', { priority: 1.5 }, 'FirewallRuleWithFilter.priority: must be a whole number'],
     ['priority', { priority: -1 }, 'FirewallRuleWithFilter.priority: must be at least 0'],
     ['description', { description: 'x'.repeat(501) }, 'FirewallRuleWithFilter.description: must be at most 500 characters'],

@@ -261,12 +261,16 @@ export function declaredRuleProblemText(problem: RuleProblem): string {
  */
 const RESPONSE_FIELD = /^(raw\.)?http\.response\./;
 
-/** The first response field `fields` read in `text`, as a problem at its line and column, or undefined. Pure. */
-export function responseFieldProblem(text: string, fields: readonly string[]): string | undefined {
+/**
+ * The first response field `fields` read in `text`, as a problem at its line and column, or undefined. `counting`
+ * names where a rate limiting rule may read responses, in the reader's names: the wire's `counting_expression` for
+ * the service's answer, `ratelimit.countingExpression` for a program's. Pure.
+ */
+export function responseFieldProblem(text: string, fields: readonly string[], counting = 'counting_expression'): string | undefined {
   const field = fields.find((name) => RESPONSE_FIELD.test(name));
   if (field === undefined) return undefined;
   const before = text.slice(0, Math.max(0, text.indexOf(field))).split('\n');
-  return `line ${before.length}, column ${(before.at(-1) ?? '').length + 1}: ${field} is a response field; a request phase's expression uses request fields (a rate limiting rule may count responses in its counting_expression)`;
+  return `line ${before.length}, column ${(before.at(-1) ?? '').length + 1}: ${field} is a response field; a request phase's expression uses request fields (a rate limiting rule may count responses in its ${counting})`;
 }
 
 /** Fields only a zone with Bot Management may use in a rule: an add-on of the enterprise plan (docs/service.md#ruleset-entitlements). */
@@ -293,7 +297,7 @@ export function declaredExpressionProblem(text: string, { responseFields }: { re
   const parsed = parseExpression(text);
   const host = parsed.ok ? hostStringProblems(parsed.ast)[0] : undefined;
   if (host !== undefined) return host;
-  return responseFields ? undefined : responseFieldProblem(text, result.fields);
+  return responseFields ? undefined : responseFieldProblem(text, result.fields, `ratelimit.${DECLARED_NAMES.counting_expression}`);
 }
 
 /** One failure of a declared rule: the input path and what is wrong. */

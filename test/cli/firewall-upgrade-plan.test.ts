@@ -121,7 +121,7 @@ describe('zoneguard firewall-upgrade-plan', () => {
     expect(await run(['--zone', zoneId, ...h.flags()], c.io)).toBe(0);
     expect(c.stdout()).toContain(
       'Problems\n' +
-        `- firewall rule ${response!.id}: the rulesets grammar refuses its conversion (expression: line 1, column 1: http.response.code is a response field; a request phase's expression uses request fields (a rate limiting rule may count responses in its counting_expression)); change the rule while the legacy API is available, or declare it as a CustomRule of your own\n` +
+        `- firewall rule ${response!.id}: the rulesets grammar refuses its conversion (expression: line 1, column 1: http.response.code is a response field; a request phase's expression uses request fields (a rate limiting rule may count responses in its ratelimit.countingExpression)); change the rule while the legacy API is available, or declare it as a CustomRule of your own\n` +
         `- zone ${zoneId}: the service refuses the custom phase after the conversion (dry run): rules: the http_request_firewall_custom phase of zone ${zoneId} (free plan) allows 5 rules; this write would leave 6; nothing was saved; the conversion fails while it does: remove or change rules until the dry run passes\n`,
     );
     // Reads and the dry run only: nothing was written.

@@ -65,7 +65,7 @@ describe('planFirewallRulesUpgrade against the emulator', () => {
     const plan = await planFirewallRulesUpgrade({ zoneId: id, client });
     const [response] = plan.rules.filter((rule) => rule.expression === 'http.response.code eq 403');
     expect(plan.problems).toEqual([
-      `firewall rule ${response?.legacyRuleId}: the rulesets grammar refuses its conversion (expression: line 1, column 1: http.response.code is a response field; a request phase's expression uses request fields (a rate limiting rule may count responses in its counting_expression)); change the rule while the legacy API is available, or declare it as a CustomRule of your own`,
+      `firewall rule ${response?.legacyRuleId}: the rulesets grammar refuses its conversion (expression: line 1, column 1: http.response.code is a response field; a request phase's expression uses request fields (a rate limiting rule may count responses in its ratelimit.countingExpression)); change the rule while the legacy API is available, or declare it as a CustomRule of your own`,
       `zone ${id}: the service refuses the custom phase after the conversion (dry run): rules: the http_request_firewall_custom phase of zone ${id} (free plan) allows 5 rules; this write would leave 6; nothing was saved; the conversion fails while it does: remove or change rules until the dry run passes`,
     ]);
     expect((await emulator().admin.inventory(id)).counts).toEqual(before);

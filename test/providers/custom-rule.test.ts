@@ -43,7 +43,7 @@ describe('check', () => {
     [
       'expression',
       { expression: 'http.response.code eq 403' },
-      "CustomRule.expression: line 1, column 1: http.response.code is a response field; a request phase's expression uses request fields (a rate limiting rule may count responses in its counting_expression)",
+      "CustomRule.expression: line 1, column 1: http.response.code is a response field; a request phase's expression uses request fields (a rate limiting rule may count responses in its ratelimit.countingExpression)",
     ],
     [
       'position',

@@ -34,6 +34,18 @@ describe('check', () => {
     const result = await rateLimitRule.check({}, news);
     expect(result.failures).toEqual([{ property, reason }]);
   });
+
+  test('a response field in the expression fails naming the input that may count responses, as the program writes it', async () => {
+    const news = limit(fx.zone('business'), { expression: 'http.response.code eq 401' });
+    expect((await rateLimitRule.check({}, news)).failures).toEqual([
+      {
+        property: 'expression',
+        reason:
+          "RateLimitRule.expression: line 1, column 1: http.response.code is a response field; a request phase's expression uses request fields " +
+          '(a rate limiting rule may count responses in its ratelimit.countingExpression)',
+      },
+    ]);
+  });
 });
 
 describe('lifecycle against the emulator', () => {

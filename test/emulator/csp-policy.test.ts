@@ -69,6 +69,15 @@ describe('GET /zones/{zone_id}/page_guard/policies', () => {
     expect(answer.status).toBe(404);
     expect(answer.body).toEqual(failure([10013, `policy ${MISSING_ID} not found`]));
   });
+
+  // The list takes no parameter (docs/service.md#csp-policies): refused as the detected lists refuse one they do not take.
+  test.each([
+    ['per_page=5', 'unknown key "per_page"'],
+    ['status=active', 'unknown key "status"'],
+    ['page=2&colour=red', 'unknown keys "page", "colour"'],
+  ])('?%s is refused', async (query, message) => {
+    expectInvalid(await h.call('GET', `${path()}?${query}`), message);
+  });
 });
 
 describe('PUT /zones/{zone_id}/page_guard/policies/{policy_id}', () => {

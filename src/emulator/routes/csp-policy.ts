@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { z } from 'zod';
 import { cspEnabledToWire, type CspPolicyWire } from '../../schemas';
 import { CspPolicyCreateSchema, CspPolicyUpdateSchema } from '../../schemas/csp-policy';
-import { params, parseBody, zoneOf, type EmulatorContext } from '../context';
+import { params, parseBody, parseQuery, query, single, zoneOf, type EmulatorContext } from '../context';
 import { ErrorCode, Messages, ServiceError, okEnvelope } from '../errors';
 import { validateExpression } from '../expression';
 import { newId } from '../ids';
@@ -18,6 +19,9 @@ function assertValidExpression(expression: string | undefined): void {
   if (problem !== undefined) throw ServiceError.of(400, ErrorCode.validation, `expression: ${problem}`);
 }
 
+/** The policies list's query: none. */
+const NoQuerySchema = z.object({}).strict();
+
 /** CRUD of /zones/{zone_id}/page_guard/policies: ids assigned here, PUT a partial update, DELETE 204. */
 export function registerCspPolicyRoutes(api: FastifyInstance, context: EmulatorContext): void {
   const find = (zoneId: string, id: string): CspPolicyWire => {
@@ -28,6 +32,10 @@ export function registerCspPolicyRoutes(api: FastifyInstance, context: EmulatorC
 
   api.get('/zones/:zone_id/page_guard/policies', async (request) => {
     const zone = zoneOf(context, request);
+    // The public API's list takes no parameter (docs/service.md#csp-policies): any one is refused, as the other lists
+    // refuse a parameter they do not take, never ignored.
+    const raw = query(request);
+    parseQuery(NoQuerySchema, Object.fromEntries(Object.keys(raw).map((key) => [key, single(raw[key])])));
     const policies = context.state.collections.cspPolicies.list(zone.id).map(toWire);
     // The list takes no paging parameters (none shown): one page holding every policy.
     return okEnvelope(policies, onePageInfo(policies.length));

@@ -9,7 +9,8 @@ import {
   managedRuleToWire,
   normalizeRule,
   skippedRulesets,
-  type ManagedRule,
+  SkipSchema,
+  type Skip,
 } from '../rulesets';
 import { checkWithSchema, containsUnknown, PREVIEW_UNKNOWN } from './kit/check';
 import { checkedInputs, implementationOf, recordedOutputs, type Props, type Context } from './kit/context';
@@ -38,8 +39,9 @@ export function orderFailures(inputs: { order?: unknown; rules?: unknown }): pul
   const { order, rules } = inputs;
   if (!Array.isArray(order) || containsUnknown(order) || rules === null || typeof rules !== 'object' || containsUnknown(rules)) return [];
   // A Map of the own entries: a ref named like a member of Object.prototype (toString) must find no rule of its own.
-  const byRef = new Map(Object.entries(rules as Record<string, ManagedRule>));
-  const refs = order as string[];
+  const byRef = new Map<string, unknown>(Object.entries(rules));
+  // Check gives the raw inputs when the schema refused them: a ref that is no string is left to the schema's failure.
+  const refs = order.map((ref: unknown) => (typeof ref === 'string' ? ref : undefined));
   const failures: pulumi.dynamic.CheckFailure[] = [];
   for (const { index, value, first } of repeats(refs)) {
     failures.push({
@@ -49,7 +51,7 @@ export function orderFailures(inputs: { order?: unknown; rules?: unknown }): pul
   }
   const seen = new Map<string, number>();
   refs.forEach((ref, index) => {
-    if (!seen.has(ref)) seen.set(ref, index);
+    if (ref !== undefined && !seen.has(ref)) seen.set(ref, index);
   });
   for (const ref of byRef.keys()) {
     if (!seen.has(ref)) failures.push({ property: `rules.${ref}`, reason: `${RESOURCE}.rules.${ref}: the rule has no place in order; add "${ref}" to order` });
@@ -57,25 +59,43 @@ export function orderFailures(inputs: { order?: unknown; rules?: unknown }): pul
   const places: pulumi.dynamic.CheckFailure[] = [];
   // From the last rule back, with the rulesets executed after the current one gathered on the way: linear, where a
   // look at every later rule from each skip was quadratic (20,000 rules took 13 s).
-  const executedAfter = new Set<string>();
+  const executedAfter = new Set<unknown>();
   for (let index = refs.length - 1; index >= 0; index -= 1) {
-    const ref = refs[index]!;
+    const ref = refs[index];
+    if (ref === undefined) continue;
     const rule = byRef.get(ref);
     if (seen.get(ref) === index) {
       if (rule === undefined) places.push({ property: `order.${index}`, reason: `${RESOURCE}.order.${index}: ref "${ref}" names no rule` });
-      const failure = rule === null || typeof rule !== 'object' ? undefined : skipFailure(ref, rule, executedAfter);
+      const skip = skipOf(rule);
+      const failure = skip && skipFailure(ref, skip, executedAfter);
       if (failure) places.push(failure);
     }
-    const id = rule?.execute?.rulesetId;
+    const id = executedRulesetOf(rule);
     if (id !== undefined) executedAfter.add(id);
   }
   return [...failures, ...places.reverse()];
 }
 
+/** A skip's fields as the rule schema reads them, other keys let through: the schema names those (ManagedRuleSchema). */
+const SkipFieldsSchema = z.object(SkipSchema.shape);
+
+/** A declared rule's skip when its fields are well formed, else undefined (the schema's failures name them). */
+function skipOf(rule: unknown): Skip | undefined {
+  if (rule === null || typeof rule !== 'object' || !('skip' in rule)) return undefined;
+  const parsed = SkipFieldsSchema.safeParse(rule.skip);
+  return parsed.success ? parsed.data : undefined;
+}
+
+/** What a declared rule gives as the ruleset it executes (`execute.rulesetId`), read from a record the schema may have refused. */
+function executedRulesetOf(rule: unknown): unknown {
+  if (rule === null || typeof rule !== 'object' || !('execute' in rule)) return undefined;
+  const { execute } = rule;
+  return execute !== null && typeof execute === 'object' && 'rulesetId' in execute ? execute.rulesetId : undefined;
+}
+
 /** The failure of a skip rule that no later rule gives anything to skip, or undefined. */
-function skipFailure(ref: string, rule: ManagedRule, executedAfter: ReadonlySet<string>): pulumi.dynamic.CheckFailure | undefined {
-  if (rule.skip === null || typeof rule.skip !== 'object') return undefined;
-  const skipped = skippedRulesets(rule.skip);
+function skipFailure(ref: string, skip: Skip, executedAfter: ReadonlySet<unknown>): pulumi.dynamic.CheckFailure | undefined {
+  const skipped = skippedRulesets(skip);
   const reaches = skipped === 'all' ? executedAfter.size > 0 : skipped.some((id) => executedAfter.has(id));
   if (reaches) return undefined;
   const what = skipped === 'all' ? 'the rest of the entry point' : skipped.map((id) => `${id} (${MANAGED_RULESET_NAMES[id] ?? 'unknown'})`).join(', ');
@@ -85,19 +105,21 @@ function skipFailure(ref: string, rule: ManagedRule, executedAfter: ReadonlySet<
   };
 }
 
+/** Declared rules by ref and their order: a check's inputs, a state's outputs (kit/context.ts gives both typed) or a saved entry point's (`declaredOf`). */
+type DeclaredRules = { order?: readonly string[]; rules?: Readonly<Record<string, z.input<typeof ManagedRuleSchema>>> };
+/** Declared rules a preview does not know yet (src/unknown.ts). */
+type UnknownRules = { order?: unknown; rules: typeof PREVIEW_UNKNOWN };
+
 /**
  * What changed between two declared states, by ref: `rules.<ref>` for each rule added, removed or changed (ids,
  * versions and times are not part of a declared rule, so they never count), and `order` when the refs run in
  * another order. An unknown value (preview) is a change. Pure.
  */
-export function changedRules(
-  olds: { order?: unknown; rules?: unknown },
-  news: { order?: unknown; rules?: unknown },
-): string[] {
+export function changedRules(olds: DeclaredRules, news: DeclaredRules | UnknownRules): string[] {
   if (containsUnknown(news.rules) || news.rules === PREVIEW_UNKNOWN) return ['rules'];
   // Maps of the own entries, so a ref named like a member of Object.prototype is looked up as any other.
-  const before = new Map(Object.entries((olds.rules ?? {}) as Record<string, z.input<typeof ManagedRuleSchema>>));
-  const after = new Map(Object.entries((news.rules ?? {}) as Record<string, z.input<typeof ManagedRuleSchema>>));
+  const before = new Map(Object.entries(olds.rules ?? {}));
+  const after = new Map(Object.entries(news.rules ?? {}));
   const changed = [...new Set([...before.keys(), ...after.keys()])]
     .filter((ref) => {
       const a = before.get(ref);
@@ -130,17 +152,28 @@ export function entrypointUpdate(
   return {
     name: current?.name ?? 'default',
     ...(description !== undefined ? { description } : {}),
-    rules: declared.order.map((ref) => managedRuleToWire(ref, normalizeRule(declared.rules[ref] as ManagedRule), ids.get(ref) ?? '')),
+    rules: rulesInOrder(declared).map(([ref, rule]) => managedRuleToWire(ref, normalizeRule(rule), ids.get(ref) ?? '')),
   };
+}
+
+/**
+ * The declared rules in their order, each with its ref. Each ref of the order has its rule: check refuses a ref that
+ * names none (orderFailures), and `declaredOf` keeps a rule for each ref it lists. Pure.
+ */
+function rulesInOrder<R>(declared: { order: readonly string[]; rules: Readonly<Record<string, R>> }): Array<[string, R]> {
+  return declared.order.map((ref) => {
+    const rule = Object.hasOwn(declared.rules, ref) ? declared.rules[ref] : undefined;
+    if (rule === undefined) throw new ProviderError(`${RESOURCE}.order: ref "${ref}" names no rule; give it a rule or take it out of order`);
+    return [ref, rule];
+  });
 }
 
 /** The rules create found, as delete puts them back: a ruleset without the service's ids, versions and times. */
 export function recordOf(saved: SavedRuleset): EntrypointRuleset {
-  const { order, rules } = declaredOf(saved);
   return {
     name: saved.name,
     ...(saved.description !== undefined ? { description: saved.description } : {}),
-    rules: order.map((ref) => managedRuleToWire(ref, rules[ref] as ManagedRule)),
+    rules: rulesInOrder(declaredOf(saved)).map(([ref, rule]) => managedRuleToWire(ref, rule)),
   };
 }
 
@@ -254,12 +287,12 @@ async function check(news: Props): Promise<pulumi.dynamic.CheckResult> {
  * came in between, and sends it with dry_run=true. An unchanged resource costs no call.
  */
 async function diff(ctx: Context, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
-  const changed = changedRules(olds, news);
+  const last = recordedOutputs<WafManagedRulesOutputs>(olds);
+  const declared = checkedInputs<WafManagedRulesInputs>(news);
+  const changed = changedRules(last, declared);
   const zone = news.zoneId !== undefined && news.zoneId !== olds.zoneId ? ['zoneId'] : [];
   const restore = news.restoreOnDelete !== undefined && news.restoreOnDelete !== olds.restoreOnDelete ? ['restoreOnDelete'] : [];
   const all = [...zone, ...changed, ...restore];
-  const last = recordedOutputs<WafManagedRulesOutputs>(olds);
-  const declared = checkedInputs<WafManagedRulesInputs>(news);
   if (changed.length > 0 && zone.length === 0) {
     const live = await currentEntrypoint(ctx, last.zoneId, 'reading the entry point ruleset');
     const refusal = live && interveningWriter(last.zoneId, ctx.name ?? nameOf(olds), last, live, 'this update');

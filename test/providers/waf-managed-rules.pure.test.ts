@@ -67,6 +67,8 @@ describe('check refuses what the service would refuse, one failure per field nam
     ['a bad expression', [{ ref: 'm', expression: 'ip.src eq', execute: { rulesetId: MANAGED_RULESET_ID } }], ['WafManagedRules.rules.m.expression: line 1, column']],
     ['neither execute nor skip', [{ ref: 'm' }], ['WafManagedRules.rules.m: must set exactly one of execute, skip']],
     ['a skip of two kinds', [{ ref: 's', skip: { ruleset: 'current', rulesets: [MANAGED_RULESET_ID] } }, managed], ['WafManagedRules.rules.s.skip: must set exactly one of ruleset: "current", rulesets, rules']],
+    // Check reads the order's failures from the raw inputs when the schema refused them: a malformed skip is the schema's to name.
+    ['a skip whose rulesets is no list (a program without the types)', [{ ref: 's', skip: { rulesets: MANAGED_RULESET_ID as never } }, managed], ['WafManagedRules.rules.s.skip.rulesets: ']],
     ['an empty ref', [{ ...managed, ref: '' }], ['WafManagedRules.order.0: must not be empty (a rule needs a ref)']],
     [
       'a ref with a dot',

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { expressionCheckFailures } from '../expression/failures';
 import { FIREWALL_LIMITS, HexIdSchema, ZoneIdSchema, cspValueProblems } from '../schemas';
 import { CSP_DESCRIPTION_MAX, CspPolicyCreateSchema } from '../schemas/csp-policy';
+import { ownTextSchema } from '../schemas/owner-marker';
 import { adoption, declareKind, inPlace, zoneField } from './declaration';
 import { TakeOverSchema } from './marker';
 
@@ -13,7 +14,8 @@ export const CspPolicyKind = declareKind('CspPolicy', {
   args: z
     .object({
       zoneId: ZoneIdSchema,
-      description: wire.description.default(''),
+      // Its own text: the owner marker takes room of the service's limit (docs/ownership.md).
+      description: ownTextSchema(CSP_DESCRIPTION_MAX).default(''),
       action: wire.action,
       // The rules language's bound on filters holds for a policy's expression too (docs/inputs.md).
       expression: wire.expression.max(FIREWALL_LIMITS.expressionMax, `must be at most ${FIREWALL_LIMITS.expressionMax} characters`).superRefine((text, ctx) => {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { expressionCheckFailures } from '../expression/failures';
 import { FIREWALL_LIMITS, FilterExpressionSchema, FirewallActionSchema, FirewallProductSchema, HexIdSchema, ZoneIdSchema } from '../schemas';
 import { FirewallRuleCreateItemSchema } from '../schemas/firewall-rules';
+import { ownTextSchema } from '../schemas/owner-marker';
 import { adoption, declareKind, inPlace, zoneField, type Field, type Identity } from './declaration';
 import { TakeOverSchema } from './marker';
 
@@ -49,7 +50,8 @@ export const RULE_ARGS = {
   /** null: the service orders the rule itself. */
   priority: wire.priority.unwrap().default(null),
   description: wire.description.unwrap().default(''),
-  ref: wire.ref.unwrap().default(''),
+  // Its own text: the owner marker takes room of the service's limit (docs/ownership.md).
+  ref: ownTextSchema(FIREWALL_LIMITS.refMax).default(''),
   products: z.array(FirewallProductSchema).optional(),
 };
 

@@ -1,4 +1,4 @@
-import { splitMarked } from '../schemas/owner-marker';
+import { ownTextSchema, splitMarked } from '../schemas/owner-marker';
 import { z } from 'zod';
 import { checkExpression, formatExpressionError, parseExpression } from '../expression';
 import { hostStringProblems } from '../expression/hosts';
@@ -86,7 +86,8 @@ const ruleInputs = {
     .max(PHASE_RULE_LIMITS.descriptionMax, `must be at most ${PHASE_RULE_LIMITS.descriptionMax} characters`)
     .default(''),
   enabled: z.boolean().default(true),
-  ref: z.string({ error: 'must be a string' }).max(PHASE_RULE_LIMITS.refMax, `must be at most ${PHASE_RULE_LIMITS.refMax} characters`).default(''),
+  // Its own text: the owner marker takes room of the service's limit (docs/ownership.md).
+  ref: ownTextSchema(PHASE_RULE_LIMITS.refMax, z.string({ error: 'must be a string' })).default(''),
   response: BlockResponseInputSchema.optional(),
   position: RulePlaceSchema.optional(),
   adoptRuleId: HexIdSchema.optional(),

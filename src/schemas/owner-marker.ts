@@ -3,6 +3,7 @@
  * object's `ref` or `description`, after the user's own text and one space: `block bots zg:1a2b3c4d5e`. Who it names
  * and what follows from it is src/kinds/marker.ts; this is only how it is written and read.
  */
+import { z } from 'zod';
 
 /** What starts every marker, so a reader of the dashboard sees zoneguard's part at a glance. */
 export const MARKER_PREFIX = 'zg:';
@@ -13,6 +14,25 @@ const PATTERN = new RegExp(`^(?:(.*) )?${MARKER_PREFIX}([0-9a-f]{${MARKER_DIGITS
 
 /** Characters the marker takes from a field: the prefix, the digest and the space before it. */
 export const MARKER_ROOM = MARKER_PREFIX.length + MARKER_DIGITS + 1;
+
+/** The most a user's own text of a marked field may hold: the service's `max` less the marker's room. */
+export function ownRoom(max: number): number {
+  return max - MARKER_ROOM;
+}
+
+/** Why a user's own text of a marked field whose service limit is `max` is too long: the limit a program can use, and why. */
+export function ownRoomProblem(max: number): string {
+  return `must be at most ${ownRoom(max)} characters: zoneguard keeps ${MARKER_ROOM} of the service's ${max} for its owner marker (docs/ownership.md)`;
+}
+
+/**
+ * A marked field's own text as a kind's args take it: at most {@link ownRoom} characters, said with why. The first
+ * refusal a program meets names the limit it can use (the service's own limit would pass a text the marker then
+ * overflows), and it comes from the args' schema, before a preview's dry run sends the text with its marker.
+ */
+export function ownTextSchema(max: number, text: z.ZodString = z.string()): z.ZodString {
+  return text.max(ownRoom(max), ownRoomProblem(max));
+}
 
 /** A field's text split into the user's own part and the marker at its end, if any. */
 export function splitMarked(text: string | undefined): { own: string; marker?: string } {

@@ -32,7 +32,9 @@ describe('check', () => {
     ['expression', { expression: '' }, 'CspPolicy.expression: must not be empty'],
     ['enabled', { enabled: 'yes' }, 'CspPolicy.enabled: must be true or false'],
     ['value', { value: 'script-src self' }, "CspPolicy.value: script-src: keyword self must be quoted: 'self'"],
-    ['description', { description: 'x'.repeat(501) }, 'CspPolicy.description: must be at most 500 characters'],
+    // Over the service's 500 or only over what the owner marker leaves: one refusal, naming the limit a program can use.
+    ['description', { description: 'x'.repeat(501) }, "CspPolicy.description: must be at most 486 characters: zoneguard keeps 14 of the service's 500 for its owner marker (docs/ownership.md)"],
+    ['description', { description: 'x'.repeat(487) }, "CspPolicy.description: must be at most 486 characters: zoneguard keeps 14 of the service's 500 for its owner marker (docs/ownership.md)"],
     ['adoptPolicyId', { adoptPolicyId: 'abc' }, 'CspPolicy.adoptPolicyId: must be an identifier: 32 lowercase hexadecimal characters'],
   ])('a bad %s fails with a reason and sends nothing', async (property, bad, reason) => {
     await fx.requestsSince();

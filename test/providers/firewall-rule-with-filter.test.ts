@@ -47,7 +47,7 @@ describe('check', () => {
     ['priority', { priority: 1.5 }, 'FirewallRuleWithFilter.priority: must be a whole number'],
     ['priority', { priority: -1 }, 'FirewallRuleWithFilter.priority: must be at least 0'],
     ['description', { description: 'x'.repeat(501) }, 'FirewallRuleWithFilter.description: must be at most 500 characters'],
-    ['ref', { ref: 'x'.repeat(51) }, 'FirewallRuleWithFilter.ref: must be at most 50 characters'],
+    ['ref', { ref: 'x'.repeat(51) }, "FirewallRuleWithFilter.ref: must be at most 36 characters: zoneguard keeps 14 of the service's 50 for its owner marker (docs/ownership.md)"],
     ['products.0', { action: 'bypass', products: ['everything'] }, 'FirewallRuleWithFilter.products.0: must be one of "zoneLockdown", "uaBlock", "bic", "hot", "securityLevel", "rateLimit", "waf"'],
     [
       'products',

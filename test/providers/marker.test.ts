@@ -1,11 +1,13 @@
 // The owner marker (docs/ownership.md): its text on the wire and what follows from it, as tables; then the marked
 // providers against the emulator over loopback HTTP, with the owner markers the resource classes pass in.
+import { KINDS } from '../../src/kinds';
 import { MARKER_KEY, OWNER_ID_KEY, OWNER_KEY, ownerMarker, standing } from '../../src/kinds/marker';
 import { NAME_KEY, implementation } from '../../src/providers';
 import { adoptionBlock, markerOutdated, writeBlock, writtenMarker } from '../../src/providers/kit/marker';
 import { PREVIEW_UNKNOWN } from '../../src/unknown';
 import { resetOwnership } from '../../src/providers/kit/ownership';
 import { MARKER_ROOM, looksMarked, splitMarked, withMarker } from '../../src/schemas/owner-marker';
+import { sampleInputs } from '../support/kind-samples';
 import { checkedBy, useCaughtStderr, useProviderFixture, writesIn } from './support';
 
 const MINE = 'zg:0123456789';
@@ -133,6 +135,21 @@ describe('the marked providers against the emulator', () => {
     expect((await filter.check({}, filterInputs('/room', MINE, { ref: `x ${OTHER}` }))).failures).toEqual([
       { property: 'ref', reason: 'FirewallFilter.ref: must not end in a zoneguard owner marker (zg: and 10 hex digits): zoneguard writes it (docs/ownership.md)' },
     ]);
+    expect(await fx.requestsSince()).toEqual([]);
+  });
+
+  /** Every kind whose objects carry the marker in a field of theirs, from the registry: the field and the service's limit of it. */
+  const MARKED = KINDS.flatMap(({ kind, identity: { marker, markerMax } }) => (marker === 'none' || markerMax === undefined ? [] : [[kind, marker, markerMax] as const]));
+
+  test.each(MARKED)("%s.%s: a text over the service's limit or only over the marker's room gets one refusal, naming the room", async (kind, field, max) => {
+    const room = max - MARKER_ROOM;
+    const refusal = [{ property: field, reason: `${kind}.${field}: must be at most ${room} characters: zoneguard keeps ${MARKER_ROOM} of the service's ${max} for its owner marker (docs/ownership.md)` }];
+    const check = async (length: number) =>
+      (await implementation(kind).check({}, { ...sampleInputs(kind, zoneId), [field]: 'x'.repeat(length), [NAME_KEY]: 'marked', [OWNER_KEY]: MINE })).failures;
+    await fx.requestsSince();
+    expect(await check(max + 1)).toEqual(refusal);
+    expect(await check(room + 1)).toEqual(refusal);
+    expect(await check(room)).toEqual([]);
     expect(await fx.requestsSince()).toEqual([]);
   });
 

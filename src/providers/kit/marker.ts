@@ -9,7 +9,7 @@
 import type * as pulumi from '@pulumi/pulumi';
 import { label, type KindDeclaration } from '../../kinds';
 import { ownerMarker, standing } from '../../kinds/marker';
-import { MARKER_ROOM, looksMarked, markerIn, splitMarked, withMarker } from '../../schemas/owner-marker';
+import { looksMarked, markerIn, ownRoom, ownRoomProblem, splitMarked, withMarker } from '../../schemas/owner-marker';
 import { MARKER_KEY, type ResourceKind } from './closure';
 import { ProviderError, goneMessage, type Implementation, type LiveObject } from './implementation';
 import { isHeld, nameOf, ownerIdOf, ownerOf } from './ownership';
@@ -145,15 +145,12 @@ export async function confirmAdoption(what: string, reread: () => Promise<string
   );
 }
 
-/** The most a user's own text of the marked field may hold, for `check`'s message. */
-export function ownRoom(max: number): number {
-  return max - MARKER_ROOM;
-}
-
 /**
  * A kind's check result with its marked field's own check: the user's text leaves the marker its room, and does not
  * end in a marker itself. One failure per field, named as every other (Kind.field: ...): a field the kind's check
- * refused already keeps that failure.
+ * refused already keeps that failure. The kinds' args hold the room themselves (`ownTextSchema`), so their check
+ * refuses a longer text first, with this message, before a preview's dry run sends it; the room is checked here too
+ * for a kind whose args would not.
  */
 function withRoomChecked(
   kind: string,
@@ -170,7 +167,7 @@ function withRoomChecked(
   if (own.length > room) {
     failures.push({
       property: field,
-      reason: `${kind}.${field}: must be at most ${room} characters: zoneguard keeps ${MARKER_ROOM} of the service's ${fieldMax} for its owner marker (docs/ownership.md)`,
+      reason: `${kind}.${field}: ${ownRoomProblem(fieldMax)}`,
     });
   } else if (looksMarked(own)) {
     failures.push({

@@ -31,6 +31,12 @@ export interface Move {
   /** The id of the phase's rule the first created rule goes after (`available`); null: first in the phase, or nothing created. */
   after: string | null;
   rules: MoveRule[];
+  /**
+   * The requests tried that the zone decides otherwise after the move than before it, with both outcomes: while the
+   * legacy API is available, the legacy rules the move leaves (no resource of the given stacks holds them) still run
+   * first, before every custom rule (docs/service.md#zone-evaluation). Empty when the move's end decides as before.
+   */
+  differences: { request: string; before: string; after: string }[];
 }
 
 /** What the plan knows of one rule the stack holds. */
@@ -47,8 +53,11 @@ export function nameOfUrn(urn: string | undefined): string | undefined {
   return name === undefined || name === '' ? undefined : name;
 }
 
-/** The move of the rules the stack holds (`entries`, in the planned order), after the phase's rule `after`. Pure. */
-export function moveOf(entries: readonly MoveEntry[], after: string | null): Move {
+/**
+ * The move of the rules the stack holds (`entries`, in the planned order), after the phase's rule `after`; `differences`:
+ * the requests its end decides otherwise than the zone did (Move.differences). Pure.
+ */
+export function moveOf(entries: readonly MoveEntry[], after: string | null, differences: Move['differences'] = []): Move {
   const used = new Set<string>();
   const rules = entries.map((entry): MoveRule => {
     const urn = entry.holder.by === 'this stack' ? entry.holder.urn : undefined;
@@ -71,10 +80,22 @@ export function moveOf(entries: readonly MoveEntry[], after: string | null): Mov
   const note =
     creates > 0
       ? `the up creates these ${creates} custom rule(s) first, in this order, then deletes the firewall rules they replace: ` +
-        'the two overlap, both run meanwhile, so every request is covered by one or the other at every moment'
+        'the two overlap, both run meanwhile, so every request is covered by one or the other at every moment' +
+        endNote(differences)
       : `the up adopts each of these ${rules.length} converted rule(s) (one write each: its owner marker) and the firewall ` +
         'resources leave the state without a call to the legacy API: nothing is deleted';
-  return { steps: creates > 0 ? 'create then delete' : 'adopt', note, after: creates > 0 ? after : null, rules };
+  return { steps: creates > 0 ? 'create then delete' : 'adopt', note, after: creates > 0 ? after : null, rules, differences };
+}
+
+/** What the note adds when the move's end decides some requests otherwise (Move.differences says why). */
+function endNote(differences: Move['differences']): string {
+  const first = differences[0];
+  if (first === undefined) return '';
+  return (
+    `; but the legacy rules it leaves (no resource of the given stacks holds them) still run first, before every custom rule, so after the move ` +
+    `${differences.length} request(s) of those tried are decided otherwise than before, e.g. ${first.request}: before ${first.before}, after ${first.after} ` +
+    '(move those rules too, or change them, before the up)'
+  );
 }
 
 /** A resource's variable: camel case of its name. */

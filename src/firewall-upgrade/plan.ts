@@ -3,9 +3,9 @@
 // `planFromReads` decides (pure); `readFirewallUpgradePlan` reads through the client.
 import type { ZoneGuardClient } from '../client';
 import { AuthenticationError, NotFoundError, RetiredApiError, ZoneGuardError } from '../client/errors';
-import { convertFirewallRules, declaredExpressionProblem, declaredRuleProblemText, legacyOrder, ruleProblems } from '../rulesets';
+import { convertFirewallRules, declaredExpressionProblem, declaredRuleProblemText, legacyOrder, ruleProblems, sameOutcome } from '../rulesets';
 import { CUSTOM_PHASE, type FirewallRuleWire, type RulesetRule, type SavedRuleset } from '../schemas';
-import { checkEquivalence, describeRequest, describeVerdict, equivalenceLine, type KeyedCustomRule } from './equivalence';
+import { checkEquivalence, describeRequest, describeVerdict, equivalenceLine, requestsOf, zoneEvaluator, type KeyedCustomRule } from './equivalence';
 import { holderOf, holderText, markerOf, matchConversions, ruleNotes, type Holder, type Holders } from './match';
 import { moveOf, type Move, type MoveEntry } from './move';
 
@@ -178,8 +178,34 @@ export function planFromReads(reads: PlanReads): FirewallRulesUpgradePlan {
       unreached: [...equivalence.unreached],
     },
     problems,
-    move: reads.holders ? moveOf(entries, phaseRules.at(-1)?.id ?? null) : null,
+    move: reads.holders
+      ? moveOf(entries, phaseRules.at(-1)?.id ?? null, equivalence.unevaluated.length > 0 ? [] : moveEndDifferences(reads.legacy, phaseRules, entries))
+      : null,
   };
+}
+
+/**
+ * The requests a move still to come (the rules created, then the moved legacy rules deleted) leaves decided otherwise:
+ * the zone before, and the zone after with the legacy rules the move leaves, which still run first
+ * (docs/service.md#zone-evaluation), then the phase's rules and the created ones. None when the zone is converted.
+ * Only where every rule can be evaluated offline (else the verdict says `not decided`). Pure.
+ */
+function moveEndDifferences(legacy: readonly FirewallRuleWire[], phase: readonly RulesetRule[], entries: readonly MoveEntry[]): Move['differences'] {
+  const moved = entries.filter((entry) => entry.customRuleId === null && entry.legacyRuleId !== null);
+  if (moved.length === 0) return [];
+  const keyed = (rules: readonly RulesetRule[]) => rules.map((rule, i): KeyedCustomRule => ({ key: rule.id ?? `custom rule ${i + 1}`, rule }));
+  const gone = new Set(moved.map((entry) => entry.legacyRuleId));
+  const requests = requestsOf([...legacy.map((rule) => rule.filter.expression), ...phase.map((rule) => rule.expression)]);
+  const before = zoneEvaluator({ legacyRuns: true, legacy, custom: keyed(phase) });
+  const after = zoneEvaluator({
+    legacyRuns: true,
+    legacy: legacy.filter((rule) => !gone.has(rule.id)),
+    custom: [...keyed(phase), ...moved.map((entry): KeyedCustomRule => ({ key: entry.legacyRuleId!, rule: entry.rule }))],
+  });
+  return requests.flatMap((request) => {
+    const [was, now] = [before(request), after(request)];
+    return sameOutcome(was, now) ? [] : [{ request: describeRequest(request), before: describeVerdict(was), after: describeVerdict(now) }];
+  });
 }
 
 /** A rule of the plan as an entry of the move, when the given stacks hold it. */

@@ -1,4 +1,5 @@
 import { planFirewallRulesUpgrade } from '../../src';
+import { planFromReads } from '../../src/firewall-upgrade';
 import { emulatorForFile, testClient } from '../support/emulator';
 
 const emulator = emulatorForFile({ seed: 'empty' });
@@ -125,5 +126,39 @@ describe('planFirewallRulesUpgrade against the emulator', () => {
     expect(after.rules.map((r) => [r.legacyRuleId, r.position, r.customRuleId])).toEqual(before.rules.map((r) => [r.legacyRuleId, r.position, entrypoint.rules[r.position - 1]?.id]));
     expect(after.equivalence).toEqual(before.equivalence);
     expect(after.rules.map((r) => r.differences)).toEqual(before.rules.map((r) => r.differences));
+  });
+});
+
+describe("the move's end, while the legacy API is available", () => {
+  // The legacy rules no resource of the stack holds stay and still run first (docs/service.md#zone-evaluation): a
+  // request one of them meets that a moved rule decided is decided by it once the move deleted that rule.
+  test('a rule made by hand that a moved rule of higher priority ran before: the move names the requests it then decides, with both outcomes', async () => {
+    const { id } = await emulator().admin.seedZone({ name: 'move-end.example', plan: 'pro', ruleQuota: 10 });
+    const client = testClient(emulator());
+    const [mine, hand] = await client.firewallRules.create({
+      zoneId: id,
+      rules: [
+        { filter: { expression: '(http.user_agent contains "sqlmap")' }, action: 'block', priority: 1, description: 'scanners' },
+        { filter: { expression: '(ip.src in {203.0.113.0/24})' }, action: 'managed_challenge', description: 'by hand' },
+      ],
+    });
+    const legacy = await client.firewallRules.list({ zoneId: id }).toArray();
+    const plan = (held: string[]) => planFromReads({ zoneId: id, legacy, phase: undefined, holders: { held: new Set(held), markers: new Map() } }).move!;
+
+    const moved = plan([mine!.id, mine!.filter.id]);
+    expect(moved.differences.length).toBeGreaterThan(0);
+    for (const difference of moved.differences) {
+      expect(difference).toEqual({
+        request: expect.stringMatching(/ip\.src="203\.0\.113\.\d+".*http\.user_agent="[^"]*sqlmap[^"]*"|http\.user_agent="[^"]*sqlmap[^"]*".*ip\.src="203\.0\.113\.\d+"/),
+        before: `block by ${mine!.id}`,
+        after: `managed_challenge by ${hand!.id}`,
+      });
+    }
+    expect(moved.note).toContain(
+      `; but the legacy rules it leaves (no resource of the given stacks holds them) still run first, before every custom rule, so after the move ${moved.differences.length} request(s) of those tried are decided otherwise than before, e.g. `,
+    );
+    // Both moved: nothing of the legacy rules is left to run first, and the conversion decides as they did.
+    const both = plan([mine!.id, mine!.filter.id, hand!.id, hand!.filter.id]);
+    expect([both.differences, both.note]).toEqual([[], expect.stringMatching(/so every request is covered by one or the other at every moment$/)]);
   });
 });

@@ -121,7 +121,8 @@ export function diffWafMigration(olds: Record<string, unknown>, news: Record<str
   const fields = diffFields(olds, news, DIFF);
   const unsettled = isUnsettled(olds);
   const changed: string[] = unsettled ? [...fields.changed, 'migrationState'] : [...fields.changed];
-  return { changes: changed.length > 0, changed, replaces: [] as string[], deleteBeforeReplace: undefined };
+  const replaces: string[] = [];
+  return { changes: changed.length > 0, changed, replaces, deleteBeforeReplace: undefined };
 }
 
 /** The outputs for the zone's status and what this step submitted. */
@@ -306,7 +307,7 @@ async function converge(
         status = await waitForSettled(client, inputs, record, id);
       } catch (error) {
         if (error instanceof WafMigrationUnsettledError) throw error;
-        const reason = `the configuration was submitted, but reading the status failed: ${(error as Error).message}; run pulumi refresh, then pulumi up`;
+        const reason = `the configuration was submitted, but reading the status failed: ${error instanceof Error ? error.message : String(error)}; run pulumi refresh, then pulumi up`;
         throw new WafMigrationUnsettledError(`${label(zoneId)}: ${reason}`, id, record({ ...planStatus, migration_state: next.mode }), [reason]);
       }
       return migrationOutputs(inputs, status, body, plan.conversion);

@@ -66,7 +66,7 @@ export function checkWithSchema<S extends z.ZodObject>(
   const text = textFailures(known, resource, options.multiline ?? []);
   const parsed = (schema.omit(mask as never) as z.ZodObject).safeParse(known, { error: readableIssue });
   if (parsed.success && text.length === 0) {
-    return { inputs: { ...(parsed.data as Record<string, unknown>), ...passthrough }, failures: [] };
+    return { inputs: { ...parsed.data, ...passthrough }, failures: [] };
   }
   // A field with a control character gets that failure alone: what else its parse says follows from the character.
   const failed = new Set(text.map((failure) => failure.property.split('.')[0]));
@@ -175,10 +175,12 @@ export function boundedReason(reason: string): string {
 
 function unquote(literal: string): string {
   try {
-    return JSON.parse(literal) as string;
+    const text: unknown = JSON.parse(literal);
+    if (typeof text === 'string') return text;
   } catch {
-    return literal.slice(1, -1);
+    // Not a JSON string: its characters between the quotes, as they are.
   }
+  return literal.slice(1, -1);
 }
 
 /** One check failure per zod issue: the property path as the engine names it, and a reason that says what to do. */

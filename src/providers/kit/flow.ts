@@ -100,8 +100,9 @@ export function objectFlow<W extends { id: string }, I extends ZoneInputs, O ext
     return spec.matches(current, inputs) ? found : spec.update(ctx, inputs, id, current);
   }
 
+  const computedKeys: ReadonlySet<string> = new Set<string>(computed);
   /** The inputs a read reports, so a preview after refresh is clean: the outputs without what the provider computes. */
-  const inputsOf = (outs: O): Props => Object.fromEntries(Object.entries(outs).filter(([key]) => !(computed as readonly string[]).includes(key)));
+  const inputsOf = (outs: O): Props => Object.fromEntries(Object.entries(outs).filter(([key]) => !computedKeys.has(key)));
 
   return {
     async live(ctx, id, props) {

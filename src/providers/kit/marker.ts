@@ -226,7 +226,7 @@ const marked = (k: MarkedKind, props: Props, marker: string): Props => ({ ...pro
 function shown<T extends Props | undefined>(k: MarkedKind, props: T, marker: string | undefined): T {
   if (props === undefined) return props;
   const { own } = splitMarked(textOf(props, k.field));
-  return { ...props, [k.field]: own, ...(marker ? { [MARKER_KEY]: marker } : {}) } as T;
+  return { ...props, [k.field]: own, ...(marker ? { [MARKER_KEY]: marker } : {}) };
 }
 
 /**

@@ -49,7 +49,7 @@ export function resetMoveDeletes(): void {
 /** A rule with its ref's own text only (the owner marker dropped), for comparing a conversion with who made it aside. */
 const unmarked = (rule: RulesetRule): RulesetRule => {
   const own = splitMarked(rule.ref).own;
-  return { ...rule, ref: own === '' ? undefined : own } as RulesetRule;
+  return { ...rule, ref: own === '' ? undefined : own };
 };
 
 /**

@@ -48,7 +48,7 @@ export function ownershipSpec(declaration: KindDeclaration): OwnershipSpec {
     object,
     ...(owns ? { owns } : {}),
     noun,
-    adoptedId: (inputs) => (key !== undefined && typeof inputs[key] === 'string' ? (inputs[key] as string) : undefined),
+    adoptedId: (inputs) => (key !== undefined && typeof inputs[key] === 'string' ? inputs[key] : undefined),
     ...(scope === 'object' && adoptInput !== undefined ? { adoptInput } : {}),
   };
 }
@@ -154,7 +154,7 @@ const named = <T extends Record<string, unknown> | undefined>(props: T, who: Who
     ...(who.name === undefined ? {} : { [NAME_KEY]: who.name }),
     ...(who.owner === undefined ? {} : { [OWNER_KEY]: who.owner }),
     ...(known(ownerId) === undefined ? {} : { [OWNER_ID_KEY]: ownerId }),
-  } as T;
+  };
 };
 
 function remember(object: ObjectType, who: Who, id: string): void {

@@ -136,7 +136,8 @@ export function sealLanding(ctx: Context, rule: DeclaredRule, phase: string, rul
     rule.position,
   );
   if (now === undefined) return;
-  const props = rule as unknown as Record<string, unknown>;
+  // The checked inputs as a record: the engine keys check let through (its name and owner) are read from it.
+  const props: Record<string, unknown> = { ...rule };
   const name = ctx.name ?? nameOf(props) ?? '';
   if (ctx.preview) {
     recordLanding({ kind: ctx.kind, name, owner: ownerOf(props) ?? null, zoneId: rule.zoneId, landing: now });

@@ -5,10 +5,8 @@ import type { Implementation } from './kit/implementation';
 import { RESOURCE_KINDS, STACK_OWNER, declarationOf, type KindDeclaration } from '../kinds';
 import { ownershipSpec, withOwnership } from './kit/ownership';
 import { withOwnerMarker } from './kit/marker';
-import { LEGACY_FIREWALL_KINDS, withConversion, withTakeOverRecord } from './kit/conversion';
-import { withInputsPresent } from './kit/check';
-import { withPreviewKnown } from './kit/context';
-import { isDynamicProviderHost, quietHostEchoes, withQuietFailures } from './kit/quiet';
+import { LEGACY_FIREWALL_KINDS, withConversion } from './kit/conversion';
+import { isDynamicProviderHost, quietHostEchoes, withEngineRecords, withQuietFailures } from './kit/context';
 import { stackOwner as stackOwnerHandlers } from './stack-owner';
 import { withSeal } from './kit/seal';
 
@@ -23,11 +21,10 @@ function handlersModule(kind: ResourceKind): { file: string; name: string } {
 }
 
 /**
- * A kind's handlers with its owner marker (kit/marker.ts), a legacy firewall kind's delete leaving a converted zone
- * without a call (kit/conversion.ts), behind the ownership guard (kit/ownership.ts), each write checked against the
- * seal the up keeps (kit/seal.ts), each taking
- * what it needs from the kind's declaration, and with a check that refuses missing inputs in one failure before any kind reads them (kit/check.ts),
- * after taking out the preview's key (kit/context.ts).
+ * A kind's handlers behind the wrappers, outermost first (docs/CONTRACTS.md#the-providers-kit): the engine's records
+ * and failures (kit/context.ts), the seal the up keeps (kit/seal.ts), the ownership guard (kit/ownership.ts), the move
+ * off the legacy firewall rules (kit/conversion.ts), the owner marker (kit/marker.ts); each takes what it needs from
+ * the kind's declaration.
  */
 function load(kind: ResourceKind): Implementation {
   const { file, name } = handlersModule(kind);
@@ -36,13 +33,9 @@ function load(kind: ResourceKind): Implementation {
   if (!handlers) throw new Error(`zoneguard: src/providers/${file.slice(2)}.ts exports no ${name}: the handlers of ${kind}`);
   const declaration = declarationOf(kind);
   const own = marked(declaration, handlers);
-  // The move from legacy firewall rules (kit/conversion.ts): their deletes, and the ruleset rules that take their conversions over.
-  const moved = LEGACY_FIREWALL_KINDS.includes(kind)
-    ? withConversion(kind, own)
-    : declaration.identity.object === 'rulesetRule'
-      ? withTakeOverRecord(own)
-      : own;
-  return withPreviewKnown(withInputsPresent(kind, withSeal(kind, withOwnership(kind, moved, ownershipSpec(declaration)))));
+  // The move off the legacy firewall rules (kit/conversion.ts): a legacy resource's delete on a converted zone.
+  const moved = LEGACY_FIREWALL_KINDS.includes(kind) ? withConversion(kind, own) : own;
+  return withEngineRecords(kind, withSeal(kind, withOwnership(kind, moved, ownershipSpec(declaration))));
 }
 
 /** A kind's handlers with its owner marker on every object, where its declaration gives the marked field (kit/marker.ts). */
@@ -51,12 +44,12 @@ function marked(declaration: KindDeclaration<ResourceKind>, impl: Implementation
   return marker === 'none' || scope === 'zone' || markerMax === undefined ? impl : withOwnerMarker(declaration, impl, markerMax);
 }
 
-const quiet = new Map<ResourceKind, Implementation>();
+const loaded = new Map<ResourceKind, Implementation>();
 const stackOwner = withQuietFailures(stackOwnerHandlers);
 
 /**
  * The implementation of one resource kind; throws for a kind this version does not know. Its reported failures
- * reach the user once, as one line on the resource (src/providers/kit/quiet.ts).
+ * reach the user once, as one line on the resource (kit/context.ts `withQuietFailures`).
  */
 export function implementation(kind: ResourceKind | typeof STACK_OWNER): Implementation {
   if (isDynamicProviderHost()) quietHostEchoes();
@@ -66,8 +59,8 @@ export function implementation(kind: ResourceKind | typeof STACK_OWNER): Impleme
   if (!(RESOURCE_KINDS as readonly string[]).includes(kind)) {
     throw new Error(`zoneguard: no provider implementation for ${kind} in this version of pulumi-zoneguard`);
   }
-  let wrapped = quiet.get(kind);
-  if (!wrapped) quiet.set(kind, (wrapped = withQuietFailures(load(kind))));
+  let wrapped = loaded.get(kind);
+  if (!wrapped) loaded.set(kind, (wrapped = load(kind)));
   return wrapped;
 }
 

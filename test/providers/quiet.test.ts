@@ -1,6 +1,6 @@
 import { ZoneGuardError } from '../../src/client/errors';
 import { ProviderError, type Implementation } from '../../src/providers/kit/implementation';
-import { hostEcho, isDynamicProviderHost, isReportedFailure, quietHostEchoes, withQuietFailures } from '../../src/providers/kit/quiet';
+import { hostEcho, isDynamicProviderHost, isReportedFailure, quietHostEchoes, withQuietFailures } from '../../src/providers/kit/context';
 import { SettingsError } from '../../src/client/settings';
 
 // The host's echo of a failure (cmd/dynamic-provider: console.error(`${e}: ${e.stack}`)) is dropped for the

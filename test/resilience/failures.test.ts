@@ -4,7 +4,7 @@ import { engine, fleet, freshZone, programOf, unique, upOrThrow, type EngineRun 
 // What a user reads when many resources fail at once: one line per resource, naming it and saying what failed, and
 // no stack trace. Before, the dynamic provider host echoed every failure of check, diff, read and delete on its
 // stderr, with a stack trace, and the engine printed that under the stack besides the resource's own line
-// (src/providers/kit/quiet.ts; docs/failures.md). The fleet is six resources: settings, two policies, three rules.
+// (src/providers/kit/context.ts `withQuietFailures`; docs/failures.md). The fleet is six resources: settings, two policies, three rules.
 jest.setTimeout(180_000);
 
 const RESOURCES = 6;

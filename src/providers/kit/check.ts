@@ -27,18 +27,6 @@ export function missingInputsFailure(news: unknown, resource: string): pulumi.dy
   return { property: '', reason: `${resource}: the inputs are ${got}; pass the resource's arguments as an object` };
 }
 
-/** `impl` with a check that answers {@link missingInputsFailure} for missing inputs instead of reading them. */
-export function withInputsPresent<I extends Pick<pulumi.dynamic.ResourceProvider, 'check'>>(resource: string, impl: I): I {
-  return {
-    ...impl,
-    async check(olds, news) {
-      const missing = missingInputsFailure(news, resource);
-      if (missing) return { inputs: {}, failures: [missing] };
-      return impl.check!(olds ?? {}, news);
-    },
-  };
-}
-
 /**
  * Validates a resource's inputs with its zod schema before any API call. An input not known yet (preview) is left
  * out of the validation and passed through as it is; every other field gets one failure with a reason a user can

@@ -1,6 +1,8 @@
-// The engine boundary of every kind: the process's configuration and client, the context each call of a kind's
-// handlers is given (client, preview, name, label), and `implementationOf`, where the records the engine hands a
-// dynamic provider become a kind's typed inputs and outputs.
+// The engine boundary of every kind: the process's configuration and client; `withEngineRecords`, the outermost
+// wrapper, where the engine's records and failures are handled for every kind at once (the preview's key, missing
+// inputs, the host's echo of a failure); the context each call of a kind's handlers is given (client, preview, name,
+// label); and `implementationOf`, where the records the engine hands a dynamic provider become a kind's typed inputs
+// and outputs.
 import type * as pulumi from '@pulumi/pulumi';
 import { isDeepStrictEqual } from 'node:util';
 import { ZoneGuardClient } from '../../client';
@@ -8,7 +10,10 @@ import { resolveSettings, type ClientSettings } from '../../client/settings';
 import { PREVIEW_KEY } from '../../unknown';
 import { label, type ResourceKind } from '../../kinds';
 import { nameOf } from './ownership';
-import type { Implementation, LiveObject } from './implementation';
+import { ZoneGuardError } from '../../client/errors';
+import { SettingsError } from '../../client/settings';
+import { missingInputsFailure } from './check';
+import { ProviderError, type Implementation, type LiveObject } from './implementation';
 
 // State of the provider process: the stack config handed to `configure`, and one client built from it. The
 // implementation modules live once per process, so every resource of every type shares the client and thus the
@@ -60,19 +65,94 @@ export function inPreview(): boolean {
 }
 
 /**
- * `impl` with a check that takes {@link PREVIEW_KEY} out of the inputs, and remembers that the run is a preview when
- * it was there. Every kind's check goes through it (providers/index.ts), so the engine stores the inputs without it.
+ * `impl` as the engine calls it, for every kind (src/providers/index.ts, outermost): its check refuses inputs that are
+ * missing or not a record in one failure before any wrapper or kind reads a field (kit/check.ts `missingInputsFailure`),
+ * then takes {@link PREVIEW_KEY} out of the inputs, remembering that the run is a preview when it was there, so the
+ * engine stores the inputs without it; every method's reported failure reaches the user once ({@link withQuietFailures}).
  */
-export function withPreviewKnown<I extends Pick<pulumi.dynamic.ResourceProvider, 'check'>>(impl: I): I {
-  return {
+export function withEngineRecords(kind: ResourceKind, impl: Implementation): Implementation {
+  return withQuietFailures({
     ...impl,
     async check(olds, news) {
-      if (news === null || typeof news !== 'object' || !(PREVIEW_KEY in news)) return impl.check!(olds, news);
-      const { [PREVIEW_KEY]: flag, ...rest } = news as Record<string, unknown>;
+      const missing = missingInputsFailure(news, kind);
+      if (missing) return { inputs: {}, failures: [missing] };
+      if (!(PREVIEW_KEY in news)) return impl.check(olds ?? {}, news);
+      const { [PREVIEW_KEY]: flag, ...rest } = news;
       if (flag === true) previewing = true;
-      return impl.check!(olds, rest);
+      return impl.check(olds ?? {}, rest);
     },
-  };
+  });
+}
+
+// Why a failure used to be printed twice: the dynamic provider host (@pulumi/pulumi's cmd/dynamic-provider) catches
+// an error thrown by check, diff, read or delete, prints `${error}: ${error.stack}` on its stderr, and hands the
+// error to the engine. The engine prints the message on the resource, and the host's stderr as well, under the
+// stack: the message again, then a stack trace (into src/*.ts through the source maps). create and update only hand
+// the error on. So the failures zoneguard reports on purpose are kept out of that stderr echo; the engine's own line
+// on the resource stays. docs/failures.md shows what a user sees.
+
+/** Set to 1 to see the host's echo, with the stack trace, of every failure again. */
+export const DEBUG_VARIABLE = 'ZONEGUARD_DEBUG';
+
+/**
+ * The failures zoneguard reports on purpose, with a message that names the resource and what to do: the service's
+ * refusals and network failures (the client's error tree), a provider's own refusals, missing or malformed settings.
+ * Anything else (a TypeError, say) is a bug, and keeps its stack trace.
+ */
+export function isReportedFailure(error: unknown): boolean {
+  return error instanceof ProviderError || error instanceof ZoneGuardError || error instanceof SettingsError;
+}
+
+/** What the host prints for an error it caught: exactly its format, so only that line is recognized. */
+export function hostEcho(error: Error): string {
+  return `${String(error)}: ${error.stack}`;
+}
+
+const expectedEchoes = new Set<string>();
+
+/** The methods whose failures the host echoes (create and update only hand theirs on); configure runs inside them. */
+const ECHOED = new Set(['configure', 'check', 'diff', 'read', 'delete']);
+
+/**
+ * The implementation with every method noting the echo of a reported failure before it reaches the host, so that
+ * the filter installed by {@link quietHostEchoes} drops it. Nothing changes when ZONEGUARD_DEBUG is set.
+ */
+export function withQuietFailures(implementation: Implementation, env: Record<string, string | undefined> = process.env): Implementation {
+  if (env[DEBUG_VARIABLE]) return implementation;
+  const quiet = {} as Record<string, unknown>;
+  for (const [name, method] of Object.entries(implementation) as Array<[string, (...args: unknown[]) => Promise<unknown>]>) {
+    quiet[name] = async (...args: unknown[]) => {
+      try {
+        return await method.apply(implementation, args);
+      } catch (error) {
+        if (ECHOED.has(name) && error instanceof Error && isReportedFailure(error)) expectedEchoes.add(hostEcho(error));
+        throw error;
+      }
+    };
+  }
+  return quiet as Implementation;
+}
+
+/**
+ * Makes `target.error` (the host's console) drop the echo of a failure noted by {@link withQuietFailures}, once
+ * each; everything else, our own notes and the echo of a bug included, is printed as before. Idempotent.
+ */
+export function quietHostEchoes(target: Pick<Console, 'error'> = console): void {
+  const original = target.error as ((...args: unknown[]) => void) & { quiet?: true };
+  if (original.quiet) return;
+  const filtered = Object.assign(
+    (...args: unknown[]) => {
+      if (args.length === 1 && typeof args[0] === 'string' && expectedEchoes.delete(args[0])) return;
+      original.apply(target, args);
+    },
+    { quiet: true as const },
+  );
+  target.error = filtered;
+}
+
+/** True in the dynamic provider host's process, the only one whose console gets {@link quietHostEchoes}. */
+export function isDynamicProviderHost(argv: readonly string[] = process.argv): boolean {
+  return /[\\/]cmd[\\/]dynamic-provider([\\/]index(\.js)?)?$/.test(argv[1] ?? '');
 }
 
 /**

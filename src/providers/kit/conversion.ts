@@ -17,7 +17,7 @@ import type { ZoneGuardClient } from '../../client';
 import { contextOf } from './context';
 import { ProviderError, unlessNotFound, type Implementation } from './implementation';
 import { heldMarker } from './marker';
-import { deletedByMove, noteCreatedCustomRule, noteDeclared, resetMoveDeletes } from './move-deletes';
+import { deletedByMove, noteDeclared, resetMoveDeletes } from './move-deletes';
 
 /** The kinds of the legacy firewall rules and filters API, whose deletes this guard wraps. */
 export const LEGACY_FIREWALL_KINDS: readonly ResourceKind[] = ['FirewallRuleWithFilter', 'FirewallFilter', 'FirewallRule'];
@@ -35,10 +35,9 @@ export interface Conversion {
 export const TAKEN_FROM_KEY = '__zoneguardTakenFrom';
 
 // Per provider process (one per deployment: kit/ownership.ts): the custom rules taken over from another marker, by
-// that marker (in this run, or recorded in a state this run diffed); the zones found converted; each zone's custom
-// phase, read at most once.
+// that marker (in this run, or recorded in a state this run diffed or read: kit/marker.ts keeps the record); the
+// zones found converted; each zone's custom phase, read at most once.
 const takenOver = new Map<string, { id: string; earlier: boolean }>();
-const takenFrom = new Map<string, string>();
 const convertedZones = new Set<string>();
 const phases = new Map<string, Promise<SavedRuleset | undefined>>();
 
@@ -46,51 +45,14 @@ const phases = new Map<string, Promise<SavedRuleset | undefined>>();
 export function noteTakenOver(previous: unknown, id: string, earlier = false): void {
   if (typeof previous !== 'string' || previous === '') return;
   takenOver.set(previous, { id, earlier });
-  takenFrom.set(id, previous);
 }
 
 /** For tests: forget what this process saw, as a new provider process would. */
 export function resetConversions(): void {
   takenOver.clear();
-  takenFrom.clear();
   convertedZones.clear();
   phases.clear();
   resetMoveDeletes();
-}
-
-/** Outputs with the marker `id` was taken over from, when known (from this run, or the state's `olds`). */
-function withTakenFrom(outs: Record<string, unknown> | undefined, id: string, olds?: Record<string, unknown>): Record<string, unknown> | undefined {
-  const from = takenFrom.get(id) ?? olds?.[TAKEN_FROM_KEY];
-  return outs === undefined || typeof from !== 'string' ? outs : { ...outs, [TAKEN_FROM_KEY]: from };
-}
-
-/**
- * A ruleset rule kind whose state records the marker an adoption took over (TAKEN_FROM_KEY), kept through reads and
- * updates, and noted again whenever a run diffs or reads it, so a legacy resource whose conversion it took over in an
- * earlier run leaves the state without a call (a move interrupted after its adoptions, then run again).
- */
-export function withTakeOverRecord(impl: Implementation): Implementation {
-  return {
-    ...impl,
-    async create(inputs) {
-      const result = await impl.create(inputs);
-      if (inputs.adoptRuleId === undefined) noteCreatedCustomRule(String(inputs.zoneId), result.id);
-      return { ...result, outs: withTakenFrom(result.outs, result.id) };
-    },
-    async diff(id, olds, news) {
-      noteTakenOver(olds[TAKEN_FROM_KEY], id, true);
-      return impl.diff(id, olds, news);
-    },
-    async read(id, props) {
-      noteTakenOver(props[TAKEN_FROM_KEY], id, true);
-      const result = await impl.read(id, props);
-      return { ...result, props: withTakenFrom(result.props, id, props) };
-    },
-    async update(id, olds, news) {
-      const result = await impl.update(id, olds, news);
-      return { ...result, outs: withTakenFrom(result.outs, id, olds) };
-    },
-  };
 }
 
 /**

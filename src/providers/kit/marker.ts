@@ -13,7 +13,8 @@ import { looksMarked, markerIn, ownRoom, ownRoomProblem, splitMarked, withMarker
 import { MARKER_KEY, type ResourceKind } from './closure';
 import { ProviderError, goneMessage, type Implementation, type LiveObject } from './implementation';
 import { isHeld, nameOf, ownerIdOf, ownerOf } from './ownership';
-import { noteTakenOver } from './conversion';
+import { TAKEN_FROM_KEY, noteTakenOver } from './conversion';
+import { noteCreatedCustomRule } from './move-deletes';
 import { assertSealedLive } from './seal';
 
 /**
@@ -209,6 +210,11 @@ interface MarkedKind {
   live(id: string, props: Props): Promise<Props | undefined>;
   /** The resource in a message (src/kinds `label`). */
   what(props: Props, id?: string): string;
+  /**
+   * Whether its state records the owner marker an adoption took over (TAKEN_FROM_KEY, kit/conversion.ts): the ruleset
+   * rules, whose takeOver of a converted legacy rule is how that legacy resource's delete learns its conversion.
+   */
+  recordsTakeOver: boolean;
 }
 
 type Props = Record<string, unknown>;
@@ -227,6 +233,15 @@ function shown<T extends Props | undefined>(k: MarkedKind, props: T, marker: str
   if (props === undefined) return props;
   const { own } = splitMarked(textOf(props, k.field));
   return { ...props, [k.field]: own, ...(marker ? { [MARKER_KEY]: marker } : {}) };
+}
+
+/**
+ * Outputs with the marker an adoption took over (`from`, when a string): kept through reads and updates from the
+ * state, and noted again whenever a run diffs or reads it, so a legacy resource whose conversion a ruleset rule took
+ * over in an earlier run leaves the state without a call (a move interrupted after its adoptions, then run again).
+ */
+function withTakenFrom<T extends Props | undefined>(outs: T, from: unknown): T {
+  return outs === undefined || typeof from !== 'string' ? outs : { ...outs, [TAKEN_FROM_KEY]: from };
 }
 
 /**
@@ -289,11 +304,14 @@ async function createMarked(k: MarkedKind, declaration: KindDeclaration, impl: I
       k.adoptInput,
     );
   // A ruleset rule that carried another resource's marker (a legacy firewall rule's, kept by the conversion) is that
-  // rule's conversion: the legacy resource's delete then leaves it (kit/conversion.ts).
-  if (declaration.identity.object === 'rulesetRule' && before?.live !== undefined && before.live !== mine) noteTakenOver(before.live, result.id);
+  // rule's conversion: the legacy resource's delete then leaves it (kit/conversion.ts), and its state records the marker.
+  const takenFrom = k.recordsTakeOver && before?.live !== undefined && before.live !== mine ? before.live : undefined;
+  if (takenFrom !== undefined) noteTakenOver(takenFrom, result.id);
+  // The custom rules a run creates, for the move's ordered deletes (kit/move-deletes.ts).
+  if (k.recordsTakeOver && adopted === undefined) noteCreatedCustomRule(textOf(inputs, 'zoneId'), result.id);
   // A leftover is taken as an adoption would take it, but the program did not ask for one: its outputs say none.
   const outs = leftover === undefined ? result.outs : Object.fromEntries(Object.entries(result.outs ?? {}).filter(([key]) => key !== k.adoptInput));
-  return { ...result, outs: shown(k, outs, written) };
+  return { ...result, outs: withTakenFrom(shown(k, outs, written), takenFrom) };
 }
 
 /**
@@ -308,7 +326,9 @@ export function withOwnerMarker(declaration: KindDeclaration<ResourceKind>, impl
   const { kind } = declaration;
   const { marker: field, adoptInput } = declaration.identity;
   if (field === 'none' || adoptInput === undefined || !impl.live) throw new Error(`zoneguard: ${kind} has no marked field or no live read`);
-  const k: MarkedKind = { kind, field, adoptInput, live: impl.live.bind(impl), what: (props, id) => label(kind, props, nameOf(props), id) };
+  const recordsTakeOver = declaration.identity.object === 'rulesetRule';
+  const k: MarkedKind = { kind, field, adoptInput, live: impl.live.bind(impl), what: (props, id) => label(kind, props, nameOf(props), id), recordsTakeOver };
+  const takenFrom = (props: Props) => (recordsTakeOver ? props[TAKEN_FROM_KEY] : undefined);
   return {
     ...impl,
 
@@ -317,6 +337,7 @@ export function withOwnerMarker(declaration: KindDeclaration<ResourceKind>, impl
     },
 
     async diff(id, olds, news) {
+      noteTakenOver(takenFrom(olds), id, true);
       const result = await impl.diff(id, olds, news);
       // Made before markers, or before owner ids: the next up writes the marker (one update; the preview shows it on
       // the owner input). Only against the program's inputs (they carry the owner): the engine's refresh diffs the
@@ -328,8 +349,9 @@ export function withOwnerMarker(declaration: KindDeclaration<ResourceKind>, impl
     create: (inputs) => createMarked(k, declaration, impl, inputs),
 
     async read(id, props) {
+      noteTakenOver(takenFrom(props), id, true);
       const result = await impl.read(id, props);
-      return { ...result, props: shown(k, result.props, recordedMarker(props)), inputs: shown(k, result.inputs, undefined) };
+      return { ...result, props: withTakenFrom(shown(k, result.props, recordedMarker(props)), takenFrom(props)), inputs: shown(k, result.inputs, undefined) };
     },
 
     async update(id, olds, news) {
@@ -339,7 +361,7 @@ export function withOwnerMarker(declaration: KindDeclaration<ResourceKind>, impl
       if (!object) throw new ProviderError(goneMessage(k.what(news, id)));
       if (block) throw new ProviderError(block);
       const result = await impl.update(id, object, marked(k, news, marker));
-      return { ...result, outs: shown(k, result.outs, onObject(k, result.outs, marker)) };
+      return { ...result, outs: withTakenFrom(shown(k, result.outs, onObject(k, result.outs, marker)), takenFrom(olds)) };
     },
 
     async delete(id, props) {

@@ -4,7 +4,8 @@
 import { OWNER_KEY } from '../../src/kinds/marker';
 import { legacyOrder } from '../../src/rulesets';
 import { NAME_KEY, implementation } from '../../src/providers';
-import { TAKEN_FROM_KEY, convertedLine, resetConversions } from '../../src/providers/kit/conversion';
+import { convertedLine, resetConversions } from '../../src/providers/kit/conversion';
+import { TAKEN_FROM_KEY } from '../../src/providers/kit/move-deletes';
 import { configure } from '../../src/providers/kit/context';
 import { STREAM_GAP_MS } from '../../src/providers/kit/coalesce';
 import { RETIRED_API_HINT } from '../../src/providers/kit/firewall';

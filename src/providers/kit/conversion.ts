@@ -17,7 +17,7 @@ import type { ZoneGuardClient } from '../../client';
 import { contextOf } from './context';
 import { ProviderError, unlessNotFound, type Implementation } from './implementation';
 import { heldMarker } from './marker';
-import { deletedByMove, noteDeclared, resetMoveDeletes } from './move-deletes';
+import { deletedByMove, noteDeclared, resetMoveDeletes, takenOverFrom } from './move-deletes';
 
 /** The kinds of the legacy firewall rules and filters API, whose deletes this guard wraps. */
 export const LEGACY_FIREWALL_KINDS: readonly ResourceKind[] = ['FirewallRuleWithFilter', 'FirewallFilter', 'FirewallRule'];
@@ -28,28 +28,13 @@ export interface Conversion {
   readonly how: 'taken over' | 'taken over before' | 'marked' | 'zone converted' | 'retired' | 'maintenance';
 }
 
-/**
- * The output where a ruleset rule that took over a rule marked by another resource records that marker: a later run's
- * legacy delete learns its conversion from it (the rule then carries the new marker only). Never diffed.
- */
-export const TAKEN_FROM_KEY = '__zoneguardTakenFrom';
-
-// Per provider process (one per deployment: kit/ownership.ts): the custom rules taken over from another marker, by
-// that marker (in this run, or recorded in a state this run diffed or read: kit/marker.ts keeps the record); the
-// zones found converted; each zone's custom phase, read at most once.
-const takenOver = new Map<string, { id: string; earlier: boolean }>();
+// Per provider process (one per deployment: kit/ownership.ts): the zones found converted; each zone's custom phase,
+// read at most once. The custom rules taken over from a legacy marker are kit/move-deletes.ts's `takenOverFrom`.
 const convertedZones = new Set<string>();
 const phases = new Map<string, Promise<SavedRuleset | undefined>>();
 
-/** Notes that an adoption moved `id`'s owner marker from `previous` to its own (kit/marker.ts), or, `earlier`, that its state says one did. */
-export function noteTakenOver(previous: unknown, id: string, earlier = false): void {
-  if (typeof previous !== 'string' || previous === '') return;
-  takenOver.set(previous, { id, earlier });
-}
-
 /** For tests: forget what this process saw, as a new provider process would. */
 export function resetConversions(): void {
-  takenOver.clear();
   convertedZones.clear();
   phases.clear();
   resetMoveDeletes();
@@ -73,7 +58,7 @@ function customPhase(client: ZoneGuardClient, zoneId: string): Promise<SavedRule
  * custom phase (one read per zone and run), or undefined when neither knows one.
  */
 async function conversionOf(client: ZoneGuardClient, zoneId: string, marker: string): Promise<Conversion | undefined> {
-  const taken = takenOver.get(marker);
+  const taken = takenOverFrom(marker);
   if (taken !== undefined) return { customRuleId: taken.id, how: taken.earlier ? 'taken over before' : 'taken over' };
   const phase = await customPhase(client, zoneId);
   const rule = phase?.rules.find((candidate) => splitMarked(candidate.ref).marker === marker);

@@ -13,8 +13,7 @@ import { looksMarked, markerIn, ownRoom, ownRoomProblem, splitMarked, withMarker
 import { MARKER_KEY, type ResourceKind } from './closure';
 import { ProviderError, goneMessage, type Implementation, type LiveObject } from './implementation';
 import { isHeld, nameOf, ownerIdOf, ownerOf } from './ownership';
-import { TAKEN_FROM_KEY, noteTakenOver } from './conversion';
-import { noteCreatedCustomRule } from './move-deletes';
+import { TAKEN_FROM_KEY, noteCreatedCustomRule, noteTakenOver } from './move-deletes';
 import { assertSealedLive } from './seal';
 
 /**
@@ -211,7 +210,7 @@ interface MarkedKind {
   /** The resource in a message (src/kinds `label`). */
   what(props: Props, id?: string): string;
   /**
-   * Whether its state records the owner marker an adoption took over (TAKEN_FROM_KEY, kit/conversion.ts): the ruleset
+   * Whether its state records the owner marker an adoption took over (TAKEN_FROM_KEY, kit/move-deletes.ts): the ruleset
    * rules, whose takeOver of a converted legacy rule is how that legacy resource's delete learns its conversion.
    */
   recordsTakeOver: boolean;

@@ -6,6 +6,8 @@
 // goes on to the custom rules, which decide it as the removed rules did. So the first legacy delete of a zone in a run
 // that created custom rules there deletes every rule this run moved, in that order; the deletes of their own resources
 // then find them deleted and make no call.
+// What the run's ruleset rules tell the legacy deletes is kept here too: the custom rules it created, and those it took
+// over from a legacy resource's marker (kit/marker.ts notes both; kit/conversion.ts reads the second).
 import { isConversion } from '../../firewall-upgrade/match';
 import { convertedRule, legacyOrder } from '../../rulesets';
 import type { ZoneGuardClient } from '../../client';
@@ -31,6 +33,26 @@ export function noteDeclared(object: 'rule' | 'filter', id: unknown): void {
   if (typeof id === 'string' && id !== '') (object === 'rule' ? declared.rules : declared.filters).add(id);
 }
 
+/**
+ * The output where a ruleset rule that took over a rule marked by another resource records that marker: a later run's
+ * legacy delete learns its conversion from it (the rule then carries the new marker only). Never diffed.
+ */
+export const TAKEN_FROM_KEY = '__zoneguardTakenFrom';
+
+/** The custom rules taken over from another marker, by that marker (in this run, or recorded in a state this run diffed or read). */
+const takenOver = new Map<string, { id: string; earlier: boolean }>();
+
+/** Notes that an adoption moved `id`'s owner marker from `previous` to its own (kit/marker.ts), or, `earlier`, that its state says one did. */
+export function noteTakenOver(previous: unknown, id: string, earlier = false): void {
+  if (typeof previous !== 'string' || previous === '') return;
+  takenOver.set(previous, { id, earlier });
+}
+
+/** The custom rule that took over the object marked `marker`, and whether an earlier run did, if this process saw one. */
+export function takenOverFrom(marker: string): { id: string; earlier: boolean } | undefined {
+  return takenOver.get(marker);
+}
+
 /** Notes a custom rule this run created (not adopted) in the zone: a conversion the move may have made. */
 export function noteCreatedCustomRule(zoneId: string, ruleId: string): void {
   let ids = created.get(zoneId);
@@ -41,6 +63,7 @@ export function noteCreatedCustomRule(zoneId: string, ruleId: string): void {
 /** For tests: forget what this process saw, as a new provider process would. */
 export function resetMoveDeletes(): void {
   created.clear();
+  takenOver.clear();
   declared.rules.clear();
   declared.filters.clear();
   deleted.clear();

@@ -6,8 +6,8 @@ import { RESOURCE_KINDS } from '../src/kinds';
 
 // The layering docs/CONTRACTS.md describes, held by a test: the resource classes, the CLI and the package entry
 // reach the providers only through their public entry (src/providers/index.ts), the insights not at all, and a fact of the service such as
-// a managed ruleset id is written once under src/, no source file under src/ is longer than 500 lines and no function
-// under src/ longer than 80.
+// a managed ruleset id is written once under src/, no source file under src/ is longer than 500 lines, no function
+// under src/ longer than 80, and src/providers casts only at its engine boundary (kit/context.ts) and where listed.
 
 const src = path.join(__dirname, '..', 'src');
 
@@ -22,6 +22,39 @@ function filesUnder(dir: string): string[] {
 function importsOf(file: string): string[] {
   const text = fs.readFileSync(file, 'utf8');
   return [...text.matchAll(/from\s+'([^']+)'/g)].map((match) => match[1] ?? '');
+}
+
+/**
+ * The casts of src/providers outside the engine boundary (kit/context.ts, where the engine's records become a kind's
+ * inputs and outputs): none is of a provider input. Each entry allows one cast, its text as written (spaces folded).
+ */
+const ALLOWED_CASTS: ReadonlyArray<{ file: string; cast: string; why: string }> = [
+  {
+    file: 'index.ts',
+    cast: 'require(file) as Record<string, Implementation | undefined>',
+    why: "require's answer (any) as the handlers module it loads, not a record of the engine",
+  },
+  { file: 'kit/check.ts', cast: 'mask as never', why: "zod's omit over a generic schema: the mask's keys are the shape's, checked just above" },
+  { file: 'kit/check.ts', cast: 'schema.omit(mask as never) as z.ZodObject', why: "zod's omit over a generic schema answers no ZodObject type of its own" },
+  { file: 'kit/diff.ts', cast: '{} as Pick<T, K>', why: "pickFields' empty result, each listed field of a typed record set into it below" },
+];
+
+/** Every `x as T` and `<T>x` under `dir` but `as const`: `file:line` (relative to `dir`) and the cast's text. */
+function castsUnder(dir: string): Array<{ file: string; line: number; cast: string }> {
+  const casts: Array<{ file: string; line: number; cast: string }> = [];
+  for (const full of filesUnder(dir)) {
+    const file = path.relative(dir, full).split(path.sep).join('/');
+    const source = ts.createSourceFile(full, fs.readFileSync(full, 'utf8'), ts.ScriptTarget.Latest, true);
+    const visit = (node: ts.Node): void => {
+      if ((ts.isAsExpression(node) || ts.isTypeAssertionExpression(node)) && !ts.isConstTypeReference(node.type)) {
+        const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
+        casts.push({ file, line, cast: node.getText(source).replace(/\s+/g, ' ') });
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  return casts;
 }
 
 const outsideProviders = [...filesUnder(path.join(src, 'resources')), ...filesUnder(path.join(src, 'cli')), path.join(src, 'index.ts')];
@@ -65,6 +98,21 @@ describe('structure', () => {
       .filter((file) => lines(file) > 500)
       .map((file) => `${path.relative(src, file)} (${lines(file)} lines)`);
     expect(long).toEqual([]);
+  });
+
+  test('no cast under src/providers but at the engine boundary (kit/context.ts) and the listed casts, none of a provider input', () => {
+    const allowed = [...ALLOWED_CASTS];
+    const unlisted = castsUnder(path.join(src, 'providers'))
+      .filter(({ file }) => file !== 'kit/context.ts')
+      .filter(({ file, cast }) => {
+        const entry = allowed.findIndex((allow) => allow.file === file && allow.cast === cast);
+        if (entry >= 0) allowed.splice(entry, 1);
+        return entry < 0;
+      })
+      .map(({ file, line, cast }) => `src/providers/${file}:${line} ${cast}`);
+    expect(unlisted).toEqual([]);
+    // A listed cast no longer there leaves the list: it holds what the code has.
+    expect(allowed.map(({ file, cast }) => `src/providers/${file} ${cast}`)).toEqual([]);
   });
 
   test('no function under src/ is longer than 80 lines (every function-like node with a body, by the TypeScript AST)', () => {

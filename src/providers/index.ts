@@ -56,7 +56,7 @@ export function implementation(kind: ResourceKind | typeof STACK_OWNER): Impleme
   // The resource that keeps the stack's owner id (providers/stack-owner.ts): no kind, no object of the service.
   if (kind === STACK_OWNER) return stackOwner;
   // The kind comes from a stored closure, maybe written by another version: look it up as any string.
-  if (!(RESOURCE_KINDS as readonly string[]).includes(kind)) {
+  if (!RESOURCE_KINDS.includes(kind)) {
     throw new Error(`zoneguard: no provider implementation for ${kind} in this version of pulumi-zoneguard`);
   }
   let wrapped = loaded.get(kind);

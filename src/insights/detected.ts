@@ -21,25 +21,25 @@ export interface LoadProgress {
 }
 
 /**
- * What to list and how. Every filter the service offers (hosts, status, paging and the public API's extras:
- * docs/service.md#lists) is passed through to it; `maliciousOnly` is applied here, since the service has no such filter.
+ * What to list and how: list `K`'s filters of the service's (hosts, status, paging, order, and the public API's extras
+ * of that list: docs/service.md#lists), passed through to it. Without `K`, the filters every list takes.
  */
-export interface DetectedQuery extends Omit<DetectedListArgs, 'status'> {
+export type DetectedQuery<K extends DetectedKind = DetectedKind> = Omit<DetectedListArgs<K>, 'status'> & {
   client: ZoneGuardClient;
   /** One status, several, or `all`; the service's default (active only) when omitted. */
   status?: DetectedStatus | DetectedStatus[] | 'all';
   /** Called after each page, e.g. to show progress while a large zone loads. */
   onProgress?: (progress: LoadProgress) => void;
-}
+};
 
 /** Scripts and connections carry their malicious verdict beside the service's fields. */
 export type Classified<T> = T & { classification: Classification };
 
-/** Options of the lists that can be narrowed to malicious items. */
-export interface ClassifiedQuery extends DetectedQuery {
-  /** Only the items classed malicious (score below 50, domain or URL reported). */
+/** Options of the lists that can be narrowed to malicious items, scripts and connections (default). */
+export type ClassifiedQuery<K extends 'scripts' | 'connections' = 'connections'> = DetectedQuery<K> & {
+  /** Only the items classed malicious (score below 50, domain or URL reported); applied here, the service has no such filter. */
   maliciousOnly?: boolean;
-}
+};
 
 /** The `status` query value for the service. */
 export function statusFilter(status: DetectedQuery['status']): DetectedStatus | DetectedStatus[] | undefined {
@@ -65,10 +65,10 @@ export async function walkPages<T>(kind: DetectedKind, iterator: PageIterator<T>
   return items;
 }
 
-function listArgs(query: DetectedQuery): DetectedListArgs {
-  const { client: _client, onProgress: _onProgress, status, ...rest } = query as ClassifiedQuery;
-  const { maliciousOnly: _maliciousOnly, ...args } = rest;
-  return { ...args, status: statusFilter(status) };
+/** A query's filters as the client's list `K` takes them: the service's own, with the status resolved. */
+function listArgs<K extends DetectedKind>(query: DetectedQuery<K> & { maliciousOnly?: boolean }): DetectedListArgs<K> {
+  const { client: _client, onProgress: _onProgress, status, maliciousOnly: _maliciousOnly, ...args } = query;
+  return { ...args, status: statusFilter(status) } as DetectedListArgs<K>;
 }
 
 function classifyAll<T extends object>(items: T[], maliciousOnly: boolean | undefined): Classified<T>[] {
@@ -77,7 +77,7 @@ function classifyAll<T extends object>(items: T[], maliciousOnly: boolean | unde
 }
 
 /** Every detected script of the zone matching the filters, each with its malicious classification. */
-export async function listScripts(query: ClassifiedQuery): Promise<Classified<Script>[]> {
+export async function listScripts(query: ClassifiedQuery<'scripts'>): Promise<Classified<Script>[]> {
   const items = await walkPages('scripts', query.client.scripts.list(listArgs(query)), query.onProgress);
   return classifyAll(items, query.maliciousOnly);
 }
@@ -89,6 +89,6 @@ export async function listConnections(query: ClassifiedQuery): Promise<Classifie
 }
 
 /** Every detected cookie of the zone matching the filters. Cookies carry no malicious classification. */
-export async function listCookies(query: DetectedQuery): Promise<Cookie[]> {
+export async function listCookies(query: DetectedQuery<'cookies'>): Promise<Cookie[]> {
   return walkPages('cookies', query.client.cookies.list(listArgs(query)), query.onProgress);
 }

@@ -95,6 +95,26 @@ describe('cookies', () => {
     expect(cookie).toMatchObject({ name: 'cookie_0', type: 'first_party', max_age_attribute: null, same_site_attribute: 'strict' });
   });
 
+  it("takes the filters the service takes on cookies, every one of them, and the compiler refuses the other lists' own", async () => {
+    const client = clientOf(emulator());
+    await client.cookies.list({ zoneId: ZONE, hosts: ['www.example.com', 'shop.*'], status: 'active', orderBy: 'first_seen_at', direction: 'desc', perPage: 50 }).toArray();
+    const log = await emulator().admin.requests();
+    expect(log.map((r) => [r.status, r.query])).toEqual([
+      [200, { page: '1', per_page: '50', hosts: 'www.example.com,shop.*', status: 'active', order_by: 'first_seen_at', direction: 'desc' }],
+    ]);
+    // The service refuses exclude_cdn_cgi and prioritize_malicious on the cookies list, and exclude_duplicates on every
+    // list but the scripts' (docs/service.md#lists): the lists' arguments do not take them. tsc checks these lines.
+    // @ts-expect-error excludeCdnCgi is a filter of the scripts and connections lists only
+    client.cookies.list({ zoneId: ZONE, excludeCdnCgi: true });
+    // @ts-expect-error prioritizeMalicious is a filter of the scripts and connections lists only
+    client.cookies.list({ zoneId: ZONE, prioritizeMalicious: true });
+    // @ts-expect-error excludeDuplicates is a filter of the scripts list only
+    client.connections.list({ zoneId: ZONE, excludeDuplicates: true });
+    client.scripts.list({ zoneId: ZONE, excludeCdnCgi: true, prioritizeMalicious: true, excludeDuplicates: true });
+    // Lazy: a list asks for nothing until it is walked.
+    expect(await emulator().admin.requests()).toHaveLength(1);
+  });
+
   it('stops early when the loop breaks, fetching no further page', async () => {
     for await (const cookie of clientOf(emulator()).cookies.list({ zoneId: ZONE, perPage: 10 })) {
       if (cookie.name === 'cookie_3') break;

@@ -141,6 +141,13 @@ describe('listConnections and listCookies', () => {
     const inactive = await listCookies({ client: h.client, zoneId: BIG_ZONE, status: 'inactive' });
     expect(inactive.map((c) => c.name)).toEqual(['old_0', 'old_1', 'old_2']);
   });
+
+  test("cookies take none of the classified lists' filters: the compiler refuses them, and one passed anyway (from JavaScript) is not sent", async () => {
+    // The service refuses exclude_cdn_cgi and prioritize_malicious on the cookies list (docs/service.md#lists).
+    // @ts-expect-error excludeCdnCgi is a filter of the scripts and connections lists only
+    const cookies = await listCookies({ client: h.client, zoneId: BIG_ZONE, excludeCdnCgi: true, prioritizeMalicious: true });
+    expect(cookies).toHaveLength(130);
+  });
 });
 
 describe('summaries by host', () => {

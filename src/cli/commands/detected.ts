@@ -34,7 +34,8 @@ export interface DetectedCommandSpec<T extends { host: string; classification?: 
   maliciousWhen?: string;
   /** Scripts only: --exclude-duplicates. */
   duplicates?: boolean;
-  load(query: ClassifiedQuery): Promise<T[]>;
+  /** The list: every flag is passed, those of another list's are left unset (its options are not offered). */
+  load(query: ClassifiedQuery<'scripts'>): Promise<T[]>;
   columns: Column[];
   row(item: T): string[];
   /** Example lines for the help. */

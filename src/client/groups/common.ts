@@ -1,4 +1,4 @@
-import type { DetectedStatus } from '../../schemas';
+import type { DetectedKind, DetectedStatus } from '../../schemas';
 
 /** Every call addresses one zone. */
 export interface ZoneArgs {
@@ -13,21 +13,33 @@ export interface PageArgs {
   perPage?: number;
 }
 
-/** Filters of the scripts, connections and cookies lists (query parameters of the public API). */
-export interface DetectedListArgs extends ZoneArgs {
+/**
+ * Filters of the scripts, connections and cookies lists (query parameters of the public API, docs/service.md#lists),
+ * each list's own: the service refuses a parameter a list does not take, so `DetectedListArgs<'cookies'>` has none of
+ * the others'.
+ */
+export type DetectedListArgs<K extends DetectedKind> = ZoneArgs & {
   /** Hostnames, one or a comma list; leading/trailing `*` wildcards allowed. */
   hosts?: string | string[];
   /** Status or statuses; the service's default is active only. */
   status?: DetectedStatus | DetectedStatus[];
   perPage?: number;
-  /** Scripts and connections: leave out those seen under /cdn-cgi/; default false (the service's own default is true). */
-  excludeCdnCgi?: boolean;
-  /** Scripts only: one entry per script URL. */
-  excludeDuplicates?: boolean;
   orderBy?: string;
   direction?: 'asc' | 'desc';
-  prioritizeMalicious?: boolean;
-}
+} & (K extends 'cookies'
+    ? unknown
+    : {
+        /** Scripts and connections: leave out those seen under /cdn-cgi/; default false (the service's own default is true). */
+        excludeCdnCgi?: boolean;
+        /** Scripts and connections: malicious ones first. */
+        prioritizeMalicious?: boolean;
+      }) &
+  (K extends 'scripts'
+    ? {
+        /** Scripts only: one entry per script URL. */
+        excludeDuplicates?: boolean;
+      }
+    : unknown);
 
 /** A comma list from one value or several. */
 export function commaList(value: string | readonly string[] | undefined): string | undefined {

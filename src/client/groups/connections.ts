@@ -1,10 +1,10 @@
 import { ConnectionSchema } from '../../schemas';
 import type { Transport } from '../transport';
-import { DetectedGroup } from './detected';
+import { DetectedGroup, connectionQuery } from './detected';
 
 /** Detected connections: /zones/{zone_id}/page_guard/connections. */
-export class ConnectionsGroup extends DetectedGroup<typeof ConnectionSchema, typeof ConnectionSchema, 'connectionId'> {
+export class ConnectionsGroup extends DetectedGroup<'connections', typeof ConnectionSchema, typeof ConnectionSchema, 'connectionId'> {
   constructor(transport: Transport) {
-    super(transport, 'connections', ConnectionSchema, ConnectionSchema, 'connectionId');
+    super(transport, { segment: 'connections', itemSchema: ConnectionSchema, detailSchema: ConnectionSchema, idKey: 'connectionId', query: connectionQuery });
   }
 }

@@ -3,8 +3,8 @@ import type { Transport } from '../transport';
 import { DetectedGroup } from './detected';
 
 /** Detected cookies: /zones/{zone_id}/page_guard/cookies. */
-export class CookiesGroup extends DetectedGroup<typeof CookieSchema, typeof CookieSchema, 'cookieId'> {
+export class CookiesGroup extends DetectedGroup<'cookies', typeof CookieSchema, typeof CookieSchema, 'cookieId'> {
   constructor(transport: Transport) {
-    super(transport, 'cookies', CookieSchema, CookieSchema, 'cookieId');
+    super(transport, { segment: 'cookies', itemSchema: CookieSchema, detailSchema: CookieSchema, idKey: 'cookieId' });
   }
 }

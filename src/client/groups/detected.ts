@@ -1,34 +1,49 @@
 import type { z } from 'zod';
-import { zonePath, type Transport } from '../transport';
+import { zonePath, type CallSpec, type Transport } from '../transport';
+import type { DetectedKind } from '../../schemas';
 import { commaList, type DetectedListArgs, type ZoneArgs } from './common';
 import { PagedGroup } from './paged-group';
 
+/** The query every detected list takes (docs/service.md#lists). */
+const sharedQuery = (filters: DetectedListArgs<DetectedKind>) => ({
+  hosts: commaList(filters.hosts),
+  status: commaList(filters.status),
+  order_by: filters.orderBy,
+  direction: filters.direction,
+});
+
 /**
- * The scripts, connections and cookies lists share their query and paging; one class serves the three, each
- * with its own path segment and schemas.
+ * The query of the lists the service classifies, scripts and connections. The service leaves /cdn-cgi/ ones out
+ * unless told otherwise; the client lists them unless asked (excludeCdnCgi).
  */
-export class DetectedGroup<Item extends z.ZodType, Detail extends z.ZodType, IdKey extends string> extends PagedGroup<DetectedListArgs, Item> {
+export const connectionQuery = (filters: DetectedListArgs<'connections'>) => ({
+  ...sharedQuery(filters),
+  exclude_cdn_cgi: filters.excludeCdnCgi ?? false,
+  prioritize_malicious: filters.prioritizeMalicious,
+});
+
+/** The scripts list's query: the connections list's, and one entry per script URL. */
+export const scriptQuery = (filters: DetectedListArgs<'scripts'>) => ({ ...connectionQuery(filters), exclude_duplicates: filters.excludeDuplicates });
+
+/**
+ * The scripts, connections and cookies lists share their paging and most of their query; one class serves the
+ * three, each with its own path segment, schemas, arguments and the query they make (cookies: the shared query).
+ */
+export class DetectedGroup<K extends DetectedKind, Item extends z.ZodType, Detail extends z.ZodType, IdKey extends string> extends PagedGroup<
+  DetectedListArgs<K>,
+  Item
+> {
   readonly #transport: Transport;
   readonly #segment: string;
   readonly #detailSchema: Detail;
   readonly #idKey: IdKey;
 
-  constructor(transport: Transport, segment: string, itemSchema: Item, detailSchema: Detail, idKey: IdKey) {
-    super(transport, {
-      path: ({ zoneId }) => zonePath(zoneId, 'page_guard', segment),
-      query: (filters) => ({
-        hosts: commaList(filters.hosts),
-        status: commaList(filters.status),
-        // The service leaves /cdn-cgi/ scripts and connections out unless told otherwise; the client lists them unless
-        // asked (excludeCdnCgi). Cookies take no such parameter.
-        exclude_cdn_cgi: segment === 'cookies' ? filters.excludeCdnCgi : (filters.excludeCdnCgi ?? false),
-        exclude_duplicates: filters.excludeDuplicates,
-        order_by: filters.orderBy,
-        direction: filters.direction,
-        prioritize_malicious: filters.prioritizeMalicious,
-      }),
-      schema: itemSchema,
-    });
+  constructor(
+    transport: Transport,
+    list: { segment: K; itemSchema: Item; detailSchema: Detail; idKey: IdKey; query?: (filters: DetectedListArgs<K>) => CallSpec<Item>['query'] },
+  ) {
+    const { segment, itemSchema, detailSchema, idKey, query = sharedQuery } = list;
+    super(transport, { path: ({ zoneId }) => zonePath(zoneId, 'page_guard', segment), query, schema: itemSchema });
     this.#transport = transport;
     this.#segment = segment;
     this.#detailSchema = detailSchema;

@@ -2,8 +2,9 @@
 // adopted or holds is never taken over or deleted by another. Pure decisions as tables, then the guarded providers
 // against the emulator over loopback HTTP, with the logical names the resource classes pass in.
 import { implementation } from '../../src/providers';
-import { NAME_KEY } from '../../src/providers/kit/closure';
-import { adoptionRefusal, deleteSkip, resetOwnership, type Holder, type OwnershipSpec } from '../../src/providers/kit/ownership';
+import { MARKER_KEY, NAME_KEY, OWNER_ID_KEY, OWNER_KEY } from '../../src/providers/kit/closure';
+import { ownerMarker } from '../../src/kinds/marker';
+import { adoptionRefusal, deleteSkip, ownerOf, resetOwnership, type Holder, type OwnershipSpec } from '../../src/providers/kit/ownership';
 import { useCaughtStderr, useProviderFixture } from './support';
 
 const spec: OwnershipSpec = { object: 'cspPolicy', noun: 'policy', adoptedId: () => undefined, adoptInput: 'adoptPolicyId' };
@@ -93,6 +94,26 @@ describe('the guarded providers against the emulator', () => {
     const read = await policy.read(id, outs as Record<string, unknown>);
     expect(read.props).toMatchObject({ [NAME_KEY]: 'a' });
     expect(read.inputs).toMatchObject({ [NAME_KEY]: 'a' });
+  });
+
+  test('the owner marker is recorded once: left out of the outputs where it is the marker written, kept where it differs or a state kept it', async () => {
+    const marker = (name: string) => ownerMarker({ ownerId: 'test-owner', project: 'p', stack: 's', parent: '', kind: 'CspPolicy', name });
+    const program = (name: string) => policyInputs(name, { [OWNER_KEY]: marker(name), [OWNER_ID_KEY]: 'test-owner' });
+    const { id, outs } = await policy.create(program('once'));
+    const state = outs as Record<string, unknown>;
+    expect(state).toMatchObject({ [MARKER_KEY]: marker('once'), [OWNER_ID_KEY]: 'test-owner', [NAME_KEY]: 'once' });
+    expect(state).not.toHaveProperty(OWNER_KEY);
+    expect(ownerOf(state)).toBe(marker('once'));
+    // A refresh records the resource as its state held it: without the owner here, with it in a state that has it.
+    const read = await policy.read(id, state);
+    expect(read.props).toEqual(state);
+    expect(read.inputs).toMatchObject({ [OWNER_KEY]: marker('once') });
+    const before = { ...state, [OWNER_KEY]: marker('once') };
+    expect((await policy.read(id, before)).props).toEqual(before);
+    // Renamed with aliases: the program's marker is another, the one written stays, and the outputs keep both.
+    const renamed = await policy.update(id, state, { ...program('renamed'), description: 'ownership renamed' });
+    expect(renamed.outs).toMatchObject({ [MARKER_KEY]: marker('once'), [OWNER_KEY]: marker('renamed'), [NAME_KEY]: 'renamed' });
+    expect(ownerOf(renamed.outs as Record<string, unknown>)).toBe(marker('renamed'));
   });
 
   test('an adoption of a policy another resource created in this process is refused before any request', async () => {

@@ -1,5 +1,5 @@
 import type { KindDeclaration, ObjectType } from '../../kinds';
-import { NAME_KEY, OWNER_ID_KEY, OWNER_KEY, type ResourceKind } from './closure';
+import { MARKER_KEY, NAME_KEY, OWNER_ID_KEY, OWNER_KEY, type ResourceKind } from './closure';
 import { PREVIEW_UNKNOWN } from '../../unknown';
 import { ProviderError, type Implementation } from './implementation';
 
@@ -122,9 +122,13 @@ export function nameOf(props: Record<string, unknown> | undefined): string | und
 /** A value the program passed in, when known: not empty, and not the engine's placeholder of a preview (a new stack's owner id is drawn by its first up). */
 const known = (value: unknown) => (typeof value === 'string' && value !== '' && value !== PREVIEW_UNKNOWN ? value : undefined);
 
-/** The owner marker a resource passed in (src/resources/kit.ts), if known. */
+/**
+ * The owner marker a resource passed in (src/resources/kit.ts), if known. Outputs leave it out where it is the marker
+ * they record as written (`named`, below): in those, that one. No state records a marker without the owner beside it
+ * but those (both came in one change), so this reads every state as before.
+ */
 export function ownerOf(props: Record<string, unknown> | undefined): string | undefined {
-  return known(props?.[OWNER_KEY]);
+  return known(props?.[OWNER_KEY]) ?? known(props?.[MARKER_KEY]);
 }
 
 /**
@@ -145,14 +149,18 @@ const whoOf = (kind: ResourceKind, props: Record<string, unknown> | undefined, f
 
 /**
  * The outputs with the resource's name, owner marker and the stack's owner id kept, so a delete (which sees only the
- * outputs) knows who it is, and a later diff knows the marker was made from an owner id (kit/marker.ts).
+ * outputs) knows who it is, and a later diff knows the marker was made from an owner id (kit/marker.ts). The owner
+ * marker is left out where it is the marker the outputs record as written (MARKER_KEY, the same text: 35 bytes of
+ * every state entry; `ownerOf` reads it there), unless `recorded` (a read's old outputs) kept it: a refresh records
+ * a resource as its state held it.
  */
-const named = <T extends Record<string, unknown> | undefined>(props: T, who: Who, ownerId: string | undefined): T => {
+const named = <T extends Record<string, unknown> | undefined>(props: T, who: Who, ownerId: string | undefined, recorded?: Record<string, unknown>): T => {
   if (props === undefined) return props;
+  const ownerKept = who.owner !== undefined && (props[MARKER_KEY] !== who.owner || known(recorded?.[OWNER_KEY]) !== undefined);
   return {
     ...props,
     ...(who.name === undefined ? {} : { [NAME_KEY]: who.name }),
-    ...(who.owner === undefined ? {} : { [OWNER_KEY]: who.owner }),
+    ...(ownerKept ? { [OWNER_KEY]: who.owner } : {}),
     ...(known(ownerId) === undefined ? {} : { [OWNER_ID_KEY]: ownerId }),
   };
 };
@@ -211,7 +219,7 @@ export function withOwnership(kind: ResourceKind, impl: Implementation, spec: Ow
       const who = whoOf(kind, props);
       const result = await impl.read(id, props);
       if (result.id) remember(spec.object, who, result.id);
-      return { ...result, props: named(result.props, who, ownerIdOf(props)), inputs: named(result.inputs, who, ownerIdOf(props)) };
+      return { ...result, props: named(result.props, who, ownerIdOf(props), props), inputs: named(result.inputs, who, ownerIdOf(props)) };
     },
 
     async update(id, olds, news) {

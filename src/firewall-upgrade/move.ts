@@ -1,7 +1,7 @@
 // The move of a stack's firewall resources to CustomRule resources, in one `pulumi up` (docs/firewall-and-migration.md#move):
 // which CustomRule replaces each firewall rule the stack holds, in the planned order, and the program that declares
 // them. Pure.
-import { phaseRuleFromWire } from '../rulesets/phase-rules';
+import { phaseRuleFromWire } from '../kinds/phase-rule-wire';
 import type { RulesetRule } from '../schemas';
 import { splitMarked } from '../schemas/owner-marker';
 import { block, slug, tsLiteral, tsString } from '../insights/export';

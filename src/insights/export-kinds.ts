@@ -2,9 +2,9 @@
 // inputs, the names, the comment), or, where a kind's program is not its field table, by a program of its own. One
 // entry per kind of the registry: a kind without one is a compile error. Pure.
 import type { SavedRuleset } from '../schemas';
-import { phaseRuleFromWire, rulesFromRuleset } from '../rulesets';
+import { rulesFromRuleset } from '../rulesets';
 import { splitMarked } from '../schemas/owner-marker';
-import { wireValue, type Declarations, type ObjectType, type ResourceKind } from '../kinds';
+import { phaseRuleFromWire, wireValue, type Declarations, type ObjectType, type ResourceKind } from '../kinds';
 import { block, nameObjects, tsLiteral, tsString } from './program-text';
 import { migrationModeOf, objectsOf, type ZoneSnapshot } from './zone-snapshot';
 

@@ -24,8 +24,8 @@ export interface Field<I extends string = string> {
   change: FieldChange;
   /** The value a body sends for the input, when it is not the input as declared (undefined: left out), given every input (src/kinds/wire.ts). */
   toWire?: (value: unknown, inputs: Readonly<Record<string, unknown>>) => unknown;
-  /** The input an answer's value reads as, when it is not the value as the service holds it (undefined: absent). */
-  fromWire?: (value: unknown) => unknown;
+  /** The input an answer's value reads as, when it is not the value as the service holds it (undefined: absent), given the whole answer. */
+  fromWire?: (value: unknown, answer: Readonly<Record<string, unknown>>) => unknown;
 }
 
 /**

@@ -80,16 +80,17 @@ export function defaultsOf<D extends AnyKind>(declaration: D): Partial<Record<In
 }
 
 /**
- * The inputs an object of the service holds, in the kind's input names: each wire field's value as its `fromWire`
- * reads it; absent (or null) it reads as the args' default, and without one it is left out. Typed as the kind's
- * inputs, which the field table's wire fields are (the cast of answers, with outputsOf's).
+ * The inputs an object of the service holds, in the kind's input names: each wire field's value (`only` those, when
+ * given) as its `fromWire` reads it; absent (or null) it reads as the args' default, and without one it is left out.
+ * Typed as the kind's inputs, which the field table's wire fields are (the cast of answers, with outputsOf's).
  */
-export function inputsOf<D extends AnyKind>(declaration: D, object: unknown): Partial<InputsOf<D>> {
+export function inputsOf<D extends AnyKind>(declaration: D, object: unknown, only?: readonly InputOf<D>[]): Partial<InputsOf<D>> {
   const defaults = defaultsOf(declaration);
   const inputs: Partial<Record<InputOf<D>, unknown>> = {};
   for (const field of wireFields(declaration)) {
+    if (only && !only.includes(field.input)) continue;
     const held = wireValue(object, field.wire);
-    const value = field.fromWire ? field.fromWire(held) : held;
+    const value = field.fromWire ? field.fromWire(held, object as Readonly<Record<string, unknown>>) : held;
     const read = (value === undefined || value === null) && field.input in defaults ? defaults[field.input] : value;
     if (read !== undefined) inputs[field.input] = read;
   }

@@ -16,8 +16,9 @@ import { CUSTOM_ACTIONS, RATELIMIT_ACTIONS } from '../schemas/rulesets';
 import { ruleProblems, skipCurrentInput, SkippedRulesInputSchema, StringsInputSchema, type ProblemPath, type RuleProblem } from './grammar';
 
 // Custom rules and rate limiting rules as a user declares them, one rule per resource (CustomRule, RateLimitRule):
-// the declared inputs, their checks with the rules grammar (src/rulesets/grammar.ts) worded in the inputs' names, the
-// mapping to and from the wire rule, and where the rule runs among the others of its phase. Pure.
+// the declared inputs, their checks with the rules grammar (src/rulesets/grammar.ts) worded in the inputs' names, and
+// where the rule runs among the others of its phase. The wire rule of a declared one is its kind's field table's
+// (src/kinds/phase-rule-wire.ts). Pure.
 
 /** The two phases of rules held one per resource. */
 export type RulePhase = typeof CUSTOM_PHASE | typeof RATELIMIT_PHASE;
@@ -116,9 +117,6 @@ export interface DeclaredRule {
   adoptRuleId?: string | undefined;
 }
 
-/** The rule's fields that go on the wire, in their declared names: what a write sends and a read reports. */
-export const RULE_FIELDS = ['action', 'expression', 'description', 'enabled', 'ref', 'response', 'skip', 'ratelimit'] as const;
-
 /**
  * The declared rule as a diff compares it with the live one: a parameter of its action it leaves out (`response`,
  * `skip`) as null, not as an input it does not manage, since every write sends `action_parameters` whole and so
@@ -128,81 +126,10 @@ export function comparedRule<R extends Record<string, unknown>>(news: R): R {
   return { ...news, response: news.response ?? null, skip: news.skip ?? null };
 }
 
-/** The wire rule of a declared one (no id, no position). `action_parameters` is sent empty to clear a former one. Pure. */
-export function phaseRuleToWire(rule: Pick<DeclaredRule, (typeof RULE_FIELDS)[number]>): Omit<RulesetRule, 'id' | 'version' | 'last_updated'> {
-  const { action, expression, description, enabled, ref, response, skip, ratelimit } = rule;
-  const parameters =
-    action === 'skip' && skip !== undefined
-      ? { ...skip, ...(skip.phases ? { phases: [...skip.phases] } : {}), ...(skip.products ? { products: [...skip.products] } : {}) }
-      : response !== undefined
-        ? { response: { status_code: response.statusCode, content: response.content, ...(response.contentType ? { content_type: response.contentType } : {}) } }
-        : {};
-  return {
-    action,
-    expression,
-    description,
-    enabled,
-    ref,
-    action_parameters: parameters,
-    ...(ratelimit
-      ? {
-          ratelimit: {
-            characteristics: [...ratelimit.characteristics],
-            period: ratelimit.period,
-            requests_per_period: ratelimit.requestsPerPeriod,
-            mitigation_timeout: ratelimit.mitigationTimeout,
-            ...(ratelimit.countingExpression !== undefined && ratelimit.countingExpression !== '' ? { counting_expression: ratelimit.countingExpression } : {}),
-            ...(ratelimit.requestsToOrigin !== undefined ? { requests_to_origin: ratelimit.requestsToOrigin } : {}),
-          },
-        }
-      : {}),
-  };
-}
-
 /**
- * A live rule in the declared names: what a read reports. A ref the service defaulted to the rule's id reads as
- * empty (the declared default); an empty `action_parameters` as nothing. Pure.
+ * The members of a rule's nested objects (a block's response, a counting) that the declared rule names otherwise than
+ * the wire, wire → declared: the grammar's paths and both conversions (toDeclaredNames, toWireNames) read it.
  */
-export function phaseRuleFromWire(rule: RulesetRule): Pick<DeclaredRule, (typeof RULE_FIELDS)[number]> {
-  const parameters = rule.action_parameters ?? {};
-  const { response } = parameters;
-  const skip: RuleSkip = {};
-  if (parameters.ruleset !== undefined) skip.ruleset = parameters.ruleset as 'current';
-  if (parameters.phases !== undefined) skip.phases = [...parameters.phases];
-  if (parameters.products !== undefined) skip.products = [...parameters.products];
-  if (parameters.rules !== undefined) skip.rules = parameters.rules;
-  const limit = rule.ratelimit;
-  return {
-    action: rule.action,
-    expression: rule.expression,
-    description: rule.description ?? '',
-    enabled: rule.enabled ?? true,
-    ref: rule.ref === undefined || rule.ref === rule.id ? '' : rule.ref,
-    ...(response && rule.action === 'block'
-      ? {
-          response: {
-            statusCode: response.status_code ?? 0,
-            content: response.content ?? '',
-            ...(response.content_type ? { contentType: response.content_type as BlockResponseInput['contentType'] } : {}),
-          },
-        }
-      : {}),
-    ...(rule.action === 'skip' ? { skip } : {}),
-    ...(limit
-      ? {
-          ratelimit: {
-            characteristics: [...limit.characteristics],
-            period: limit.period,
-            requestsPerPeriod: limit.requests_per_period ?? 0,
-            mitigationTimeout: limit.mitigation_timeout ?? 0,
-            ...(limit.counting_expression !== undefined && limit.counting_expression !== '' ? { countingExpression: limit.counting_expression } : {}),
-            ...(limit.requests_to_origin !== undefined ? { requestsToOrigin: limit.requests_to_origin } : {}),
-          },
-        }
-      : {}),
-  };
-}
-
 const DECLARED_NAMES: Readonly<Record<string, string>> = {
   status_code: 'statusCode',
   content_type: 'contentType',
@@ -211,6 +138,19 @@ const DECLARED_NAMES: Readonly<Record<string, string>> = {
   counting_expression: 'countingExpression',
   requests_to_origin: 'requestsToOrigin',
 };
+const WIRE_NAMES: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(DECLARED_NAMES).map(([wire, declared]) => [declared, wire]));
+
+/** `object` with its members renamed by `names` (the others as they are), lists copied, absent ones left out. Pure. */
+const renamed = (object: object, names: Readonly<Record<string, string>>): Record<string, unknown> =>
+  Object.fromEntries(
+    Object.entries(object).flatMap(([key, value]) => (value === undefined ? [] : [[names[key] ?? key, Array.isArray(value) ? [...value] : value]])),
+  );
+
+/** A nested object of a wire rule (`response`, `ratelimit`) in the declared names. Pure. */
+export const toDeclaredNames = (object: object): Record<string, unknown> => renamed(object, DECLARED_NAMES);
+
+/** A nested object of a declared rule (`response`, `ratelimit`) in the wire names. Pure. */
+export const toWireNames = (object: object): Record<string, unknown> => renamed(object, WIRE_NAMES);
 
 /** A wire path of the grammar (`action_parameters.response.status_code`) in the declared names (`response.statusCode`). Pure. */
 export function declaredRulePath(path: ProblemPath): (string | number)[] {
@@ -309,11 +249,12 @@ export interface DeclaredRuleProblem {
 
 /**
  * Everything wrong with a declared rule of `phase` that its shape does not say: which parameters go with which
- * action, the grammar of the phase (src/rulesets/grammar.ts) on its wire form, and a skip of the rest of the phase
- * placed last or not placed (a create lands last), where it would skip nothing and skip every rule added later; an
- * adoption leaves the rule where it runs. Pure.
+ * action, the grammar of the phase (src/rulesets/grammar.ts) on its wire form `wire` (src/kinds/phase-rule-wire.ts
+ * phaseRuleToWire, from the kinds' field tables), and a skip of the rest of the phase placed last or not placed (a
+ * create lands last), where it would skip nothing and skip every rule added later; an adoption leaves the rule where
+ * it runs. Pure.
  */
-export function declaredRuleProblems(rule: DeclaredRule, phase: RulePhase): DeclaredRuleProblem[] {
+export function declaredRuleProblems(rule: DeclaredRule, phase: RulePhase, wire: Omit<RulesetRule, 'id'>): DeclaredRuleProblem[] {
   const problems: DeclaredRuleProblem[] = [];
   if (rule.response !== undefined && rule.action !== 'block') {
     problems.push({ path: ['response'], message: `allowed only with action block (action is ${rule.action}); remove response` });
@@ -325,7 +266,7 @@ export function declaredRuleProblems(rule: DeclaredRule, phase: RulePhase): Decl
     problems.push({ path: ['skip'], message: 'required with action skip: what the rule skips, for example { ruleset: "current" } or { products: ["waf"] }' });
   }
   if (problems.length > 0) return problems;
-  for (const problem of ruleProblems({ ...phaseRuleToWire(rule), id: '' }, phase, declaredExpressionProblem)) {
+  for (const problem of ruleProblems({ ...wire, id: '' }, phase, declaredExpressionProblem)) {
     const path = declaredRulePath(problem.kind === 'parameterRequired' && rule.action === 'skip' ? ['action_parameters'] : problem.path);
     problems.push({ path, message: declaredRuleProblemText(problem) });
   }

@@ -1,9 +1,10 @@
-import { bodyOf, defaultsOf, inputsOf, inputsOfOutputs, outputsOf, requestOf, wireFields, type KindDeclaration } from '../../src/kinds';
+import { PHASE_RULE_WIRE_FIELDS, bodyOf, phaseRuleFromWire, phaseRuleToWire, defaultsOf, inputsOf, inputsOfOutputs, outputsOf, requestOf, wireFields, type KindDeclaration, type RuleOnWire } from '../../src/kinds';
 import { FilterCreateSchema } from '../../src/schemas/filters';
 import { FirewallRuleCreateItemSchema, FirewallRuleUpdateSchema } from '../../src/schemas/firewall-rules';
 import { PageGuardSettingsUpdateSchema } from '../../src/schemas/page-guard';
 import { CspPolicyCreateSchema } from '../../src/schemas/csp-policy';
-import { CspPolicyKind, FirewallFilterKind, FirewallRuleKind, FirewallRuleWithFilterKind, PageGuardSettingsKind, WafMigrationKind } from '../../src/kinds';
+import { RuleCreateSchema } from '../../src/schemas/rulesets';
+import { CspPolicyKind, CustomRuleKind, FirewallFilterKind, FirewallRuleKind, FirewallRuleWithFilterKind, PageGuardSettingsKind, RateLimitRuleKind, WafMigrationKind } from '../../src/kinds';
 import { NO_ADJUSTMENTS } from '../../src/migration/adjustments';
 import { DEFAULT_WAIT } from '../../src/kinds/waf-migration';
 
@@ -114,6 +115,55 @@ describe('defaultsOf: what the args fill in for an input left out', () => {
   });
 });
 
+// The phase rules' wire (src/kinds/phase-rule-wire.ts) is their field tables': a field added to a table reaches the
+// wire, and fails here until the declared rule (RuleOnWire, whose every key this literal must name) has it too.
+test("a phase rule's wire fields are the declared rule's, every one", () => {
+  const every: Required<RuleOnWire> = {
+    action: 'block',
+    expression: 'true',
+    description: '',
+    enabled: true,
+    ref: '',
+    response: { statusCode: 403, content: '' },
+    skip: {},
+    ratelimit: { characteristics: [], period: 60, requestsPerPeriod: 1, mitigationTimeout: 0 },
+  };
+  expect([...PHASE_RULE_WIRE_FIELDS].sort()).toEqual(Object.keys(every).sort());
+});
+
+describe("a phase rule's wire, by its kinds' field tables", () => {
+  test.each([
+    [
+      'a block: its answer, an empty content type and a missing status as the declared defaults; a ref of its id as none',
+      { id: RULE, ref: RULE, action: 'block', expression: 'true', enabled: false, action_parameters: { response: { content: 'no', content_type: '' } } },
+      { action: 'block', expression: 'true', description: '', enabled: false, ref: '', response: { statusCode: 0, content: 'no' } },
+    ],
+    [
+      'a rate limit: an empty counting expression as none, missing numbers as 0, parameters of another action as none',
+      { id: RULE, ref: 'r', action: 'log', expression: 'true', action_parameters: { response: { content: 'x' } }, ratelimit: { characteristics: ['ip.src'], period: 10, counting_expression: '' } },
+      { action: 'log', expression: 'true', description: '', enabled: true, ref: 'r', ratelimit: { characteristics: ['ip.src'], period: 10, requestsPerPeriod: 0, mitigationTimeout: 0 } },
+    ],
+    ['a skip without parameters: an empty skip', { id: RULE, action: 'skip', expression: 'true' }, { action: 'skip', expression: 'true', description: '', enabled: true, ref: '', skip: {} }],
+  ])('read: %s', (_label, rule, declared) => {
+    expect(phaseRuleFromWire(rule)).toEqual(declared);
+  });
+
+  test.each([
+    ['no parameters: an empty action_parameters, to clear a former one', { action: 'log', expression: 'true', description: '', enabled: true, ref: '' }, { action_parameters: {} }],
+    [
+      'a skip that also declares a response: what it skips only',
+      { action: 'skip', expression: 'true', skip: { ruleset: 'current' as const }, response: { statusCode: 403, content: '' } },
+      { action_parameters: { ruleset: 'current' } },
+    ],
+    ['a skip declared on a block: the answer only', { action: 'block', expression: 'true', skip: { products: ['waf'] }, response: { statusCode: 403, content: '' } }, { action_parameters: { response: { status_code: 403, content: '' } } }],
+    ['an empty counting expression: none', { action: 'block', expression: 'true', ratelimit: { characteristics: ['ip.src'], period: 10, requestsPerPeriod: 5, mitigationTimeout: 0, countingExpression: '' } }, { ratelimit: { characteristics: ['ip.src'], period: 10, requests_per_period: 5, mitigation_timeout: 0 } }],
+  ])('write: %s', (_label, rule, wire) => {
+    const body = phaseRuleToWire(rule) as Record<string, unknown>;
+    expect(Object.fromEntries(Object.keys(wire).map((key) => [key, body[key]]))).toEqual(wire);
+    expect(RuleCreateSchema.parse(body)).toEqual(body);
+  });
+});
+
 test("wireFields: a kind's own fields on the wire, not its zone, adoption or state", () => {
   expect(wireFields(kind(WafMigrationKind)).map((field) => field.input)).toEqual(['mode']);
   expect(wireFields(kind(FirewallRuleKind)).map((field) => field.input)).toEqual(['filterId', 'action', 'paused', 'priority', 'description', 'ref', 'products']);
@@ -129,6 +179,10 @@ describe.each([
   ['FirewallRuleWithFilter', FirewallRuleWithFilterKind, FirewallRuleCreateItemSchema, { action: 'bypass', products: ['waf'], priority: 4 }],
   ['PageGuardSettings', PageGuardSettingsKind, PageGuardSettingsUpdateSchema, { useVendorReportingEndpoint: false }],
   ['CspPolicy', CspPolicyKind, CspPolicyCreateSchema, {}],
+  ['CustomRule', CustomRuleKind, RuleCreateSchema, {}],
+  ['CustomRule (a block with its answer)', CustomRuleKind, RuleCreateSchema, { response: { statusCode: 429, content: 'no', contentType: 'text/plain' } }],
+  ['CustomRule (a skip)', CustomRuleKind, RuleCreateSchema, { action: 'skip', skip: { products: ['waf'], phases: ['http_ratelimit'] } }],
+  ['RateLimitRule', RateLimitRuleKind, RuleCreateSchema, {}],
 ])('%s: the body of its example', (_label, declaration, schema, overrides) => {
   test('is what the request schema takes, field for field', () => {
     const inputs = kind(declaration).args.parse({ zoneId: ZONE, ...kind(declaration).example, ...overrides }) as Record<string, unknown>;

@@ -4,8 +4,6 @@ import {
   comparedRule,
   declaredRulePath,
   observedPlace,
-  phaseRuleFromWire,
-  phaseRuleToWire,
   placeHolds,
   positionOf,
   rulesNamed,
@@ -13,6 +11,7 @@ import {
   type DeclaredRule,
   type RulePlace,
 } from '../../src/rulesets';
+import { phaseRuleFromWire, phaseRuleToWire } from '../../src/kinds';
 import type { RulesetRule } from '../../src/schemas';
 import { PREVIEW_UNKNOWN } from '../../src/unknown';
 

@@ -8,19 +8,17 @@ import { isDeepStrictEqual } from 'node:util';
 import type { ZoneGuardClient } from '../../client';
 import { BadRequestError, NotFoundError } from '../../client/errors';
 import {
-  RULE_FIELDS,
   landingIndex,
   observedPlace,
   passedOver,
   rulesSharingName,
   placeHolds,
   positionOf,
-  phaseRuleFromWire,
-  phaseRuleToWire,
   type DeclaredRule,
   type RulePhase,
   type RulePlace,
 } from '../../rulesets';
+import { PHASE_RULE_WIRE_FIELDS, phaseRuleFromWire, phaseRuleToWire } from '../../kinds';
 import { ErrorCode, type RulePosition, type RulesetRule, type SavedRuleset } from '../../schemas';
 import { splitMarked } from '../../schemas/owner-marker';
 import { ReadCoalescer, STREAM_GAP_MS } from './coalesce';
@@ -366,7 +364,7 @@ export class PhaseRuleCalls {
       );
     }
     const outs = outputsOfRule(inputs.zoneId, found, inputs);
-    const same = RULE_FIELDS.every((field) => isDeepStrictEqual(normalizeRuleField(field, outs[field]), normalizeRuleField(field, inputs[field])));
+    const same = PHASE_RULE_WIRE_FIELDS.every((field) => isDeepStrictEqual(normalizeRuleField(field, outs[field]), normalizeRuleField(field, inputs[field])));
     const placed = inputs.position === undefined || placeHolds(current.rules, id, inputs.position);
     if (same && placed) return found;
     const saved = (await this.patch(ctx, inputs, { ...outs, position: undefined }, !placed))!;

@@ -1,7 +1,7 @@
 // The handlers of CustomRule and RateLimitRule: the flow of every kind of many objects per zone (kit/flow.ts) over the
 // calls of a phase rule (kit/phase-rule-calls.ts), and the check and diff that send a preview's write as a dry run.
 import { isDeepStrictEqual } from 'node:util';
-import { declarationOf, diffPlan, type ResourceKind } from '../../kinds';
+import { declarationOf, diffPlan, phaseRuleToWire, type ResourceKind } from '../../kinds';
 import { MARKER_KEY } from '../../kinds/marker';
 import { comparedRule, declaredRuleProblems, type DeclaredRule } from '../../rulesets';
 import { CUSTOM_PHASE, RATELIMIT_PHASE } from '../../schemas';
@@ -55,7 +55,8 @@ const takingOver = (props: { adoptRuleId?: string | undefined; takeOver?: unknow
 async function check(kind: PhaseRuleSpec['kind'], rules: PhaseRuleCalls, ctx: Context, olds: Props, news: Props) {
   const result = checkWithSchema(declarationOf(kind).args, news, kind, { multiline: ['expression', 'ratelimit'] });
   if (result.failures.length > 0 || GRAMMAR_INPUTS.some((key) => news[key] === PREVIEW_UNKNOWN || containsUnknown(news[key]))) return result;
-  const problems = declaredRuleProblems(checkedInputs<DeclaredRule>(result.inputs ?? {}), rules.phase);
+  const declared = checkedInputs<DeclaredRule>(result.inputs ?? {});
+  const problems = declaredRuleProblems(declared, rules.phase, phaseRuleToWire(declared));
   if (problems.length > 0) {
     return { inputs: news, failures: problems.map(({ path, message }) => ({ property: path.join('.'), reason: `${kind}.${path.join('.')}: ${message}` })) };
   }

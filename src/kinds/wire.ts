@@ -79,6 +79,30 @@ export function defaultsOf<D extends AnyKind>(declaration: D): Partial<Record<In
   return defaults;
 }
 
+/** Whether an answer of schema `answer` may leave out the value at dotted path `wire`: it, or an object on its way, is optional. */
+function answerMayOmit(answer: z.ZodType, wire: string): boolean {
+  let at: z.ZodType | undefined = answer;
+  for (const key of wire.split('.')) {
+    if (at === undefined || at.safeParse(undefined).success) return true;
+    at = (at as unknown as { shape?: Record<string, z.ZodType> }).shape?.[key];
+  }
+  return at === undefined || at.safeParse(undefined).success;
+}
+
+/**
+ * What a value absent from a resource's state compares as in a diff, by input: the args' default of each wire field
+ * the service's answer (`answer`, the schema a read parses it with) may leave out, where absent has always meant the
+ * default. A field every answer holds has none: absent from a state, it is not known, and a diff shows it.
+ */
+export function omittedDefaultsOf<D extends AnyKind>(declaration: D, answer: z.ZodType): Partial<Record<InputOf<D>, unknown>> {
+  const defaults = defaultsOf(declaration);
+  const omitted: Partial<Record<InputOf<D>, unknown>> = {};
+  for (const { input, wire } of wireFields(declaration)) {
+    if (input in defaults && answerMayOmit(answer, wire)) omitted[input] = defaults[input];
+  }
+  return omitted;
+}
+
 /**
  * The inputs an object of the service holds, in the kind's input names: each wire field's value (`only` those, when
  * given) as its `fromWire` reads it; absent (or null) it reads as the args' default, and without one it is left out.

@@ -8,16 +8,17 @@ import {
   firewallObject,
   isConflictError,
   isDuplicateFilterError,
-  normalizeField,
+  normalizeFieldOf,
 } from './kit/firewall';
 import { ProviderError } from './kit/implementation';
 import { objectKind } from './kit/flow';
 import { splitMarked } from '../schemas/owner-marker';
 import { FirewallFilterKind, diffPlan, label as kindLabel, outputsOf, requestOf } from '../kinds';
-import { FilterCreateSchema } from '../schemas/filters';
+import { FilterCreateSchema, FilterSchema } from '../schemas/filters';
 
 const RESOURCE = FirewallFilterKind.kind;
 const DIFF = diffPlan(FirewallFilterKind);
+const normalizeField = normalizeFieldOf(FirewallFilterKind, FilterSchema);
 
 /** Inputs of a FirewallFilter, as `check` validates them (src/kinds/firewall-filter.ts). */
 export const FirewallFilterArgsSchema = FirewallFilterKind.args;

@@ -8,8 +8,8 @@ import {
 } from '../schemas';
 import type { Context } from './kit/context';
 import { diffFields } from './kit/diff';
-import { firewallObject, firewallStep, isDuplicateFilterError, isQuotaError, normalizeField, productsFailures, ruleReads } from './kit/firewall';
-import { FirewallRuleCreateItemSchema, FirewallRuleUpdateSchema } from '../schemas/firewall-rules';
+import { firewallObject, firewallStep, isDuplicateFilterError, isQuotaError, normalizeFieldOf, productsFailures, ruleReads } from './kit/firewall';
+import { FirewallRuleCreateItemSchema, FirewallRuleSchema, FirewallRuleUpdateSchema } from '../schemas/firewall-rules';
 import { ProviderError, unlessNotFound } from './kit/implementation';
 import { describeHolder, heldByAnother } from './kit/ownership';
 import { objectKind, type Removal } from './kit/flow';
@@ -61,7 +61,7 @@ export function inputsFromOutputs(outputs: FirewallRuleWithFilterOutputs): Firew
   return inputsOfOutputs(FirewallRuleWithFilterKind, outputs);
 }
 
-const normalize = (field: (typeof DIFF.fields)[number], value: unknown) => normalizeField(field, value);
+const normalize = normalizeFieldOf(FirewallRuleWithFilterKind, FirewallRuleSchema);
 
 /**
  * Diff of the declared inputs against the state: action, paused, priority, description, ref and products change
@@ -240,7 +240,7 @@ export const firewallRuleWithFilter = objectKind<FirewallRuleWire, FirewallRuleW
   ...firewallObject(RESOURCE, 'the rule', ruleReads),
   multiline: ['expression'],
   failures: (news) => productsFailures(RESOURCE, news),
-  normalize: normalizeField,
+  normalize,
   adopting: (inputs) => inputs.adoptRuleId,
   adopt: adoptRule,
   create: createRule,

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { ErrorCode, type FirewallRuleWire, type FirewallRuleCreateItem, type FirewallRuleUpdate } from '../schemas';
 import type { Context } from './kit/context';
 import { diffFields } from './kit/diff';
-import { firewallObject, isConflictError, isQuotaError, normalizeField, productsFailures, ruleReads } from './kit/firewall';
-import { FirewallRuleCreateItemSchema, FirewallRuleUpdateSchema } from '../schemas/firewall-rules';
+import { firewallObject, isConflictError, isQuotaError, normalizeFieldOf, productsFailures, ruleReads } from './kit/firewall';
+import { FirewallRuleCreateItemSchema, FirewallRuleSchema, FirewallRuleUpdateSchema } from '../schemas/firewall-rules';
 import { ProviderError } from './kit/implementation';
 import { objectKind } from './kit/flow';
 import { FirewallRuleKind, diffPlan, label as kindLabel, outputsOf, requestOf } from '../kinds';
@@ -19,6 +19,7 @@ export type FirewallRuleOutputs = FirewallRuleInputs & { ruleId: string };
 
 // Every field but the zone changes in place: PUT /firewall/rules/{id} takes the filter by id too (docs/service.md#filters).
 const DIFF = diffPlan(FirewallRuleKind);
+const normalizeField = normalizeFieldOf(FirewallRuleKind, FirewallRuleSchema);
 
 /** The create item: the filter by id, the second call of the recommended flow (docs/service.md#two-flows). */
 export function ruleCreateItem(inputs: FirewallRuleInputs): FirewallRuleCreateItem {

@@ -1,6 +1,6 @@
-import { PHASE_RULE_WIRE_FIELDS, bodyOf, phaseRuleFromWire, phaseRuleToWire, defaultsOf, inputsOf, inputsOfOutputs, outputsOf, requestOf, wireFields, type KindDeclaration, type RuleOnWire } from '../../src/kinds';
-import { FilterCreateSchema } from '../../src/schemas/filters';
-import { FirewallRuleCreateItemSchema, FirewallRuleUpdateSchema } from '../../src/schemas/firewall-rules';
+import { PHASE_RULE_WIRE_FIELDS, bodyOf, omittedDefaultsOf, phaseRuleFromWire, phaseRuleToWire, defaultsOf, inputsOf, inputsOfOutputs, outputsOf, requestOf, wireFields, type KindDeclaration, type RuleOnWire } from '../../src/kinds';
+import { FilterCreateSchema, FilterSchema } from '../../src/schemas/filters';
+import { FirewallRuleCreateItemSchema, FirewallRuleSchema, FirewallRuleUpdateSchema } from '../../src/schemas/firewall-rules';
 import { PageGuardSettingsUpdateSchema } from '../../src/schemas/page-guard';
 import { CspPolicyCreateSchema } from '../../src/schemas/csp-policy';
 import { RuleCreateSchema } from '../../src/schemas/rulesets';
@@ -161,6 +161,18 @@ describe("a phase rule's wire, by its kinds' field tables", () => {
     const body = phaseRuleToWire(rule) as Record<string, unknown>;
     expect(Object.fromEntries(Object.keys(wire).map((key) => [key, body[key]]))).toEqual(wire);
     expect(RuleCreateSchema.parse(body)).toEqual(body);
+  });
+});
+
+// What a diff compares a value absent from a state as (kit/firewall.ts normalizeFieldOf): the defaults of the fields
+// the service's answer may leave out; `paused`, which every answer holds, has none.
+describe('omittedDefaultsOf: the defaults of what an answer may leave out', () => {
+  test.each([
+    ['a firewall rule', FirewallRuleKind, FirewallRuleSchema, { priority: null, description: '', ref: '' }],
+    ['a firewall rule with its filter', FirewallRuleWithFilterKind, FirewallRuleSchema, { priority: null, description: '', ref: '' }],
+    ['a filter', FirewallFilterKind, FilterSchema, { description: '', ref: '' }],
+  ])('%s', (_label, declaration, answer, defaults) => {
+    expect(omittedDefaultsOf(kind(declaration), answer)).toEqual(defaults);
   });
 });
 

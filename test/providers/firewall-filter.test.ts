@@ -30,6 +30,14 @@ describe('pure parts', () => {
     expect(diffFirewallFilter(filterOuts, { ...inputs, ...change })).toMatchObject({ changes: changed.length > 0, changed, replaces });
   });
 
+  test('a state without description or ref holds their defaults; without paused, it does not know it', () => {
+    const { filterId: _id, ...inputs } = filterOuts;
+    const { description: _d, ref: _r, ...olds } = filterOuts;
+    expect(diffFirewallFilter(olds, inputs)).toMatchObject({ changes: false });
+    const { paused: _paused, ...unknown } = filterOuts;
+    expect(diffFirewallFilter(unknown, inputs)).toMatchObject({ changes: true, changed: ['paused'] });
+  });
+
   test('the body: every filter field as declared', () => {
     expect(filterBody({ zoneId, expression: 'ip.src eq 192.0.2.1', description: 'd', paused: false, ref: 'r' })).toEqual({
       expression: 'ip.src eq 192.0.2.1',

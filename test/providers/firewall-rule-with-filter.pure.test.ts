@@ -125,6 +125,13 @@ describe('diffFirewallRuleWithFilter', () => {
     // Create-before-delete: the new rule exists before the old one goes.
     expect(diff.deleteBeforeReplace).toBeUndefined();
   });
+
+  test('a state without priority, description or ref holds their defaults; without paused, it does not know it', () => {
+    const { priority: _p, description: _d, ref: _r, ...unset } = olds;
+    expect(diffFirewallRuleWithFilter(unset, news({ priority: null, description: '', ref: '' }))).toMatchObject({ changes: false });
+    const { paused: _paused, ...unknown } = olds;
+    expect(diffFirewallRuleWithFilter(unknown, news({}))).toMatchObject({ changes: true, changed: ['paused'] });
+  });
 });
 
 describe('productsFailures', () => {

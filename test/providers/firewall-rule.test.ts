@@ -35,6 +35,13 @@ describe('pure parts', () => {
     expect(diffFirewallRule(ruleOuts, { ...inputs, ...change })).toMatchObject({ changes: changed.length > 0, changed, replaces });
   });
 
+  test('a state without priority, description or ref holds their defaults; without paused, it does not know it', () => {
+    const { ruleId: _id, ...inputs } = ruleOuts;
+    const { priority: _p, description: _d, ref: _r, ...olds } = ruleOuts;
+    expect(diffFirewallRule(olds, inputs)).toMatchObject({ changes: false });
+    expect(diffFirewallRule(without(ruleOuts, 'paused'), inputs)).toMatchObject({ changes: true, changed: ['paused'] });
+  });
+
   test('products compare as a set', () => {
     const olds = { ...ruleOuts, action: 'bypass', products: ['waf', 'rateLimit'] };
     expect(diffFirewallRule(olds, { ...olds, products: ['rateLimit', 'waf'] })).toMatchObject({ changes: false });

@@ -1,20 +1,27 @@
 // What the three firewall resources share (FirewallRuleWithFilter, FirewallFilter, FirewallRule): the checked
 // expression, how the rule's fields compare, products with bypass, the errors told apart by code, the retired API's hint.
 import type * as pulumi from '@pulumi/pulumi';
+import type { z } from 'zod';
 import { RetiredApiError, ZoneGuardError } from '../../client/errors';
 import { ErrorCode, FirewallProductSchema, productsProblem, type Filter, type FirewallRuleWire } from '../../schemas';
-import type { ResourceKind } from '../../kinds';
+import { omittedDefaultsOf, type KindDeclaration, type ResourceKind } from '../../kinds';
 import { PREVIEW_UNKNOWN, containsUnknown } from './check';
 import { ReadCoalescer } from './coalesce';
 import type { Context } from './context';
 import { ProviderError, step, unlessNotFound } from './implementation';
 
-/** How a field compares in a diff: products as a set (the service may answer another order), absent as its default. */
-export function normalizeField(field: string, value: unknown): unknown {
-  if (field === 'products' && Array.isArray(value)) return [...value].map(String).sort();
-  if (field === 'priority' && value === undefined) return null;
-  if ((field === 'description' || field === 'ref') && value === undefined) return '';
-  return value;
+/**
+ * How a field of a firewall kind compares in a diff: products as a set (the service may answer another order), and a
+ * value absent from the state as its default where the service's answer `answer` may leave the field out
+ * (omittedDefaultsOf: `priority`, `description`, `ref`). Every answer holds `paused`: absent from a state, it is not
+ * known, and compares as absent.
+ */
+export function normalizeFieldOf(declaration: KindDeclaration, answer: z.ZodType): (field: string, value: unknown) => unknown {
+  const absent: Readonly<Record<string, unknown>> = omittedDefaultsOf(declaration, answer);
+  return (field, value) => {
+    if (field === 'products' && Array.isArray(value)) return [...value].map(String).sort();
+    return value === undefined && field in absent ? absent[field] : value;
+  };
 }
 
 /**

@@ -16,7 +16,7 @@ import {
   type RateBudgetLimits,
   type Release,
 } from './rate-budget';
-import type { ServiceWord } from './service-word';
+import type { ServiceWord } from './rate-budget';
 
 /**
  * A budget shared by every process that uses the same credentials, through a Redis server (`zoneguard:rateBudgetStore`).

@@ -1,5 +1,27 @@
 import { createHash } from 'node:crypto';
-import type { ServiceWord } from './service-word';
+
+/**
+ * What the service said of the caller's budget on one answer (docs/service.md#rate-limit): how many requests it
+ * still takes and when that count rises, and, when it said so, its limit.
+ */
+export interface ServiceWord {
+  remaining: number;
+  /** Milliseconds from the answer until the remaining count rises; at most SERVICE_WINDOW_MS. */
+  resetMs: number;
+  /**
+   * The service's quota and window (`Ratelimit-Policy`, every policy of it honoured; the window unsaid, as with
+   * `X-RateLimit-Limit`: undefined).
+   */
+  limits?: RateBudgetLimits;
+  /** What was odd in the headers and how it was read; absent when nothing was. */
+  notes?: WordNote[];
+}
+
+/** Something odd in the service's word, said once per process and kind (src/client/notices.ts). */
+export interface WordNote {
+  kind: 'reset' | 'window' | 'policies';
+  line: string;
+}
 
 /** At most `requests` requests in any window of `windowMs` milliseconds. */
 export interface RateBudgetLimits {

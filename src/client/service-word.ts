@@ -1,27 +1,4 @@
-import { SERVICE_WINDOW_MS, rateBudgetProblem, type RateBudgetLimits } from './rate-budget';
-
-/** Something odd in the service's word, said once per process and kind (src/client/notices.ts). */
-export interface WordNote {
-  kind: 'reset' | 'window' | 'policies';
-  line: string;
-}
-
-/**
- * What the service said of the caller's budget on one answer (docs/service.md#rate-limit): how many requests it
- * still takes and when that count rises, and, when it said so, its limit.
- */
-export interface ServiceWord {
-  remaining: number;
-  /** Milliseconds from the answer until the remaining count rises; at most SERVICE_WINDOW_MS. */
-  resetMs: number;
-  /**
-   * The service's quota and window (`Ratelimit-Policy`, every policy of it honoured; the window unsaid, as with
-   * `X-RateLimit-Limit`: undefined).
-   */
-  limits?: RateBudgetLimits;
-  /** What was odd in the headers and how it was read; absent when nothing was. */
-  notes?: WordNote[];
-}
+import { SERVICE_WINDOW_MS, rateBudgetProblem, type RateBudgetLimits, type ServiceWord, type WordNote } from './rate-budget';
 
 type Headers = Record<string, string | string[] | undefined>;
 

@@ -2,7 +2,7 @@ import type { RequestCounters, RequestLogEntry } from './context';
 import type { EmulatorCredentials, TokenGrant } from './credentials';
 import type { ZoneApi } from '../schemas/service';
 import type { FaultSpec } from './faults';
-import type { ZoneMoment } from './history';
+import type { ZoneMoment } from './state';
 import type { ZoneSeed } from './seed';
 import type { LegacyFirewallState, Plan } from './state';
 

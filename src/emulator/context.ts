@@ -4,8 +4,7 @@ import { HexIdSchema, readableIssue } from '../schemas';
 import { queryIntSchema } from '../schemas/common';
 import { ErrorCode, Messages, ServiceError } from './errors';
 import { FaultEngine } from './faults';
-import type { ZoneMoment } from './history';
-import { saveStateFile, type EmulatorState, type StateSnapshot, type ZoneRecord } from './state';
+import { saveStateFile, type EmulatorState, type StateSnapshot, type ZoneMoment, type ZoneRecord } from './state';
 
 /** The path every service route lives under. */
 export const API_PREFIX = '/client/v4';

@@ -3,21 +3,10 @@
 // (test/e2e/firewall-move.test.ts, docs/emulator.md#zone-history). Kept only for the zones an admin call asked for;
 // the service's answers are the same either way.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { CUSTOM_PHASE, type FirewallRuleWire, type RulesetRule } from '../schemas';
+import { CUSTOM_PHASE } from '../schemas';
 import { API_PREFIX, type EmulatorContext } from './context';
 import { ruleToWire } from './firewall';
-import type { LegacyFirewallState } from './state';
-
-/** The zone after one accepted write (or when its history began: `after` is then `start`). */
-export interface ZoneMoment {
-  /** The write that left the zone so: `DELETE /client/v4/zones/{id}/firewall/rules/{rule id}`, or `start`. */
-  after: string;
-  legacyFirewall: LegacyFirewallState;
-  /** The legacy firewall rules, with their filters, as the legacy API lists them. */
-  firewallRules: FirewallRuleWire[];
-  /** The rules of the zone's http_request_firewall_custom entry point, in order (none while it has none). */
-  customRules: RulesetRule[];
-}
+import type { ZoneMoment } from './state';
 
 /** The zone as it stands. Undefined for a zone the emulator does not serve. */
 export function momentOf(context: EmulatorContext, zoneId: string, after: string): ZoneMoment | undefined {

@@ -15,6 +15,8 @@ import {
   WafPackageSchema,
   formatZodIssues,
   readableIssue,
+  type FirewallRuleWire,
+  type RulesetRule,
 } from '../schemas';
 import { ZONE_APIS } from '../schemas/service';
 
@@ -273,4 +275,15 @@ export function saveStateFile(path: string, text: string): void {
   } finally {
     rmSync(temporary, { force: true });
   }
+}
+
+/** The zone after one accepted write (or when its history began: `after` is then `start`). */
+export interface ZoneMoment {
+  /** The write that left the zone so: `DELETE /client/v4/zones/{id}/firewall/rules/{rule id}`, or `start`. */
+  after: string;
+  legacyFirewall: LegacyFirewallState;
+  /** The legacy firewall rules, with their filters, as the legacy API lists them. */
+  firewallRules: FirewallRuleWire[];
+  /** The rules of the zone's http_request_firewall_custom entry point, in order (none while it has none). */
+  customRules: RulesetRule[];
 }

@@ -6,7 +6,7 @@ import { renderFirewallUpgradePlan } from '../../src/cli/commands/firewall-upgra
 import type { ZoneGuardClient } from '../../src/client';
 import type { StackExport } from '../../src/insights/orphans';
 import { checkEquivalence, describeRequest, renderMoveProgram, requestsOf, zoneEvaluator } from '../../src/firewall-upgrade';
-import type { ZoneMoment } from '../../src/emulator/history';
+import type { ZoneMoment } from '../../src/emulator/state';
 import { convertFirewallRules, convertedRule, legacyOrder } from '../../src/rulesets';
 import { FirewallFilter } from '../../src/resources/firewall-filter';
 import { FirewallRule } from '../../src/resources/firewall-rule';

@@ -2,7 +2,14 @@ import { ZoneGuardClient } from '../../client';
 import { secretValuesOf } from '../../client/credentials';
 import { MISSING, SettingsError, resolveSettings, SETTING_SOURCES, type SettingName, type SettingProblem } from '../../client/settings';
 import { UsageError } from './io';
-import type { ConnectionOptions } from './options';
+
+/** Flags every command that talks to the service takes. */
+export interface ConnectionOptions {
+  baseUrl?: string;
+  apiToken?: string;
+  apiEmail?: string;
+  apiKey?: string;
+}
 
 /**
  * The client, from the flags first and the providers' environment variables second (resolveSettings, the same

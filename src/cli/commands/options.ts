@@ -3,14 +3,7 @@ import { DEFAULT_BASE_URL, SETTING_SOURCES } from '../../client/settings';
 import { DetectedStatusSchema, ZoneIdSchema, type DetectedStatus } from '../../schemas';
 import type { CliIo } from './io';
 import { actionOf } from './run';
-
-/** Flags every command that talks to the service takes. */
-export interface ConnectionOptions {
-  baseUrl?: string;
-  apiToken?: string;
-  apiEmail?: string;
-  apiKey?: string;
-}
+import type { ConnectionOptions } from './client';
 
 /** Flags every command over one zone takes. */
 export interface ZoneOptions extends ConnectionOptions {

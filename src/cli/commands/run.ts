@@ -2,7 +2,7 @@ import { Command, type CommanderError } from 'commander';
 import { redactSecrets } from '../../client/credentials';
 import { SETTING_SOURCES } from '../../client/settings';
 import { EXIT, exitCodeOf, messageOf, oneLine, type CliIo, type RunIo } from './io';
-import type { ConnectionOptions } from './options';
+import type { ConnectionOptions } from './client';
 
 /** Thrown by `exit` of an in-process run to unwind to `run`. */
 class ExitSignal extends Error {

@@ -4,7 +4,6 @@
 // and engine; the program served inline (Automation API).
 //
 //   source scripts/env.sh && tsc -p tsconfig.build.json && source scripts/engine.sh && node bench/custom-rules.bench.mts
-import { startEmulator } from 'pulumi-zoneguard/emulator';
 import { CustomRule, RateLimitRule } from 'pulumi-zoneguard';
 import type * as Lib from './lib.mjs';
 
@@ -14,41 +13,34 @@ const COMMAND = 'node bench/custom-rules.bench.mts';
 const RULES = 100;
 const LIMITS = 2;
 
-const emulator = await startEmulator({ port: 0 });
-const dir = lib.workDir('custom-rules');
-try {
+await lib.emulatorBench('custom-rules', {}, async ({ emulator, stack: stackOf, steps }) => {
   // The enterprise zone: its plan allows 1000 custom rules and 100 rate limiting rules (docs/service.md#ruleset-quotas).
   const zoneId = emulator.zones.find((zone) => zone.plan === 'enterprise')!.id;
   let firstAction: 'block' | 'managed_challenge' = 'block';
   let lastFirst = false;
-  const stack = await lib.engineStack(dir, {
-    project: 'zoneguard-bench-custom-rules',
-    stack: 'bench',
-    emulator,
-    program: async () => {
-      for (let i = 0; i < RULES; i += 1) {
-        const last = i === RULES - 1;
-        new CustomRule(`rule-${i}`, {
-          zoneId,
-          action: i === 0 ? firstAction : 'log',
-          expression: `(http.request.uri.path eq "/path-${i}")`,
-          ref: `rule-${i}`,
-          ...(last && lastFirst ? { position: { first: true } } : {}),
-        });
-      }
-      for (let i = 0; i < LIMITS; i += 1) {
-        new RateLimitRule(`limit-${i}`, {
-          zoneId,
-          action: 'block',
-          expression: `(http.request.uri.path eq "/login-${i}")`,
-          ratelimit: { characteristics: ['cf.colo.id', 'ip.src'], period: 60, requestsPerPeriod: 10, mitigationTimeout: 600 },
-        });
-      }
-      return {};
-    },
+  const stack = await stackOf('zoneguard-bench-custom-rules', async () => {
+    for (let i = 0; i < RULES; i += 1) {
+      const last = i === RULES - 1;
+      new CustomRule(`rule-${i}`, {
+        zoneId,
+        action: i === 0 ? firstAction : 'log',
+        expression: `(http.request.uri.path eq "/path-${i}")`,
+        ref: `rule-${i}`,
+        ...(last && lastFirst ? { position: { first: true } } : {}),
+      });
+    }
+    for (let i = 0; i < LIMITS; i += 1) {
+      new RateLimitRule(`limit-${i}`, {
+        zoneId,
+        action: 'block',
+        expression: `(http.request.uri.path eq "/login-${i}")`,
+        ratelimit: { characteristics: ['cf.colo.id', 'ip.src'], period: 60, requestsPerPeriod: 10, mitigationTimeout: 600 },
+      });
+    }
+    return {};
   });
 
-  const { run, count, callText, stepsTable } = lib.stepRecorder(emulator);
+  const { run, count, callText, stepsTable } = steps;
 
   await run(`preview (create ${RULES} custom rules and ${LIMITS} rate limiting rules)`, () => stack.preview({ color: 'never' }));
   await run(`up (create ${RULES} custom rules and ${LIMITS} rate limiting rules)`, () => stack.up({ color: 'never' }));
@@ -125,7 +117,5 @@ try {
       'vary between runs (2 or 3 in the runs recorded here and in docs/custom-rules.md); the goals bound them.',
   ].join('\n');
 
-  lib.emitResult({ bench: 'CustomRule and RateLimitRule: API calls per lifecycle', command: COMMAND, figures, section });
-} finally {
-  await emulator.close();
-}
+  return { bench: 'CustomRule and RateLimitRule: API calls per lifecycle', command: COMMAND, figures, section };
+});

@@ -7,7 +7,6 @@
 //   source scripts/env.sh && tsc -p tsconfig.build.json && source scripts/engine.sh && node bench/firewall-move.bench.mts
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { startEmulator } from 'pulumi-zoneguard/emulator';
 import { FirewallFilter, FirewallRule, FirewallRuleWithFilter, planFirewallRulesUpgrade } from 'pulumi-zoneguard';
 import { ZoneGuardClient } from 'pulumi-zoneguard/client';
 import type { PulumiFn } from '@pulumi/pulumi/automation/index.js';
@@ -46,23 +45,19 @@ function legacyRules(prefix: string, zoneId: string, filters: number): void {
   });
 }
 
-const emulator = await startEmulator({ port: 0, seed: 'empty' });
-const client = new ZoneGuardClient({ baseUrl: emulator.baseUrl, credentials: { apiToken: emulator.credentials.apiToken } });
-const dir = lib.workDir('firewall-move');
-const { steps, run, count, callText, stepsTable } = lib.stepRecorder(emulator);
 const RULES = 2 * PER_ZONE;
 const isLegacy = (entry: { path: string }) => /\/(firewall\/rules|filters)(\/|$)/.test(entry.path);
-try {
+
+await lib.emulatorBench('firewall-move', { seed: 'empty' }, async ({ emulator, dir, stack: stackOf, steps: { steps, run, count, callText, stepsTable } }) => {
+  const client = new ZoneGuardClient({ baseUrl: emulator.baseUrl, credentials: { apiToken: emulator.credentials.apiToken } });
   const runs = { converted: ['maintenance', 'retired'], available: ['available', 'available'] } as const;
   for (const [label, states] of Object.entries(runs)) {
     const zones: string[] = [];
     for (const i of states.keys()) zones.push((await emulator.admin.seedZone({ name: `${label}-${i}.example`, plan: 'enterprise', ruleQuota: 500 })).id);
     let programs: PulumiFn[] = [];
-    const stack = await lib.engineStack(dir, {
-      project: 'zoneguard-bench-firewall-move',
-      stack: label,
-      emulator,
-      program: async () => {
+    const stack = await stackOf(
+      'zoneguard-bench-firewall-move',
+      async () => {
         if (programs.length === 0) {
           zones.forEach((zoneId, i) => legacyRules(`z${i}`, zoneId, i === 0 ? 3 : 2));
           return {};
@@ -71,7 +66,8 @@ try {
         for (const program of programs) Object.assign(outputs, await program());
         return outputs;
       },
-    });
+      label,
+    );
     await stack.up({ color: 'never' });
     for (const [i, state] of states.entries()) if (state !== 'available') await emulator.admin.setLegacyFirewall(zones[i]!, state);
     const exported = (await stack.exportStack()) as unknown as StackExport;
@@ -134,7 +130,5 @@ try {
       "(src/providers/kit/move-deletes.ts); the firewall resources' own deletes then make no call.",
   ].join('\n');
 
-  lib.emitResult({ bench: 'Firewall rules to custom rules: the move of 300 rules', command: COMMAND, figures, section });
-} finally {
-  await emulator.close();
-}
+  return { bench: 'Firewall rules to custom rules: the move of 300 rules', command: COMMAND, figures, section };
+});

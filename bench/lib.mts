@@ -12,7 +12,14 @@ import * as path from 'node:path';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import { LocalWorkspace, type PulumiFn, type Stack } from '@pulumi/pulumi/automation/index.js';
-import { EmulatorAdmin, type RequestCounters, type RequestLogEntry, type StartedEmulator } from 'pulumi-zoneguard/emulator';
+import {
+  EmulatorAdmin,
+  startEmulator,
+  type RequestCounters,
+  type RequestLogEntry,
+  type StartEmulatorOptions,
+  type StartedEmulator,
+} from 'pulumi-zoneguard/emulator';
 
 export const root = path.resolve(import.meta.dirname, '..');
 
@@ -74,7 +81,6 @@ export async function startRedis(): Promise<{ url: string; stop(): void }> {
   return { url: `redis://127.0.0.1:${port}`, stop: () => server.kill('SIGTERM') };
 }
 
-/** A stack of an inline program in a hermetic workspace, zoneguard's config pointing at the emulator. */
 /**
  * `zoneguard emulator` (the built CLI), seeded from `seedFile` when given, in a child process, once it printed its
  * URLs: a process of its own, as the service is, so the measuring process's stalls and heap are not the emulator's.
@@ -95,6 +101,7 @@ export async function startEmulatorProcess(seedFile?: string): Promise<{ child: 
   return { child, baseUrl: urls.base, admin: new EmulatorAdmin(urls.admin) };
 }
 
+/** A stack of an inline program in a hermetic workspace, zoneguard's config pointing at the emulator. */
 export async function engineStack(
   dir: string,
   options: {
@@ -122,6 +129,32 @@ export async function engineStack(
     ...options.config,
   });
   return stack;
+}
+
+/** What a bench against an emulator of its own process is given ({@link emulatorBench}). */
+export interface EmulatorBench {
+  emulator: StartedEmulator;
+  /** The bench's work directory under .zoneguard/bench/. */
+  dir: string;
+  /** A stack of `program` in the work directory, named `stack` (default `bench`), zoneguard's config pointing at the emulator. */
+  stack(project: string, program: PulumiFn, stack?: string): Promise<Stack>;
+  /** The bench's steps, measured one after the other. */
+  steps: ReturnType<typeof stepRecorder>;
+}
+
+/**
+ * A bench against an emulator in this process (`port: 0` and `options`): makes its work directory, runs `measure`,
+ * emits the result it answers, and closes the emulator however the bench ends.
+ */
+export async function emulatorBench(label: string, options: StartEmulatorOptions, measure: (bench: EmulatorBench) => Promise<BenchResult>): Promise<void> {
+  const emulator = await startEmulator({ port: 0, ...options });
+  const dir = workDir(label);
+  try {
+    const stack = (project: string, program: PulumiFn, name = 'bench') => engineStack(dir, { project, stack: name, program, emulator });
+    emitResult(await measure({ emulator, dir, stack, steps: stepRecorder(emulator) }));
+  } finally {
+    await emulator.close();
+  }
 }
 
 /** The program of a TypeScript module (examples/demo/index.mts), imported afresh on each run so it declares its resources every time. */

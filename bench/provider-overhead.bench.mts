@@ -8,7 +8,6 @@
 // mapping of answers to outputs, and any call it makes beyond the operation's own (counted, and shown). The
 // engine's gRPC and the host's closure loading are not in it.
 import { ZoneGuardClient } from 'pulumi-zoneguard/client';
-import { startEmulator } from 'pulumi-zoneguard/emulator';
 import { implementation } from 'pulumi-zoneguard/providers';
 import type * as Lib from './lib.mjs';
 
@@ -19,8 +18,7 @@ const COMMAND = 'node bench/provider-overhead.bench.mts';
 /** Iterations per operation and side: about 4 operations × 2 kinds × 2 sides × 50 = 800 calls, under the 1200 budget. */
 const N = 50;
 
-const emulator = await startEmulator({ port: 0, seed: 'empty' });
-try {
+await lib.emulatorBench('provider-overhead', { seed: 'empty' }, async ({ emulator }) => {
   const zone = await emulator.admin.seedZone({ name: 'overhead.example', plan: 'enterprise', ruleQuota: 1000, hosts: ['overhead.example'] });
   const zoneId = zone.id;
   const config = new Map([
@@ -53,6 +51,11 @@ try {
     const result = await call();
     const ms = performance.now() - started;
     return [result, ms, (await calls()) - before];
+  };
+  /** A provider's update as the engine makes it: its diff, then the update. */
+  const diffThenUpdate = (impl: typeof csp, id: string, olds: Record<string, unknown>, news: Record<string, unknown>) => async () => {
+    await impl.diff(id, olds, news);
+    return impl.update(id, olds, news);
   };
   /** Runs the provider side and the raw side, in alternating order, and records both. */
   const pair = async <P, R>(i: number, kind: string, op: Op, provider: () => Promise<P>, raw: () => Promise<R>): Promise<[P, R]> => {
@@ -100,15 +103,8 @@ try {
     const outs = created.outs as Record<string, unknown>;
     await pair(i, 'CspPolicy', 'read', () => csp.read(created.id, outs), () => client.cspPolicies.get({ zoneId, policyId: rawPolicy.id }));
     const changed = { ...inputs, description: `overhead ${i} changed` };
-    await pair(
-      i,
-      'CspPolicy',
-      'update',
-      async () => {
-        await csp.diff(created.id, outs, changed);
-        return csp.update(created.id, outs, changed);
-      },
-      () => client.cspPolicies.update({ zoneId, policyId: rawPolicy.id, description: changed.description }),
+    await pair(i, 'CspPolicy', 'update', diffThenUpdate(csp, created.id, outs, changed), () =>
+      client.cspPolicies.update({ zoneId, policyId: rawPolicy.id, description: changed.description }),
     );
     await pair(
       i,
@@ -146,25 +142,17 @@ try {
     const ruleOuts = ruleCreated.outs as Record<string, unknown>;
     await pair(i, 'FirewallRuleWithFilter', 'read', () => rule.read(ruleCreated.id, ruleOuts), () => client.firewallRules.get({ zoneId, ruleId: rawRule!.id }));
     const ruleChanged = { ...ruleInputs, description: `overhead ${i} changed` };
-    await pair(
-      i,
-      'FirewallRuleWithFilter',
-      'update',
-      async () => {
-        await rule.diff(ruleCreated.id, ruleOuts, ruleChanged);
-        return rule.update(ruleCreated.id, ruleOuts, ruleChanged);
-      },
-      () =>
-        client.firewallRules.update({
-          zoneId,
-          ruleId: rawRule!.id,
-          filter: { id: rawRule!.filter.id },
-          action: 'block',
-          paused: false,
-          priority: null,
-          description: ruleChanged.description,
-          ref: '',
-        }),
+    await pair(i, 'FirewallRuleWithFilter', 'update', diffThenUpdate(rule, ruleCreated.id, ruleOuts, ruleChanged), () =>
+      client.firewallRules.update({
+        zoneId,
+        ruleId: rawRule!.id,
+        filter: { id: rawRule!.filter.id },
+        action: 'block',
+        paused: false,
+        priority: null,
+        description: ruleChanged.description,
+        ref: '',
+      }),
     );
     await pair(
       i,
@@ -229,7 +217,5 @@ try {
       ]),
     ),
   ].join('\n');
-  lib.emitResult({ bench: 'Provider overhead per operation', command: COMMAND, figures, section });
-} finally {
-  await emulator.close();
-}
+  return { bench: 'Provider overhead per operation', command: COMMAND, figures, section };
+});

@@ -6,7 +6,6 @@
 //   source scripts/env.sh && tsc -p tsconfig.build.json && source scripts/engine.sh && node bench/refresh-coalesced.bench.mts
 import { execFileSync } from 'node:child_process';
 import { CspPolicy, FirewallRuleWithFilter } from 'pulumi-zoneguard';
-import { startEmulator } from 'pulumi-zoneguard/emulator';
 import type * as Lib from './lib.mjs';
 
 const lib: typeof Lib = await import(new URL('./lib.mts', import.meta.url).href);
@@ -16,9 +15,7 @@ const COMMAND = 'node bench/refresh-coalesced.bench.mts';
 const PER_ZONE = 75;
 const GOAL = 10;
 
-const emulator = await startEmulator({ port: 0 });
-const dir = lib.workDir('refresh-coalesced');
-try {
+await lib.emulatorBench('refresh-coalesced', {}, async ({ emulator, stack: stackOf }) => {
   const zones: Array<{ id: string }> = [];
   for (const name of ['refresh-a', 'refresh-b']) {
     zones.push(await emulator.admin.seedZone({ name: `${name}.example`, plan: 'enterprise', ruleQuota: 1000 }));
@@ -36,7 +33,7 @@ try {
     }
     return {};
   };
-  const stack = await lib.engineStack(dir, { project: 'zoneguard-bench-refresh', stack: 'refresh', program, emulator });
+  const stack = await stackOf('zoneguard-bench-refresh', program);
   const up = await lib.measureRequests(emulator, () => stack.up({ color: 'never' }));
   console.log(`up: ${up.requests.length} calls in ${fmt.ms(up.ms)}`);
 
@@ -55,7 +52,7 @@ try {
   const [single, coalesced] = rows as [(typeof rows)[0], (typeof rows)[0]];
   const help = execFileSync('pulumi', ['refresh', '--help'], { encoding: 'utf8' });
   const parallel = /--parallel int32\s.*\(default (\d+)\)/.exec(help)?.[1] ?? '?';
-  lib.emitResult({
+  return {
     bench: 'Refresh of 150 resources over two zones',
     command: COMMAND,
     figures: [
@@ -77,7 +74,5 @@ try {
         rows.map((row) => [row.how, row.calls, row.byRoute, fmt.ms(row.ms), row.same]),
       ),
     ].join('\n'),
-  });
-} finally {
-  await emulator.close();
-}
+  };
+});

@@ -7,7 +7,6 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { startEmulator } from 'pulumi-zoneguard/emulator';
 import { CspPolicy, CustomRule } from 'pulumi-zoneguard';
 import type { EngineEvent } from '@pulumi/pulumi/automation/index.js';
 import type * as Lib from './lib.mjs';
@@ -19,49 +18,42 @@ const POLICIES = 40;
 const RULES = 40;
 const CREATES = 20;
 
-const emulator = await startEmulator({ port: 0 });
-const dir = lib.workDir('sealed-preview');
-try {
+await lib.emulatorBench('sealed-preview', {}, async ({ emulator, dir, stack: stackOf, steps }) => {
   const zoneId = emulator.zones.find((zone) => zone.plan === 'enterprise')!.id;
   let version = 'v1';
   let creates = false;
-  const stack = await lib.engineStack(dir, {
-    project: 'zoneguard-bench-sealed-preview',
-    stack: 'bench',
-    emulator,
-    program: async () => {
-      for (let i = 0; i < POLICIES; i += 1) {
-        new CspPolicy(`policy-${i}`, {
-          zoneId,
-          action: 'log',
-          expression: `http.host eq "shop-${i}.example"`,
-          value: "script-src 'self'",
-          description: `policy ${i} ${version}`,
-        });
-      }
-      for (let i = 0; i < RULES; i += 1) {
-        new CustomRule(`rule-${i}`, {
-          zoneId,
-          action: 'log',
-          expression: `(http.request.uri.path eq "/path-${i}")`,
-          ref: `rule-${i}`,
-          description: `rule ${i} ${version}`,
-        });
-      }
-      // Each create lands after a rule of the stack: its seal records the two rules around it.
-      for (let i = 0; creates && i < CREATES; i += 1) {
-        new CustomRule(`added-${i}`, {
-          zoneId,
-          action: 'block',
-          expression: `(http.request.uri.path eq "/added-${i}")`,
-          ref: `added-${i}`,
-          position: { after: `rule-${i * 2}` },
-        });
-      }
-      return {};
-    },
+  const stack = await stackOf('zoneguard-bench-sealed-preview', async () => {
+    for (let i = 0; i < POLICIES; i += 1) {
+      new CspPolicy(`policy-${i}`, {
+        zoneId,
+        action: 'log',
+        expression: `http.host eq "shop-${i}.example"`,
+        value: "script-src 'self'",
+        description: `policy ${i} ${version}`,
+      });
+    }
+    for (let i = 0; i < RULES; i += 1) {
+      new CustomRule(`rule-${i}`, {
+        zoneId,
+        action: 'log',
+        expression: `(http.request.uri.path eq "/path-${i}")`,
+        ref: `rule-${i}`,
+        description: `rule ${i} ${version}`,
+      });
+    }
+    // Each create lands after a rule of the stack: its seal records the two rules around it.
+    for (let i = 0; creates && i < CREATES; i += 1) {
+      new CustomRule(`added-${i}`, {
+        zoneId,
+        action: 'block',
+        expression: `(http.request.uri.path eq "/added-${i}")`,
+        ref: `added-${i}`,
+        position: { after: `rule-${i * 2}` },
+      });
+    }
+    return {};
   });
-  const { run, count, callText, stepsTable } = lib.stepRecorder(emulator);
+  const { run, count, callText, stepsTable } = steps;
   const seal = path.join(dir, 'seal.json');
   const landings = path.join(dir, 'landings.jsonl');
   const events: EngineEvent[] = [];
@@ -116,7 +108,5 @@ try {
       'the file ZONEGUARD_SEAL_RECORD names. The up that keeps the seal compares each object with what the owner marker\'s ' +
       "read before the write answers, and each create's neighbours with the entry point the create reads: no call of its own.",
   ].join('\n');
-  lib.emitResult({ bench: 'sealed-preview', command: COMMAND, figures, section });
-} finally {
-  await emulator.close();
-}
+  return { bench: 'sealed-preview', command: COMMAND, figures, section };
+});

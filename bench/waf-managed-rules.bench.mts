@@ -3,7 +3,6 @@
 // the program served inline (Automation API).
 //
 //   source scripts/env.sh && tsc -p tsconfig.build.json && source scripts/engine.sh && node bench/waf-managed-rules.bench.mts
-import { startEmulator } from 'pulumi-zoneguard/emulator';
 import { WafManagedRules, planWafMigration, rulesFromRuleset } from 'pulumi-zoneguard';
 import { ZoneGuardClient } from 'pulumi-zoneguard/client';
 import type { WafManagedRuleArgs } from 'pulumi-zoneguard';
@@ -14,9 +13,7 @@ const lib: typeof Lib = await import(new URL('./lib.mts', import.meta.url).href)
 const COMMAND = 'node bench/waf-managed-rules.bench.mts';
 const OFFICE: WafManagedRuleArgs = { ref: 'office', expression: 'ip.src in {192.0.2.0/24}', skip: { ruleset: 'current' } };
 
-const emulator = await startEmulator({ port: 0 });
-const dir = lib.workDir('waf-managed-rules');
-try {
+await lib.emulatorBench('waf-managed-rules', {}, async ({ emulator, stack: stackOf, steps }) => {
   const zoneId = emulator.zones.find((zone) => zone.plan === 'pro')!.id;
   const client = new ZoneGuardClient({ baseUrl: emulator.baseUrl, credentials: { apiToken: emulator.credentials.apiToken } });
   // The zone migrated directly, as WafMigration does it: the converted configuration submitted as final.
@@ -25,17 +22,12 @@ try {
   const migrated = rulesFromRuleset(plan.ruleset!);
 
   let rules = migrated;
-  const stack = await lib.engineStack(dir, {
-    project: 'zoneguard-bench-waf-rules',
-    stack: 'bench',
-    emulator,
-    program: async () => {
-      const managed = new WafManagedRules('waf-rules', { zoneId, rules });
-      return { order: managed.order };
-    },
+  const stack = await stackOf('zoneguard-bench-waf-rules', async () => {
+    const managed = new WafManagedRules('waf-rules', { zoneId, rules });
+    return { order: managed.order };
   });
 
-  const { run, count, callText, stepsTable } = lib.stepRecorder(emulator);
+  const { run, count, callText, stepsTable } = steps;
 
   await run('up (create, adopting the migrated entry point)', () => stack.up({ color: 'never' }));
   await run('preview (unchanged)', () => stack.preview({ color: 'never', expectNoChanges: true }));
@@ -81,7 +73,5 @@ try {
       'of the rules it keeps (and another writer in between), then writes it once, with no dry run. Destroy reads it and puts back what create recorded: one write, since the exception added since differs.',
   ].join('\n');
 
-  lib.emitResult({ bench: 'WafManagedRules: API calls per lifecycle', command: COMMAND, figures, section });
-} finally {
-  await emulator.close();
-}
+  return { bench: 'WafManagedRules: API calls per lifecycle', command: COMMAND, figures, section };
+});

@@ -1,7 +1,5 @@
 import * as fs from 'node:fs';
-import * as path from 'node:path';
-import type { EngineEvent, Stack } from '@pulumi/pulumi/automation';
-import { previewReportCommand, runCommand } from '../../src/cli/commands';
+import type { Stack } from '@pulumi/pulumi/automation';
 import type { ZoneGuardClient } from '../../src/client';
 import { CspPolicy } from '../../src/resources/csp-policy';
 import { CustomRule } from '../../src/resources/custom-rule';
@@ -11,10 +9,9 @@ import { FirewallRuleWithFilter } from '../../src/resources/firewall-rule-with-f
 import { PageGuardSettings } from '../../src/resources/page-guard-settings';
 import { CUSTOM_PHASE, type RulesetRule } from '../../src/schemas';
 import { splitMarked } from '../../src/schemas/owner-marker';
-import { SEAL_RECORD_VARIABLE, SEAL_VARIABLE } from '../../src/seal/session';
-import { capture } from '../insights/helpers';
 import { testClient, writesOf, zoneOfPlan } from '../support/emulator';
 import { openSandbox, type EngineSandbox } from './harness';
+import { sealedPreview as sealPreview, sealedUp } from './sealing';
 
 // Sealed previews through the real engine (docs/sealed-previews.md): a `preview --refresh` whose JSON and recorded
 // landings `zoneguard preview-report --seal` turns into a seal, then an up with ZONEGUARD_SEAL naming it. Between
@@ -42,7 +39,7 @@ let desired: Desired = { policy: 'shop scripts', first: 'block admin', second: '
 
 const program = async () => {
   const policy = new CspPolicy('shop', { zoneId, action: 'log', expression: 'http.host eq "shop.example"', value: "script-src 'self'", description: desired.policy });
-  // After the policy (sealedUp says why): a refusal of this rule's write then comes after the policy's write, always.
+  // After the policy (sealedUp of ./sealing says why): a refusal of this rule's write then comes after the policy's write, always.
   new CustomRule('first', { zoneId, action: 'block', expression: '(http.request.uri.path eq "/admin")', ref: 'alpha-first', description: desired.first }, { dependsOn: [policy] });
   if (desired.middle) new CustomRule('middle', { zoneId, action: 'log', expression: '(http.request.uri.path eq "/api")', ref: 'alpha-middle', position: { after: 'alpha-first' } });
   new CustomRule('second', { zoneId, action: 'block', expression: '(http.request.uri.path eq "/login")', ref: 'alpha-second', description: desired.second });
@@ -62,47 +59,7 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox?.close());
 
-let previews = 0;
-
-/**
- * A sealed preview as ci.sh pr makes it: `preview --refresh` with ZONEGUARD_SEAL_RECORD set for its providers, its
- * engine events as the streamed JSON, and `zoneguard preview-report --seal`. Answers the seal's file and the report.
- */
-async function sealedPreview(stack: Stack): Promise<{ seal: string; report: string }> {
-  const base = path.join(sandbox.dir, `${stack.name}-${++previews}`);
-  stack.workspace.envVars[SEAL_RECORD_VARIABLE] = `${base}.landings.jsonl`;
-  const events: EngineEvent[] = [];
-  try {
-    await stack.preview({ refresh: true, color: 'never', onEvent: (event) => events.push(event) });
-  } finally {
-    delete stack.workspace.envVars[SEAL_RECORD_VARIABLE];
-  }
-  fs.writeFileSync(`${base}.preview.json`, events.map((event) => JSON.stringify(event)).join('\n'));
-  const out = capture();
-  const code = await runCommand(previewReportCommand, ['--seal', `${base}.seal.json`, '--landings', `${base}.landings.jsonl`, `${base}.preview.json`], out.io);
-  expect({ code, stderr: out.stderr() }).toEqual({ code: 0, stderr: '' });
-  return { seal: `${base}.seal.json`, report: out.stdout() };
-}
-
-/**
- * `up` keeping the seal `file`; answers what the engine printed. Without --continue-on-error: under it, @pulumi/pulumi
- * (3.270.0 as installed here) rejects a failed resource's outputs in the program, which Jest takes for the suite's unhandled rejections (the
- * inline program runs in its process). Without it the engine starts no step after the first failure, so whether a
- * step runs beside a refused one is the engine's timing (1 run in 4 here refused the rule before the policy's step
- * started): the program orders the rule after the policy instead.
- */
-async function sealedUp(stack: Stack, file: string): Promise<{ failed: boolean; text: string }> {
-  stack.workspace.envVars[SEAL_VARIABLE] = file;
-  let text = '';
-  try {
-    await stack.up({ color: 'never', onOutput: (out) => (text += out) });
-    return { failed: false, text };
-  } catch (error) {
-    return { failed: true, text: `${text}\n${error instanceof Error ? error.message : String(error)}` };
-  } finally {
-    delete stack.workspace.envVars[SEAL_VARIABLE];
-  }
-}
+const sealedPreview = (stack: Stack) => sealPreview(sandbox, stack);
 
 const rules = async (): Promise<RulesetRule[]> => (await client.rulesets.getEntrypoint({ zoneId, phase: CUSTOM_PHASE })).rules;
 const ruleOf = async (ref: string) => (await rules()).find((rule) => splitMarked(rule.ref).own === ref)!;

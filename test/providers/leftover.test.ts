@@ -70,6 +70,8 @@ describe('every marked kind against the emulator', () => {
     expect(again.outs).toMatchObject({ [MARKER_KEY]: marker('mine', kind) });
     expect(again.outs).not.toHaveProperty(String(Object.keys(again.outs ?? {}).find((key) => key.startsWith('adopt'))));
     expect(stderr.calls()).toContainEqual([expect.stringContaining(`${lost.id}, which carries this resource's marker ${marker('mine', kind)}: an interrupted run made it`)]);
+    // In a later run: in its own, a delete of what the create took back is of an entry kept to delete, and leaves it.
+    await nextRun();
     await provider.delete(again.id, again.outs as Record<string, unknown>);
   });
 
@@ -121,4 +123,39 @@ describe('every marked kind against the emulator', () => {
     await provider.delete(before.id, before.outs as Record<string, unknown>);
     expect((await fx.client.firewallRules.list({ zoneId }).toArray()).map((rule) => rule.id)).toContain(replacement.id);
   });
+
+  test.each([
+    ['without a refresh', 'back', false],
+    ['after a refresh in the same run (up --refresh), which reads the entry kept to delete', 'back-refreshed', true],
+  ])(
+    "a replacement whose delete did not run, then the previous program (%s): the create takes the old rule back, and the entry kept to delete leaves it",
+    async (_case, name, refresh) => {
+      const provider = implementation('FirewallRuleWithFilter');
+      const previous = await inputsOf('FirewallRuleWithFilter', name, name);
+      const old = await provider.create(previous);
+      await nextRun();
+      const replacing = await inputsOf('FirewallRuleWithFilter', `${name}-new`, name);
+      await provider.diff(old.id, old.outs as Record<string, unknown>, replacing);
+      const replacement = await provider.create(replacing);
+      // The run stops there: its state holds the replacement, and the old rule as an entry kept to delete.
+      await nextRun();
+      if (refresh) {
+        await provider.read(old.id, old.outs as Record<string, unknown>);
+        await provider.read(replacement.id, replacement.outs as Record<string, unknown>);
+      }
+      // The engine's order: the diff of the resource, the create of its replacement, its delete, and the kept entry's delete last.
+      expect((await provider.diff(replacement.id, replacement.outs as Record<string, unknown>, previous)).replaces).toEqual(['expression']);
+      const back = await provider.create(previous);
+      expect(back.id).toBe(old.id);
+      await provider.delete(replacement.id, replacement.outs as Record<string, unknown>);
+      await fx.requestsSince();
+      await provider.delete(old.id, old.outs as Record<string, unknown>);
+      expect(writesIn(await fx.requestsSince())).toEqual([]);
+      const left = (await fx.client.firewallRules.list({ zoneId }).toArray()).filter((rule) => rule.filter.expression.includes(`/${name}`));
+      expect(left.map((rule) => rule.id)).toEqual([old.id]);
+      expect(stderr.calls()).toContainEqual([expect.stringContaining(`not deleting firewall rule ${old.id}: the state kept it to delete`)]);
+      await nextRun();
+      await provider.delete(back.id, back.outs as Record<string, unknown>);
+    },
+  );
 });

@@ -12,7 +12,7 @@ import { ownerMarker, standing } from '../../kinds/marker';
 import { looksMarked, markerIn, ownRoom, ownRoomProblem, splitMarked, withMarker } from '../../schemas/owner-marker';
 import { MARKER_KEY, type ResourceKind } from './closure';
 import { ProviderError, goneMessage, type Implementation, type LiveObject } from './implementation';
-import { isHeld, nameOf, ownerIdOf, ownerOf } from './ownership';
+import { heldAgainst, nameOf, noteTakenBack, ownerIdOf, ownerOf } from './ownership';
 import { TAKEN_FROM_KEY, noteCreatedCustomRule, noteTakenOver } from './move-deletes';
 import { assertSealedLive } from './seal';
 
@@ -20,7 +20,7 @@ import { assertSealedLive } from './seal';
  * Which of the objects carrying this resource's marker a create takes as its interrupted run's (docs/ownership.md#leftovers):
  * the first one no resource of this deployment holds. An object the state of a resource holds is never one (a
  * replacement's create must not take the object it replaces: the engine's delete of it would then remove the only
- * copy). Pure.
+ * copy), but for one its own state keeps only to delete (kit/ownership.ts `heldAgainst`: its delete then leaves it). Pure.
  */
 export function leftoverOf(carrying: readonly string[], held: (id: string) => boolean): { take?: string; also: string[] } {
   const free = carrying.filter((id) => !held(id));
@@ -184,7 +184,7 @@ function withRoomChecked(
  * `zoneguard orphans`.
  */
 async function takenLeftover(
-  declaration: KindDeclaration,
+  declaration: KindDeclaration<ResourceKind>,
   impl: Partial<LiveObject>,
   inputs: Record<string, unknown>,
   mine: string,
@@ -192,8 +192,9 @@ async function takenLeftover(
 ): Promise<string | undefined> {
   if (!impl.carrying || ownerOf(inputs) === undefined) return undefined;
   const { object, noun } = declaration.identity;
-  const { take, also } = leftoverOf(await impl.carrying(inputs, mine), (id) => isHeld(object, id));
+  const { take, also } = leftoverOf(await impl.carrying(inputs, mine), (id) => heldAgainst(object, id, declaration.kind, inputs));
   if (take === undefined) return undefined;
+  noteTakenBack(object, take, declaration.kind, inputs);
   const more =
     also.length === 0 ? '' : `; ${also.join(', ')} carry it too, held by nothing: zoneguard orphans --zone ${String(inputs.zoneId)} lists them to delete`;
   console.error(`zoneguard: ${what(take)}: taking ${noun} ${take}, which carries this resource's marker ${mine}: an interrupted run made it${more}`);
@@ -282,7 +283,7 @@ async function beforeWrite(
  * confirms after its write that the marker it left is still there; a plain create takes the object its own
  * interrupted run made, if any (docs/ownership.md#leftovers).
  */
-async function createMarked(k: MarkedKind, declaration: KindDeclaration, impl: Implementation & Partial<LiveObject>, inputs: Props) {
+async function createMarked(k: MarkedKind, declaration: KindDeclaration<ResourceKind>, impl: Implementation & Partial<LiveObject>, inputs: Props) {
   const mine = markerFor(k.kind, inputs);
   const adoptId = inputs[k.adoptInput];
   const adopted = typeof adoptId === 'string' ? adoptId : undefined;

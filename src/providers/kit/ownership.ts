@@ -3,8 +3,13 @@ import { MARKER_KEY, NAME_KEY, OWNER_ID_KEY, OWNER_KEY, type ResourceKind } from
 import { PREVIEW_UNKNOWN } from '../../unknown';
 import { ProviderError, type Implementation } from './implementation';
 
-/** How a resource came to hold an object in this provider process: made it, adopted it, or has it in its state. */
-export type Hold = 'created' | 'adopted' | 'held';
+/**
+ * How a resource came to hold an object in this provider process: made it, adopted it, took back its own leftover
+ * (docs/ownership.md#leftovers), has it in its state (its diff or update named it), or only a refresh read it from its
+ * state: then it may be an entry the state keeps only to delete (an earlier run's replacement whose delete did not
+ * run), which the engine deletes last in a run.
+ */
+export type Hold = 'created' | 'adopted' | 'taken' | 'held' | 'read';
 
 /**
  * Who holds an object: the kind and logical name of the resource (undefined for state written before names were
@@ -58,7 +63,7 @@ export function describeHolder(kind: ResourceKind, name: string | undefined): st
   return name === undefined ? `a ${kind} whose name is not recorded` : `${kind} '${name}'`;
 }
 
-const howHeld = (holder: Holder) => (holder.how === 'held' ? 'in its state' : `${holder.how} in this run`);
+const howHeld = (holder: Holder) => (holder.how === 'held' || holder.how === 'read' ? 'in its state' : `${holder.how} in this run`);
 
 /**
  * A holder other than the resource itself: another owner marker (two children named alike under two components are
@@ -91,6 +96,12 @@ export function adoptionRefusal(who: Who, id: string, holder: Holder | undefined
 }
 
 /**
+ * Whether the resource itself took `holder`'s object back in this run, as its own leftover: the engine then deletes it
+ * only as an entry its state kept to delete, the object an earlier run's replacement left (docs/ownership.md#leftovers).
+ */
+const tookBack = (who: Who, holder: Holder) => holder.how === 'taken' && !isOther(who, holder);
+
+/**
  * Why a delete of `id` must not happen: a resource of this deployment adopted it in this run (whoever it is: a
  * resource renamed with `aliases` keeps its old name and marker in the state, so the one that adopted its object
  * under that old name looks like itself; no run adopts and deletes one object by one resource), or another resource
@@ -100,8 +111,14 @@ export function adoptionRefusal(who: Who, id: string, holder: Holder | undefined
 export function deleteSkip(who: Who, id: string, holder: Holder | undefined, spec: OwnershipSpec): string | undefined {
   // A per-zone kind's create always takes the zone's object over: only an adopt input makes an adoption of its own.
   const adoptedThisRun = holder?.how === 'adopted' && spec.adoptInput !== undefined;
-  if (holder === undefined || (!adoptedThisRun && !isOther(who, holder))) return undefined;
+  if (holder === undefined || (!adoptedThisRun && !isOther(who, holder) && !tookBack(who, holder))) return undefined;
   const { kind, name } = who;
+  if (tookBack(who, holder)) {
+    return (
+      `zoneguard: ${describeHolder(kind, name)}: not deleting ${spec.noun} ${id}: the state kept it to delete (an earlier run's replacement of it failed ` +
+      `or was interrupted before its delete), and this run's create took it back as the declared one (docs/ownership.md#leftovers); the entry leaves the state and the object stays`
+    );
+  }
   return (
     `zoneguard: ${describeHolder(kind, name)}: not deleting ${spec.noun} ${id}: ${describeHolder(holder.kind, holder.name)} holds it (${howHeld(holder)}); ` +
     `${describeHolder(kind, name)} leaves the state and the object stays. Next time use the resource option aliases for a rename`
@@ -165,8 +182,10 @@ const named = <T extends Record<string, unknown> | undefined>(props: T, who: Who
   };
 };
 
-function remember(object: ObjectType, who: Who, id: string): void {
-  if (id !== '' && !holders.has(keyOf(object, id))) holders.set(keyOf(object, id), { ...who, how: 'held' });
+/** Records that a resource holds `object` `id` in its state: named by its diff or update (`held`), or read by a refresh (`read`). */
+function remember(object: ObjectType, who: Who, id: string, how: 'held' | 'read' = 'held'): void {
+  const known = holders.get(keyOf(object, id));
+  if (id !== '' && (known === undefined || (known.how === 'read' && how === 'held'))) holders.set(keyOf(object, id), { ...who, how });
 }
 
 /** The id of the object a resource owns besides its own (its outputs' `owns.output`), if any. */
@@ -203,7 +222,8 @@ export function withOwnership(kind: ResourceKind, impl: Implementation, spec: Ow
       }
       try {
         const result = await impl.create(inputs);
-        const how = taken === result.id ? 'adopted' : 'created';
+        const prior = holders.get(keyOf(spec.object, result.id));
+        const how = taken === result.id ? 'adopted' : prior?.how === 'taken' && !isOther(who, prior) ? 'taken' : 'created';
         holders.set(keyOf(spec.object, result.id), { ...who, how });
         // What it owns besides (a single-call rule's filter) is held too: another resource's delete must leave it.
         const owned = ownedId(spec, result.outs);
@@ -218,7 +238,7 @@ export function withOwnership(kind: ResourceKind, impl: Implementation, spec: Ow
     async read(id, props) {
       const who = whoOf(kind, props);
       const result = await impl.read(id, props);
-      if (result.id) remember(spec.object, who, result.id);
+      if (result.id) remember(spec.object, who, result.id, 'read');
       return { ...result, props: named(result.props, who, ownerIdOf(props), props), inputs: named(result.inputs, who, ownerIdOf(props)) };
     },
 
@@ -250,9 +270,24 @@ export function heldByAnother(object: ObjectType, id: string, kind: ResourceKind
   return isOther(whoOf(kind, props), holder) ? holder : undefined;
 }
 
-/** Whether a resource of this deployment holds `object` `id` (made, adopted or in its state, as far as this process has seen). */
-export function isHeld(object: ObjectType, id: string): boolean {
-  return holders.has(keyOf(object, id));
+/**
+ * Whether a create of the resource of `props` must leave `object` `id`, which carries its marker, alone: a resource of
+ * this deployment holds it (made, adopted, or in its state, as far as this process has seen), other than the resource
+ * itself by a refresh's read alone. The object it holds now its diff named before any create of its replacement; one
+ * only read is an entry its state keeps to delete (an earlier run's replacement whose delete did not run), its own to
+ * take back ({@link deleteSkip} then leaves it).
+ */
+export function heldAgainst(object: ObjectType, id: string, kind: ResourceKind, props: Record<string, unknown>): boolean {
+  const holder = holders.get(keyOf(object, id));
+  return holder !== undefined && (holder.how !== 'read' || isOther(whoOf(kind, props), holder));
+}
+
+/**
+ * Records that the create of the resource of `props` takes `object` `id` back, its own leftover (kit/marker.ts): a
+ * delete of it later in the run is of an entry its state kept to delete, and leaves it ({@link deleteSkip}).
+ */
+export function noteTakenBack(object: ObjectType, id: string, kind: ResourceKind, props: Record<string, unknown>): void {
+  holders.set(keyOf(object, id), { ...whoOf(kind, props), how: 'taken' });
 }
 
 /** For tests: forget every holder, as a new provider process would. */

@@ -6,14 +6,12 @@ import { ownTextSchema } from '../schemas/owner-marker';
 import { adoption, declareKind, inPlace, zoneField, type Field, type Identity } from './declaration';
 import { TakeOverSchema } from './marker';
 
-/** A firewall rule's own fields, in place in both forms and under the same names on the wire (docs/service.md#area-b-firewall-rules). */
-export const FIREWALL_RULE_FIELDS = ['action', 'paused', 'priority', 'description', 'ref', 'products'] as const;
-
 /**
- * A firewall rule's own fields as its field table holds them: `products` goes on the wire with bypass only (the service
- * refuses it with another action, docs/service.md#area-b-firewall-rules), and an empty list in an answer is none.
+ * A firewall rule's own fields as its field table holds them, in place in both forms and under the same names on the
+ * wire (docs/service.md#area-b-firewall-rules): `products` goes on the wire with bypass only (the service refuses it
+ * with another action), and an empty list in an answer is none.
  */
-export const firewallRuleFields = (): Field<(typeof FIREWALL_RULE_FIELDS)[number]>[] => [
+export const firewallRuleFields = () => [
   ...inPlace('action', 'paused', 'priority', 'description', 'ref'),
   {
     input: 'products',
@@ -21,7 +19,7 @@ export const firewallRuleFields = (): Field<(typeof FIREWALL_RULE_FIELDS)[number
     change: 'update',
     toWire: (products, inputs) => (inputs.action === 'bypass' && Array.isArray(products) ? [...(products as unknown[])] : undefined),
     fromWire: (products) => (Array.isArray(products) && products.length > 0 ? [...(products as unknown[])] : undefined),
-  },
+  } satisfies Field<'products'>,
 ];
 
 /** A firewall rule is one object whichever kind holds it. */

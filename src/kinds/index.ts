@@ -71,7 +71,7 @@ export function label(kind: ResourceKind, props: { zoneId?: unknown }, name: str
 export { declareKind, diffPlan, propertiesOf, wireValue } from './declaration';
 export type { Field, FieldChange, Identity, KindDeclaration, MarkerPlace, ObjectType } from './declaration';
 export { bodyOf, defaultsOf, inputsOf, inputsOfOutputs, omittedDefaultsOf, outputsOf, requestOf, wireFields, type InputsOf, type OutputsOf } from './wire';
-export { FIREWALL_RULE_FIELDS, FIREWALL_RULE_IDENTITY } from './firewall-rule';
+export { FIREWALL_RULE_IDENTITY } from './firewall-rule';
 export { PHASE_RULE_WIRE_FIELDS, phaseRuleFromWire, phaseRuleToWire, type RuleOnWire } from './phase-rule-wire';
 export { PageGuardSettingsKind, CspPolicyKind, FirewallRuleWithFilterKind, FirewallFilterKind, FirewallRuleKind };
 export { WafMigrationKind, WafManagedRulesKind, CustomRuleKind, RateLimitRuleKind };

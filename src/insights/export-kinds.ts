@@ -1,10 +1,20 @@
 // How `zoneguard export` declares each kind: from its field table (src/kinds) in the program's words (the order of the
 // inputs, the names, the comment), or, where a kind's program is not its field table, by a program of its own. One
 // entry per kind of the registry: a kind without one is a compile error. Pure.
+import { isDeepStrictEqual } from 'node:util';
 import type { SavedRuleset } from '../schemas';
 import { rulesFromRuleset } from '../rulesets';
 import { splitMarked } from '../schemas/owner-marker';
-import { phaseRuleFromWire, wireValue, type Declarations, type ObjectType, type ResourceKind } from '../kinds';
+import {
+  PHASE_RULE_WIRE_FIELDS,
+  declarationOf,
+  defaultsOf,
+  phaseRuleFromWire,
+  wireValue,
+  type Declarations,
+  type ObjectType,
+  type ResourceKind,
+} from '../kinds';
 import { block, nameObjects, tsLiteral, tsString } from './program-text';
 import { migrationModeOf, objectsOf, type ZoneSnapshot } from './zone-snapshot';
 
@@ -152,9 +162,10 @@ export const EXPORTS: { [K in ResourceKind]: FieldTableExport<InputOf<K>> | Prog
 
 /**
  * The rules of a phase's entry point, one resource each, in the order they run, each adopting its rule with the
- * fields it holds (src/rulesets/phase-rules.ts). The ref is declared without an owner marker (docs/ownership.md): a
- * rule another stack marked is adopted only with takeOver, which the comment says and the program leaves to the
- * reader. No position: adoption leaves every rule where it runs.
+ * fields it holds (its kind's wire fields, src/kinds/phase-rule-wire.ts), each left out where it is the default. The
+ * ref is declared without an owner marker (docs/ownership.md): a rule another stack marked is adopted only with
+ * takeOver, which the comment says and the program leaves to the reader. No position: adoption leaves every rule where
+ * it runs.
  */
 function phaseRuleBlocks(kind: 'CustomRule' | 'RateLimitRule', snapshot: ZoneSnapshot): Array<Pick<Block, 'id' | 'text'>> {
   // Named after the description, else the ref its program declared.
@@ -162,20 +173,18 @@ function phaseRuleBlocks(kind: 'CustomRule' | 'RateLimitRule', snapshot: ZoneSna
     rule.id ? [{ id: rule.id, description: rule.description || splitMarked(rule.ref).own, rule }] : [],
   );
   const names = kind === 'CustomRule' ? (['custom-rule', 'customRule'] as const) : (['rate-limit-rule', 'rateLimitRule'] as const);
+  const defaults: Readonly<Record<string, unknown>> = defaultsOf(declarationOf(kind));
   return nameObjects(rules, names[0], names[1]).map(({ object: { rule }, name, variable }, index) => {
     const declared = phaseRuleFromWire(rule);
     const { own, marker } = splitMarked(declared.ref);
+    const valueOf = (input: (typeof PHASE_RULE_WIRE_FIELDS)[number]) => (input === 'ref' ? own : declared[input]);
     const fields: [string, string | undefined][] = [
       ['zoneId', 'zoneId'],
       ['adoptRuleId', tsString(rule.id!)],
-      ['action', tsString(declared.action)],
-      ['expression', tsString(declared.expression)],
-      ['description', declared.description === '' ? undefined : tsString(declared.description)],
-      ['enabled', declared.enabled ? undefined : 'false'],
-      ['ref', own === '' ? undefined : tsString(own)],
-      ['response', declared.response ? tsLiteral(declared.response, 2) : undefined],
-      ['skip', declared.skip ? tsLiteral(declared.skip, 2) : undefined],
-      ['ratelimit', declared.ratelimit ? tsLiteral(declared.ratelimit, 2) : undefined],
+      ...PHASE_RULE_WIRE_FIELDS.map((input): [string, string | undefined] => {
+        const value = valueOf(input);
+        return [input, value === undefined || isDeepStrictEqual(value, defaults[input]) ? undefined : tsLiteral(value, 2)];
+      }),
     ];
     const noun = kind === 'CustomRule' ? 'Custom rule' : 'Rate limiting rule';
     // As noteMarker words it for the other kinds.

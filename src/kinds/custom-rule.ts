@@ -17,8 +17,8 @@ function responseToWire(value: unknown, rule: Readonly<Record<string, unknown>>)
 /** A block rule's own answer in the declared names (a member left out: 0, '', an empty content type none); other rules have none. Pure. */
 function responseFromWire(value: unknown, rule: Readonly<Record<string, unknown>>): BlockResponseInput | undefined {
   if (!value || rule.action !== 'block') return undefined;
-  const { content_type: type, ...response } = value as BlockResponse;
-  return { statusCode: 0, content: '', ...toDeclaredNames({ ...response, ...(type ? { content_type: type } : {}) }) } as BlockResponseInput;
+  const response = value as BlockResponse;
+  return { statusCode: 0, content: '', ...toDeclaredNames({ ...response, content_type: response.content_type || undefined }) } as BlockResponseInput;
 }
 
 /** What a skip rule skips, as its `action_parameters`; a rule of another action sends none for it. Pure. */

@@ -8,16 +8,16 @@ import { RATELIMIT_PHASE } from '../schemas/rulesets';
 /** A rule's counting as the wire holds it (`ratelimit`); an empty counting expression is none. Pure. */
 function ratelimitToWire(value: unknown): Ratelimit | undefined {
   if (!value) return undefined;
-  const { countingExpression, ...counting } = value as RatelimitInput;
-  return toWireNames({ ...counting, ...(countingExpression ? { countingExpression } : {}) }) as Ratelimit;
+  const counting = value as RatelimitInput;
+  return toWireNames({ ...counting, countingExpression: counting.countingExpression || undefined }) as Ratelimit;
 }
 
 /** A rule's counting as the wire holds it, in the declared names; a number left out is 0, an empty counting expression none. Pure. */
 function ratelimitFromWire(value: unknown): RatelimitInput | undefined {
   if (!value) return undefined;
-  const { counting_expression: expression, ...counting } = value as Ratelimit;
-  const named = toDeclaredNames({ ...counting, ...(expression ? { counting_expression: expression } : {}) });
-  return { requestsPerPeriod: 0, mitigationTimeout: 0, ...named } as RatelimitInput;
+  const counting = value as Ratelimit;
+  const named = toDeclaredNames({ ...counting, counting_expression: counting.counting_expression || undefined });
+  return { ...named, requestsPerPeriod: named.requestsPerPeriod ?? 0, mitigationTimeout: named.mitigationTimeout ?? 0 } as RatelimitInput;
 }
 
 /** One rate limiting rule of a zone's `http_ratelimit` entry point, written alone as a CustomRule is. */

@@ -26,6 +26,18 @@ export const MARKER_KEY = '__zoneguardMarker';
  */
 export const OWNER_ID_KEY = '__zoneguardOwnerId';
 
+/**
+ * The input of a CustomRule that carries the owner markers a legacy firewall rule resource (`MOVED_KINDS`) of the same
+ * stack, parent and name holds ({@link movedMarkers}), made by the resource class as its own marker is: the program of
+ * a move names each CustomRule after the firewall resource it replaces (docs/firewall-and-migration.md#move), so a
+ * legacy rule carrying one of them is this stack's, and the move's ordered deletes may delete it ahead
+ * (src/providers/kit/move-deletes.ts). Never validated, never diffed, like the owner input.
+ */
+export const MOVED_FROM_KEY = '__zoneguardMovedFrom';
+
+/** The kinds whose rule a CustomRule replaces in a move. */
+export const MOVED_KINDS = ['FirewallRuleWithFilter', 'FirewallRule'] as const;
+
 /** `takeOver`, as every adoptable kind's `check` validates it (docs/ownership.md#take-over). */
 export const TakeOverSchema = z.boolean().optional();
 
@@ -50,6 +62,11 @@ export function ownerMarker(identity: OwnerIdentity): string {
   const parts = [project, stack, parent, kind, name];
   const digest = createHash('sha256').update(JSON.stringify(ownerId === undefined ? parts : [ownerId, ...parts])).digest('hex');
   return `${MARKER_PREFIX}${digest.slice(0, MARKER_DIGITS)}`;
+}
+
+/** The markers the resources of `MOVED_KINDS` of this identity (its kind aside) hold: what {@link MOVED_FROM_KEY} carries. Pure. */
+export function movedMarkers(identity: Omit<OwnerIdentity, 'kind'>): string[] {
+  return MOVED_KINDS.map((kind) => ownerMarker({ ...identity, kind }));
 }
 
 /**

@@ -1,6 +1,6 @@
 import * as pulumi from '@pulumi/pulumi';
 import { propertiesOf, declarationOf, typeToken } from '../kinds';
-import { OWNER_ID_KEY, OWNER_KEY, ownerMarker } from '../kinds/marker';
+import { MOVED_FROM_KEY, OWNER_ID_KEY, OWNER_KEY, movedMarkers, ownerMarker } from '../kinds/marker';
 import { NAME_KEY, providerText, type ResourceKind } from '../providers';
 import { PREVIEW_KEY } from '../unknown';
 import { stackOwnerId } from './stack-owner';
@@ -31,15 +31,18 @@ export function registration(
   const computed = Object.fromEntries(propertiesOf(declarationOf(kind)).map((key) => [key, undefined]));
   const parent = opts?.parent ? opts.parent.urn : '';
   const ownerId = stackOwnerId();
-  const owner = pulumi
+  const identity = pulumi
     .all([parent, ownerId])
-    .apply(([urn, id]) => ownerMarker({ ownerId: id, project: pulumi.getProject(), stack: pulumi.getStack(), parent: urn, kind, name }));
+    .apply(([urn, id]) => ({ ownerId: id, project: pulumi.getProject(), stack: pulumi.getStack(), parent: urn, name }));
+  const owner = identity.apply((who) => ownerMarker({ ...who, kind }));
+  // A CustomRule may replace a firewall resource of its name in a move: the markers that one holds (src/kinds/marker.ts).
+  const moved = kind === 'CustomRule' ? { [MOVED_FROM_KEY]: identity.apply(movedMarkers) } : {};
   // A preview says so to the provider (PREVIEW_KEY), whose check takes it out again.
   const preview = pulumi.runtime.isDryRun() ? { [PREVIEW_KEY]: true } : {};
   return [
     typeToken(kind),
     name,
-    { ...computed, ...inputs, [NAME_KEY]: name, [OWNER_KEY]: owner, [OWNER_ID_KEY]: ownerId, ...preview, __provider: providerText(kind) },
+    { ...computed, ...inputs, [NAME_KEY]: name, [OWNER_KEY]: owner, [OWNER_ID_KEY]: ownerId, ...moved, ...preview, __provider: providerText(kind) },
     opts,
   ];
 }

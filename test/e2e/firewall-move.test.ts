@@ -236,12 +236,15 @@ test('the move in one up: created first then deleted where available, adopted wi
   expect(lines.filter((line) => line.includes("the zone's other legacy rules were found converted in this run"))).toHaveLength(2 * 2);
 
   // Available: every create answered before the first legacy delete left, so the two overlap and no request is uncovered;
-  // then the moved rules were deleted last-run first, each with its filter (a shared filter with its last rule).
+  // then the moved rules were deleted last-run first, each with its own filter (a single-call rule's carries its marker);
+  // the shared filters (their FirewallFilters' markers are known only at their own deletes) went after them, each by its resource.
   const zoneLog = log.filter((entry) => entry.zoneId === zones.available);
   const creates = zoneLog.flatMap((entry, i) => (entry.method === 'POST' && entry.path.includes('/rulesets/') ? [i] : []));
-  const deletes = zoneLog.flatMap((entry, i) => (entry.method === 'DELETE' ? [i] : []));
-  expect([creates.length, deletes.length]).toEqual([32, 32]);
+  const deletes = zoneLog.flatMap((entry, i) => (entry.method === 'DELETE' && entry.path.includes('/firewall/rules/') ? [i] : []));
+  const filterDeletes = zoneLog.flatMap((entry, i) => (entry.method === 'DELETE' && entry.path.includes('/filters/') ? [i] : []));
+  expect([creates.length, deletes.length, filterDeletes.length]).toEqual([32, 32, 2]);
   expect(Math.max(...creates)).toBeLessThan(Math.min(...deletes));
+  expect(Math.max(...deletes)).toBeLessThan(Math.min(...filterDeletes));
   const deleted = deletes.map((i) => zoneLog[i]!.path.split('/').at(-1));
   expect(deleted).toEqual(orderedIds(before.available.legacy.filter((rule) => !foreign(rule))).reverse());
   expect(text).toContain(`zoneguard: zone ${zones.available}: deleting the 32 firewall rule(s) this run moved to custom rules, the last to run first`);

@@ -245,6 +245,32 @@ describe('the owner marker in the ref (src/providers/kit/marker.ts)', () => {
     expect((await fx.requestsSince()).filter((r) => r.method !== 'GET')).toEqual([]);
   });
 
+  test.each([
+    ['with takeOver (a move\'s adoption of a converted rule)', true],
+    ['without takeOver', false],
+  ])('an adoption %s reads the rule again after its write: another adopter whose write came last is seen, and this create fails', async (_how, takeOver) => {
+    resetOwnership();
+    const zoneId = await fx.freshZone();
+    const made = await createMarked('admin', rule(zoneId));
+    await fx.newRun();
+    resetOwnership();
+    const rulesetId = String(made.outs!.rulesetId);
+    // Another stack's rule (takeOver) or an unmarked one made by hand (no takeOver needed).
+    if (!takeOver) await fx.client.rulesets.updateRule({ zoneId, rulesetId, ruleId: made.id, rule: { action: 'block', expression: rule(zoneId).expression, ref: 'admin' } });
+    const adopting = await checkedBy(marked, { ...rule(zoneId), adoptRuleId: made.id, ...(takeOver ? { takeOver } : {}), ...owner('mine') });
+    await fx.requestsSince();
+    const creating = marked.create(adopting);
+    // The other adopter's write lands after this one's, within its settle (ADOPTION_SETTLE_MS).
+    for (let tries = 0; !(await fx.apiCalls()).some((call) => call.startsWith('PATCH')); tries += 1) {
+      if (tries > 200) throw new Error('the adoption never wrote');
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    const theirs = owner('theirs')[OWNER_KEY];
+    await fx.client.rulesets.updateRule({ zoneId, rulesetId, ruleId: made.id, rule: { action: 'block', expression: rule(zoneId).expression, ref: `admin ${theirs}` } });
+    await expect(creating).rejects.toThrow(`another adopter marked it at the same time (marker ${theirs} found after this resource left ${owner('mine')[OWNER_KEY]})`);
+    expect(await refs(zoneId)).toEqual([`admin ${theirs}`]);
+  });
+
   test('an update of a rule deleted by hand, and its preview, say it is gone and to refresh, writing nothing', async () => {
     resetOwnership();
     const zoneId = await fx.freshZone();

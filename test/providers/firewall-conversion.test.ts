@@ -1,7 +1,7 @@
 // The delete of a legacy firewall resource once the zone's firewall rules were converted to custom rules
 // (src/providers/kit/conversion.ts, docs/firewall-and-migration.md#move): against the emulator over loopback HTTP,
 // with the owner markers the resource classes pass in.
-import { OWNER_KEY } from '../../src/kinds/marker';
+import { MOVED_FROM_KEY, OWNER_KEY, movedMarkers, ownerMarker } from '../../src/kinds/marker';
 import { legacyOrder } from '../../src/rulesets';
 import { NAME_KEY, implementation } from '../../src/providers';
 import { convertedLine, resetConversions } from '../../src/providers/kit/conversion';
@@ -133,17 +133,21 @@ describe('maintenance', () => {
     expect((await fx.emulator.admin.inventory(zoneId)).counts).toMatchObject({ firewallRules: 2, filters: 2 });
   });
 
-  test('the adoptions of a move read the zone\'s custom phase once, however long the engine pauses between them (STREAM_GAP_MS)', async () => {
+  test.each([
+    ['together, as the engine sends them', 0, ['GET 200', 'PATCH 200', 'PATCH 200', 'GET 200']],
+    ['one after the other, a pause between (STREAM_GAP_MS)', STREAM_GAP_MS + 100, ['GET 200', 'PATCH 200', 'GET 200', 'PATCH 200', 'GET 200']],
+  ])('the adoptions of a move, %s: one read of the custom phase before the writes, however they are spaced, and one to confirm the markers after each pause in the zone\'s writes', async (_how, pause, calls) => {
     const { zoneId } = await zoneWithRules();
     await fx.emulator.admin.setLegacyFirewall(zoneId, 'maintenance');
     const converted = [await convertedOf(zoneId, RULE_MARKER), await convertedOf(zoneId, TWO_CALL_MARKER)];
     newRun();
     await fx.requestsSince();
-    for (const [i, rule] of converted.entries()) {
-      if (i > 0) await new Promise((resolve) => setTimeout(resolve, STREAM_GAP_MS + 100));
-      await customRule.create(await takeOverInputs(zoneId, rule, `adopter-${i}`, `zg:abcdefab1${i}`));
-    }
-    expect((await fx.requestsSince()).map((call) => `${call.method} ${call.status}`)).toEqual(['GET 200', 'PATCH 200', 'PATCH 200']);
+    const adoptions = converted.map(async (rule, i) => {
+      if (i > 0 && pause > 0) await new Promise((resolve) => setTimeout(resolve, pause));
+      return customRule.create(await takeOverInputs(zoneId, rule, `adopter-${i}`, `zg:abcdefab1${i}`));
+    });
+    await Promise.all(adoptions);
+    expect((await fx.requestsSince()).map((call) => `${call.method} ${call.status}`)).toEqual(calls);
   });
 
   test('a converted rule nobody adopted still carries the resource\'s marker: the delete names it and how to adopt it, with one read of the phase', async () => {
@@ -226,9 +230,10 @@ describe('available', () => {
     ] as const) {
       await customRule.create(await checkedBy(customRule, { zoneId, ...fields, [NAME_KEY]: `custom-${name}`, [OWNER_KEY]: `zg:abcdefab2${name.length % 10}` }));
     }
-    // An `up --refresh` reads the removed resources too: a read does not make them declared.
+    // An `up --refresh` reads the removed resources too: a read does not make them declared, and says their markers are this stack's.
     await rule.read(onFilter.id, onFilter.outs as Props);
     await singleCall.read(single.id, single.outs as Props);
+    await filter.read(shared.id, shared.outs as Props);
     await fx.requestsSince();
     // The engine's order: the rule that ran first is deleted first, then the other, then the shared filter.
     await rule.delete(onFilter.id, onFilter.outs as Props);
@@ -262,6 +267,60 @@ describe('available', () => {
     await rule.delete(onFilter.id, onFilter.outs as Props);
     expect((await fx.apiCalls()).filter((call) => call.startsWith('DELETE'))).toEqual([`DELETE /firewall/rules/${onFilter.id}`]);
     expect((await fx.emulator.admin.inventory(zoneId)).firewallRules.map((r) => r.id)).toEqual([single.id]);
+  });
+
+  test('two stacks: another stack\'s legacy rule that a CustomRule of this run copies stays; this stack\'s go last-run first, each known by its marker', async () => {
+    const zoneId = await fx.freshZone();
+    // Stack A's identity, as its resource classes make markers from it (src/resources/kit.ts).
+    const stackA = { ownerId: 'owner-a', project: 'shop', stack: 'prod', parent: '' };
+    const singleOfA = async (name: string, expression: string, action: string) =>
+      singleCall.create(
+        await checkedBy(singleCall, { zoneId, expression, action, [NAME_KEY]: name, [OWNER_KEY]: ownerMarker({ ...stackA, kind: 'FirewallRuleWithFilter', name }) }),
+      );
+    const theirs = await singleCall.create(
+      await checkedBy(singleCall, { zoneId, expression: '(http.request.uri.path eq "/theirs")', action: 'block', description: 'theirs', [NAME_KEY]: 'theirs', [OWNER_KEY]: 'zg:bbbbbbbbbb' }),
+    );
+    const admin = await singleOfA('admin', '(http.request.uri.path contains "/admin")', 'block');
+    const api = await singleOfA('api', '(http.request.uri.path contains "/api")', 'challenge');
+    const renamed = await singleOfA('login', '(http.request.uri.path contains "/login")', 'js_challenge');
+    newRun();
+    // Stack A's move: a CustomRule of each firewall resource's name, but 'login', declared as 'login-rule'; and a copy of stack B's rule.
+    for (const [name, action, expression, description] of [
+      ['admin', 'block', '(http.request.uri.path contains "/admin")', undefined],
+      ['api', 'challenge', '(http.request.uri.path contains "/api")', undefined],
+      ['login-rule', 'js_challenge', '(http.request.uri.path contains "/login")', undefined],
+      ['copy-of-theirs', 'block', '(http.request.uri.path eq "/theirs")', 'theirs'],
+    ] as const) {
+      const identity = { ...stackA, name };
+      await customRule.create(
+        await checkedBy(customRule, {
+          zoneId,
+          action,
+          expression,
+          ...(description ? { description } : {}),
+          [NAME_KEY]: name,
+          [OWNER_KEY]: ownerMarker({ ...identity, kind: 'CustomRule' }),
+          [MOVED_FROM_KEY]: movedMarkers(identity),
+        }),
+      );
+    }
+    const order = legacyOrder((await fx.emulator.admin.inventory(zoneId)).firewallRules).map((r) => r.id);
+    await fx.requestsSince();
+    // The engine deletes 'admin' first: the moves of 'admin' and 'api' go then, last-run first, each with its filter.
+    await singleCall.delete(admin.id, admin.outs as Props);
+    const ahead = [admin.id, api.id].sort((x, y) => order.indexOf(y) - order.indexOf(x));
+    expect((await fx.apiCalls()).filter((call) => call.startsWith('DELETE'))).toEqual(ahead.map((id) => `DELETE /firewall/rules/${id}`));
+    expect(stderr.calls().flat().join('\n')).toContain(
+      `not deleting firewall rule(s) ${[theirs.id, renamed.id].sort((x, y) => order.indexOf(x) - order.indexOf(y)).map((id) => `${id} (marker ${id === theirs.id ? 'zg:bbbbbbbbbb' : ownerMarker({ ...stackA, kind: 'FirewallRuleWithFilter', name: 'login' })})`).join(', ')} ahead`,
+    );
+    // 'api' was deleted ahead: no call; 'login' is deleted by its own delete (its marker read first); stack B's rule stays.
+    await fx.requestsSince();
+    await singleCall.delete(api.id, api.outs as Props);
+    await singleCall.delete(renamed.id, renamed.outs as Props);
+    expect((await fx.apiCalls()).filter((call) => !call.includes('rulesets'))).toEqual([`GET /firewall/rules/${renamed.id}`, `DELETE /firewall/rules/${renamed.id}`]);
+    const left = await fx.emulator.admin.inventory(zoneId);
+    expect(left.firewallRules.map((r) => r.id)).toEqual([theirs.id]);
+    expect(left.counts.filters).toBe(1);
   });
 
   test('a token without the rulesets API deletes as before: the read of the phase is only a hint', async () => {

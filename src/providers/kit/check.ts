@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { quoteExcerpt } from '../../schemas/common';
 import type * as pulumi from '@pulumi/pulumi';
-import { MARKER_KEY, NAME_KEY, OWNER_ID_KEY, OWNER_KEY } from './closure';
+import { MARKER_KEY, MOVED_FROM_KEY, NAME_KEY, OWNER_ID_KEY, OWNER_KEY } from './closure';
 import { controlCharacterProblem, invisibleCharacterProblem } from '../../schemas/text';
 import { readableIssue } from '../../schemas/messages';
 import { PREVIEW_UNKNOWN, containsUnknown } from '../../unknown';
@@ -9,7 +9,7 @@ import { PREVIEW_UNKNOWN, containsUnknown } from '../../unknown';
 export { PREVIEW_UNKNOWN, containsUnknown };
 
 /** Keys the engine (the provider) and the resource classes (the name, the owner marker) add to the inputs; never validated, always passed through. */
-const ENGINE_KEYS = new Set(['__provider', NAME_KEY, OWNER_KEY, OWNER_ID_KEY, MARKER_KEY]);
+const ENGINE_KEYS = new Set(['__provider', NAME_KEY, OWNER_KEY, OWNER_ID_KEY, MARKER_KEY, MOVED_FROM_KEY]);
 
 /** Whether `key` is one the resource classes or the provider add (its name, owner, provider text), not a declared input. */
 export const isEngineKey = (key: string): boolean => ENGINE_KEYS.has(key);

@@ -12,7 +12,7 @@ export { RESOURCE_KINDS, TYPE_MODULE, type ResourceKind } from '../../kinds';
  */
 export const NAME_KEY = '__zoneguardName';
 
-export { MARKER_KEY, OWNER_ID_KEY, OWNER_KEY } from '../../kinds/marker';
+export { MARKER_KEY, MOVED_FROM_KEY, OWNER_ID_KEY, OWNER_KEY } from '../../kinds/marker';
 
 /**
  * The provider the engine stores, as source text, in the state of every resource of one kind, twice (its inputs and

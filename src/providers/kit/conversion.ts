@@ -16,8 +16,8 @@ import type { ResourceKind } from './closure';
 import type { ZoneGuardClient } from '../../client';
 import { contextOf } from './context';
 import { ProviderError, unlessNotFound, type Implementation } from './implementation';
-import { heldMarker } from './marker';
-import { deletedByMove, noteDeclared, resetMoveDeletes, takenOverFrom } from './move-deletes';
+import { heldMarker, recordedMarker } from './marker';
+import { deletedByMove, noteDeclared, noteOurs, resetMoveDeletes, takenOverFrom } from './move-deletes';
 
 /** The kinds of the legacy firewall rules and filters API, whose deletes this guard wraps. */
 export const LEGACY_FIREWALL_KINDS: readonly ResourceKind[] = ['FirewallRuleWithFilter', 'FirewallFilter', 'FirewallRule'];
@@ -115,10 +115,17 @@ export function withConversion(kind: ResourceKind, impl: Implementation): Implem
       return result;
     },
 
+    // A resource of this stack's state: its marker is ours (an `up --refresh` reads the removed ones before any delete).
+    async read(id, props) {
+      noteOurs(recordedMarker(props));
+      return impl.read(id, props);
+    },
+
     async delete(id, props) {
       const zoneId = String(props.zoneId);
       const ctx = contextOf(kind, props);
       const marker = heldMarker(kind, props);
+      noteOurs(recordedMarker(props));
       const conversion = kind === 'FirewallFilter' ? undefined : await conversionOf(ctx.client, zoneId, marker);
       const known = conversion ?? (convertedZones.has(zoneId) ? { how: 'zone converted' as const } : undefined);
       if (known) {

@@ -20,6 +20,8 @@ export class Entrypoints {
   readonly #phase: RulePhase;
   readonly #known = new WeakMap<ZoneGuardClient, Map<string, { ruleset: Promise<SavedRuleset | undefined>; at: number }>>();
   readonly #previewed = new WeakMap<ZoneGuardClient, Map<string, Previewed>>();
+  /** When the answer of this run's last write of each zone came. */
+  readonly #wrote = new WeakMap<ZoneGuardClient, Map<string, number>>();
   readonly #queues = new Map<string, Promise<unknown>>();
 
   constructor(phase: RulePhase) {
@@ -66,7 +68,29 @@ export class Entrypoints {
 
   /** What a write answered: the zone's entry point now. */
   saw(client: ZoneGuardClient, zoneId: string, saved: SavedRuleset): void {
-    this.#zones(client).set(zoneId, { ruleset: Promise.resolve(saved), at: Date.now() });
+    const now = Date.now();
+    this.#zones(client).set(zoneId, { ruleset: Promise.resolve(saved), at: now });
+    let wrote = this.#wrote.get(client);
+    if (!wrote) this.#wrote.set(client, (wrote = new Map()));
+    wrote.set(zoneId, now);
+  }
+
+  /**
+   * The zone's entry point as the service answered it at or after `since`: what another writer wrote before then is in
+   * it. Waits first while this run still writes the zone (until `quietMs` after its last write, at most `quietMs` past
+   * `since`), so the checks of writes made together share one read; then uses the entry point as last seen only when
+   * it was read (or written) since, else reads it again.
+   */
+  async answeredSince(client: ZoneGuardClient, zoneId: string, since: number, quietMs: number): Promise<SavedRuleset | undefined> {
+    let due: number;
+    for (;;) {
+      due = Math.max(since, Math.min((this.#wrote.get(client)?.get(zoneId) ?? 0) + quietMs, since + quietMs));
+      const wait = due - Date.now();
+      if (wait <= 0) break;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+    const known = this.#zones(client).get(zoneId);
+    return known && known.at >= due ? known.ruleset : this.reread(client, zoneId);
   }
 
   /** Runs the zone's writes one at a time, in the order they come. */

@@ -10,7 +10,7 @@ import type * as pulumi from '@pulumi/pulumi';
 import { label, type KindDeclaration } from '../../kinds';
 import { ownerMarker, standing } from '../../kinds/marker';
 import { looksMarked, markerIn, ownRoom, ownRoomProblem, splitMarked, withMarker } from '../../schemas/owner-marker';
-import { MARKER_KEY, type ResourceKind } from './closure';
+import { MARKER_KEY, MOVED_FROM_KEY, type ResourceKind } from './closure';
 import { ProviderError, goneMessage, type Implementation, type LiveObject } from './implementation';
 import { heldAgainst, nameOf, noteTakenBack, ownerIdOf, ownerOf } from './ownership';
 import { TAKEN_FROM_KEY, noteCreatedCustomRule, noteTakenOver } from './move-deletes';
@@ -308,7 +308,7 @@ async function createMarked(k: MarkedKind, declaration: KindDeclaration<Resource
   const takenFrom = k.recordsTakeOver && before?.live !== undefined && before.live !== mine ? before.live : undefined;
   if (takenFrom !== undefined) noteTakenOver(takenFrom, result.id);
   // The custom rules a run creates, for the move's ordered deletes (kit/move-deletes.ts).
-  if (k.recordsTakeOver && adopted === undefined) noteCreatedCustomRule(textOf(inputs, 'zoneId'), result.id);
+  if (k.recordsTakeOver && adopted === undefined) noteCreatedCustomRule(textOf(inputs, 'zoneId'), result.id, inputs[MOVED_FROM_KEY]);
   // A leftover is taken as an adoption would take it, but the program did not ask for one: its outputs say none.
   const outs = leftover === undefined ? result.outs : Object.fromEntries(Object.entries(result.outs ?? {}).filter(([key]) => key !== k.adoptInput));
   return { ...result, outs: withTakenFrom(shown(k, outs, written), takenFrom) };

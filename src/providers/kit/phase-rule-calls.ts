@@ -24,6 +24,7 @@ import { splitMarked } from '../../schemas/owner-marker';
 import { ReadCoalescer, STREAM_GAP_MS } from './coalesce';
 import type { Context } from './context';
 import { Entrypoints } from './entrypoints';
+import { ADOPTION_SETTLE_MS } from './marker';
 import { ProviderError, unlessNotFound } from './implementation';
 import { sealLanding } from './seal';
 
@@ -118,6 +119,8 @@ export class PhaseRuleCalls {
   readonly #reads: ReadCoalescer<FoundRule>;
   /** The owner markers of this run's resources seen so far (noteOurs), for the words of a message. */
   readonly #ours = new Set<string>();
+  /** The rules this run adopted with a write, and when: the adoption's confirmation (kit/marker.ts) is their next live read. */
+  readonly #adopted = new Map<string, number>();
 
   constructor(phase: RulePhase, noun: string) {
     this.phase = phase;
@@ -150,7 +153,14 @@ export class PhaseRuleCalls {
    * rules, one write after the other, reads it about once, where a read of each rule ended the walk the next shares.
    */
   async live(ctx: Context, zoneId: string, id: string, takingOver = false): Promise<FoundRule | undefined> {
-    const ruleset = await this.#seen(ctx, zoneId, takingOver);
+    const wrote = this.#adopted.get(id);
+    this.#adopted.delete(id);
+    // An adoption's confirmation: the entry point as the service answered it after the write and the settle, never as this
+    // run last saw it, or another adopter whose write came last would go unseen (docs/ownership.md#take-over).
+    const ruleset =
+      wrote === undefined
+        ? await this.#seen(ctx, zoneId, takingOver)
+        : await this.#entrypoints.answeredSince(ctx.client, zoneId, wrote + ADOPTION_SETTLE_MS, ADOPTION_SETTLE_MS);
     return ruleset && foundIn(ruleset).find((found) => found.id === id);
   }
 
@@ -368,6 +378,7 @@ export class PhaseRuleCalls {
     const placed = inputs.position === undefined || placeHolds(current.rules, id, inputs.position);
     if (same && placed) return found;
     const saved = (await this.patch(ctx, inputs, { ...outs, position: undefined }, !placed))!;
+    this.#adopted.set(id, Date.now());
     return foundIn(saved).find((rule) => rule.id === id) ?? found;
   }
 }

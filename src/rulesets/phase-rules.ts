@@ -102,20 +102,9 @@ export const CustomRuleShape = z.object({ ...ruleInputs, action: actionOf(CUSTOM
 /** Inputs of a RateLimitRule (phase http_ratelimit), before the grammar's checks. */
 export const RateLimitRuleShape = z.object({ ...ruleInputs, action: actionOf(RATELIMIT_ACTIONS), ratelimit: RatelimitInputSchema }).strict();
 
-/** A declared rule of either phase, checked. */
-export interface DeclaredRule {
-  zoneId: string;
-  action: string;
-  expression: string;
-  description: string;
-  enabled: boolean;
-  ref: string;
-  response?: BlockResponseInput | undefined;
-  skip?: RuleSkip | undefined;
-  ratelimit?: RatelimitInput | undefined;
-  position?: RulePlace | undefined;
-  adoptRuleId?: string | undefined;
-}
+/** A declared rule of either phase, checked: a custom rule's inputs and a rate limiting rule's counting, with the action of either. */
+export type DeclaredRule = Omit<z.output<typeof CustomRuleShape>, 'action'> &
+  Partial<Pick<z.output<typeof RateLimitRuleShape>, 'ratelimit'>> & { action: string };
 
 /**
  * The declared rule as a diff compares it with the live one: a parameter of its action it leaves out (`response`,

@@ -158,4 +158,26 @@ describe('every marked kind against the emulator', () => {
       await provider.delete(back.id, back.outs as Record<string, unknown>);
     },
   );
+
+  test("a replacement whose delete did not run, then a third program (another expression): a new rule, and the entry kept to delete removes the old one", async () => {
+    const provider = implementation('FirewallRuleWithFilter');
+    const old = await provider.create(await inputsOf('FirewallRuleWithFilter', 'third-a', 'third'));
+    await nextRun();
+    const replacing = await inputsOf('FirewallRuleWithFilter', 'third-b', 'third');
+    await provider.diff(old.id, old.outs as Record<string, unknown>, replacing);
+    const replacement = await provider.create(replacing);
+    await nextRun();
+    const third = await inputsOf('FirewallRuleWithFilter', 'third-c', 'third');
+    await provider.diff(replacement.id, replacement.outs as Record<string, unknown>, third);
+    // The old rule carries the resource's marker, held by nothing this run saw, but of another expression: not taken.
+    const made = await provider.create(third);
+    expect([old.id, replacement.id]).not.toContain(made.id);
+    await provider.delete(replacement.id, replacement.outs as Record<string, unknown>);
+    await provider.delete(old.id, old.outs as Record<string, unknown>);
+    const left = (await fx.client.firewallRules.list({ zoneId }).toArray()).filter((rule) => rule.filter.expression.includes('/third-'));
+    expect(left.map((rule) => rule.id)).toEqual([made.id]);
+    expect(stderr.calls().flat().join('\n')).not.toContain('taking firewall rule');
+    await nextRun();
+    await provider.delete(made.id, made.outs as Record<string, unknown>);
+  });
 });

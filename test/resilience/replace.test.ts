@@ -132,7 +132,12 @@ describe.each(scenarios)('%s', (_name, interrupt) => {
   });
 });
 
-test('(b) then an up of the new program deletes the old rule, and only it', async () => {
+const THIRD = (label: string) => `(http.request.uri.path eq "/${label}/third")`;
+
+test.each([
+  ['the new program', NEW],
+  ['a third program (another expression again): a new rule is made, and the old one is not taken', THIRD],
+])('(b) then an up of %s: the old rule is deleted, the declared one kept', async (_case, next) => {
   const label = unique('replace-forward');
   const zoneId = await freshZone(sandbox.emulator, 'replace-forward');
   let declared = declaredWith(label, OLD(label));
@@ -144,7 +149,9 @@ test('(b) then an up of the new program deletes the old rule, and only it', asyn
   expect((await interrupt(stack, zoneId)).run.failed).toBe(true);
   expect(await pendingDeletes(stack)).toEqual([old!.id]);
 
-  await upOrThrow(stack);
+  declared = declaredWith(label, next(label));
+  const output = await upOrThrow(stack);
+  expect(output).not.toContain('taking firewall rule');
   expect(await pendingDeletes(stack)).toEqual([]);
   expect(convergenceProblems(await sandbox.emulator.admin.inventory(zoneId), declared)).toEqual([]);
   expect((await stack.preview({ refresh: true, color: 'never' })).changeSummary).toEqual({ same: 3 });

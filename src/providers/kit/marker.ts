@@ -7,7 +7,8 @@
 // - `markerIn` (src/schemas/owner-marker.ts): the one a wire object carries at the end of its field;
 // - `otherOwner`: the one of another owner that makes a write leave the object alone.
 import type * as pulumi from '@pulumi/pulumi';
-import { label, type KindDeclaration } from '../../kinds';
+import { diffPlan, label, type KindDeclaration } from '../../kinds';
+import { diffFields } from './diff';
 import { ownerMarker, standing } from '../../kinds/marker';
 import { looksMarked, markerIn, ownRoom, ownRoomProblem, splitMarked, withMarker } from '../../schemas/owner-marker';
 import { MARKER_KEY, MOVED_FROM_KEY, type ResourceKind } from './closure';
@@ -178,6 +179,11 @@ function withRoomChecked(
   return failures.length === (result.failures ?? []).length ? result : { inputs: news, failures };
 }
 
+/** Whether an object as the service holds it (its outputs) has the declared value of each field only a replacement changes. Pure. */
+export function fitsReplaceFields(object: Record<string, unknown> | undefined, inputs: Record<string, unknown>, replace: readonly string[]): boolean {
+  return object !== undefined && !diffFields(object, inputs, { fields: replace }).changes;
+}
+
 /**
  * The object of the zone a create's own interrupted run made, if any (docs/ownership.md#leftovers): it carries the
  * resource's marker `mine` and no resource of the deployment holds it. Said in one line; more than one are named for
@@ -192,7 +198,16 @@ async function takenLeftover(
 ): Promise<string | undefined> {
   if (!impl.carrying || ownerOf(inputs) === undefined) return undefined;
   const { object, noun } = declaration.identity;
-  const { take, also } = leftoverOf(await impl.carrying(inputs, mine), (id) => heldAgainst(object, id, declaration.kind, inputs));
+  const held = (id: string) => heldAgainst(object, id, declaration.kind, inputs);
+  const free = (await impl.carrying(inputs, mine)).filter((id) => !held(id));
+  // One whose fields only a replacement changes are not the declared ones (a FirewallRuleWithFilter of another
+  // expression) is not what this create makes: an earlier program's, which its state's entry kept to delete deletes.
+  const { replace } = diffPlan(declaration);
+  const fits = await Promise.all(free.map(async (id) => replace.length === 0 || fitsReplaceFields(await impl.live?.(id, inputs), inputs, replace)));
+  const { take, also } = leftoverOf(
+    free.filter((_id, index) => fits[index]),
+    held,
+  );
   if (take === undefined) return undefined;
   noteTakenBack(object, take, declaration.kind, inputs);
   const more =

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { declarationOf } from '../../src/kinds';
-import { OWNER_KEY, ownerMarker } from '../../src/kinds/marker';
+import { MARKER_KEY, OWNER_KEY, ownerMarker } from '../../src/kinds/marker';
 import { NAME_KEY, implementation } from '../../src/providers';
 import { resetOwnership } from '../../src/providers/kit/ownership';
 import { CUSTOM_PHASE, RATELIMIT_PHASE, type RulePatch, type RulePosition, type RulesetRule } from '../../src/schemas';
@@ -182,9 +182,11 @@ test.each(CASES.map((row) => [row.kind, row.field, row.how, row] as const))('%s 
   const otherId = entrypoint.rules[0]!.id!;
   const news = await checkedBy(provider, { zoneId, ...row.declared, ...owner(kind) });
   const made = await provider.create(news);
-  // What a read reports: the declared rule, the ref without the marker, and the owner the state records.
+  // What a read reports: the declared rule, the ref without the marker, and the owner the state records (the outputs
+  // record it once, as the marker written: kit/ownership.ts).
   const declared = { zoneId, ...row.declared, ...owner(kind) };
-  expect(made.outs).toMatchObject(declared);
+  const { [OWNER_KEY]: recorded, ...outputs } = declared;
+  expect(made.outs).toMatchObject({ ...outputs, [MARKER_KEY]: recorded });
   const live = async () => (await fx.client.rulesets.getEntrypoint({ zoneId, phase })).rules;
   const written = await live();
   const mine = written.find((rule) => rule.id === made.id)!;

@@ -188,27 +188,69 @@ interface EntryRow {
   count: number;
   meanBytes: number;
   maxBytes: number;
+  /** Mean bytes of each part of the entry ({@link entryParts}), by part. */
+  parts?: Record<string, number>;
 }
 const entryRows: EntryRow[] = [];
+
+/** The bytes of `"key":value,` in compact JSON: what one key of an object costs in the state file. */
+const keyBytes = (key: string, value: unknown) => Buffer.byteLength(JSON.stringify(key)) + Buffer.byteLength(JSON.stringify(value)) + 2;
+const OWNER_KEYS = ['__zoneguardOwner', '__zoneguardOwnerId'];
+
+/**
+ * What each part of a state entry costs, in bytes of compact JSON: the engine's own fields one by one; the inputs'
+ * and outputs' keys that zoneguard adds (`__provider` and the `__zoneguard…` ones) one by one, the kind's own fields
+ * together; the property dependencies of the owner inputs (on `zoneguard-owner`) one by one, those the SDK sends for
+ * every other input together (empty lists here); and the JSON's braces and keys of the nested objects. They add up to
+ * the entry.
+ */
+function entryParts(entry: Record<string, unknown>): Record<string, number> {
+  const parts: Record<string, number> = {};
+  const add = (part: string, bytes: number) => (parts[part] = (parts[part] ?? 0) + bytes);
+  for (const [key, value] of Object.entries(entry)) {
+    if (key !== 'inputs' && key !== 'outputs' && key !== 'propertyDependencies') {
+      add(key, keyBytes(key, value));
+      continue;
+    }
+    const fields = Object.entries(value as Record<string, unknown>);
+    // `"key":{` and `},`, less the comma after its last field.
+    add('JSON of the nested objects', Buffer.byteLength(JSON.stringify(key)) + 4 - (fields.length > 0 ? 1 : 0));
+    for (const [field, inner] of fields) {
+      const own = key === 'propertyDependencies' ? OWNER_KEYS.includes(field) : field.startsWith('__');
+      add(own ? `${key}.${field}` : `${key}: ${key === 'propertyDependencies' ? "the other inputs'" : "the kind's fields"}`, keyBytes(field, inner));
+    }
+  }
+  // The entry's own braces, less the comma after its last key.
+  add('JSON of the nested objects', 1);
+  const [sum, whole] = [Object.values(parts).reduce((total, bytes) => total + bytes, 0), Buffer.byteLength(JSON.stringify(entry))];
+  if (sum !== whole) throw new Error(`the parts of a state entry add up to ${sum} B, not its ${whole} B`);
+  return parts;
+}
 /** The goal of issue 27: a resource's state entry at most 2 KB. */
 const ENTRY_GOAL = 2048;
 
 /** Each zoneguard kind's entries in a state file: their count, mean and largest size in bytes of compact JSON. */
 function entriesByKind(stateFile: string, size: number): EntryRow[] {
   const state = JSON.parse(fs.readFileSync(stateFile, 'utf8')) as { checkpoint: { latest: { resources: Array<{ type: string }> } } };
-  const byKind = new Map<string, number[]>();
+  const byKind = new Map<string, Array<{ bytes: number; parts: Record<string, number> }>>();
   for (const entry of state.checkpoint.latest.resources) {
     const kind = /^pulumi-nodejs:dynamic\/zoneguard:(.+)$/.exec(entry.type)?.[1];
-    if (kind) byKind.set(kind, [...(byKind.get(kind) ?? []), Buffer.byteLength(JSON.stringify(entry))]);
+    const measured = { bytes: Buffer.byteLength(JSON.stringify(entry)), parts: entryParts(entry) };
+    if (kind) byKind.set(kind, [...(byKind.get(kind) ?? []), measured]);
   }
-  return [...byKind].map(([kind, bytes]) => ({
-    build: THIS_BUILD,
-    size,
-    kind,
-    count: bytes.length,
-    meanBytes: bytes.reduce((sum, b) => sum + b, 0) / bytes.length,
-    maxBytes: Math.max(...bytes),
-  }));
+  return [...byKind].map(([kind, entries]) => {
+    const parts: Record<string, number> = {};
+    for (const entry of entries) for (const [part, bytes] of Object.entries(entry.parts)) parts[part] = (parts[part] ?? 0) + bytes / entries.length;
+    return {
+      build: THIS_BUILD,
+      size,
+      kind,
+      count: entries.length,
+      meanBytes: entries.reduce((sum, entry) => sum + entry.bytes, 0) / entries.length,
+      maxBytes: Math.max(...entries.map((entry) => entry.bytes)),
+      parts,
+    };
+  });
 }
 
 /**
@@ -443,6 +485,45 @@ function findings(): string[] {
   ];
 }
 
+/**
+ * Where the bytes of a state entry go, at the largest size this build measured: each part's mean (entryParts), a
+ * column a kind, then for each kind the sums that say whose they are.
+ */
+function entryPartsSection(): string[] {
+  const largest = Math.max(...entryRows.filter((entry) => entry.build === THIS_BUILD).map((entry) => entry.size));
+  const measured = entryRows.filter((entry) => entry.build === THIS_BUILD && entry.size === largest && entry.parts);
+  if (measured.length === 0) return [];
+  const names = [...new Set(measured.flatMap((entry) => Object.keys(entry.parts!)))];
+  // The engine's fields in their order, then the inputs, outputs and property dependencies, each with zoneguard's keys first.
+  const GROUPS = ['inputs', 'outputs', 'propertyDependencies', 'JSON'];
+  const order = (part: string) => 2 * GROUPS.findIndex((prefix) => part.startsWith(prefix)) + (part.includes(':') ? 1 : 0);
+  names.sort((a, b) => order(a) - order(b));
+  const sum = (entry: EntryRow, test: (part: string) => boolean) =>
+    Object.entries(entry.parts!).reduce((total, [part, bytes]) => (test(part) ? total + bytes : total), 0);
+  const ownerRecords = (part: string) => part === 'dependencies' || OWNER_KEYS.some((key) => part === `propertyDependencies.${key}`);
+  return [
+    `Where the bytes of an entry go, at ${largest} resources (mean bytes of compact JSON, \`"key":value,\`; the parts add up to the entry):`,
+    '',
+    table(
+      ['part', ...measured.map((entry) => entry.kind)],
+      [
+        ...names.map((part) => [part, ...measured.map((entry) => (entry.parts![part] === undefined ? '-' : `${fmt.int(entry.parts![part]!)} B`))]),
+        ['whole entry', ...measured.map((entry) => `${fmt.int(entry.meanBytes)} B`)],
+      ],
+    ),
+    '',
+    ...measured.map(
+      (entry) =>
+        `- ${entry.kind}: ${fmt.int(entry.meanBytes)} B, of which zoneguard's inputs and outputs ${fmt.int(sum(entry, (part) => /^(inputs|outputs)[.:]/.test(part)))} B ` +
+        `(\`__provider\` twice ${fmt.int(sum(entry, (part) => part.endsWith('.__provider')))} B); ` +
+        `the engine's records of its dependency on \`zoneguard-owner\` (dependencies and the owner inputs' property dependencies) ${fmt.int(sum(entry, ownerRecords))} B; ` +
+        `the property dependencies of the other inputs (empty lists) ${fmt.int(sum(entry, (part) => part.startsWith('propertyDependencies:')))} B; ` +
+        `the source position and stack trace the SDK records ${fmt.int(sum(entry, (part) => part === 'sourcePosition' || part === 'stackTrace'))} B.`,
+    ),
+    '',
+  ];
+}
+
 lib.emitResult({
   bench: 'How cost grows with the size of a stack',
   command: `${PREVIOUS ? `ZONEGUARD_GROWTH_PREVIOUS=${PREVIOUS} ` : ''}${COMMAND} ${measuredSizes.join(',')}`,
@@ -506,6 +587,7 @@ lib.emitResult({
       entryRows.map((entry) => [entry.size, entry.build, entry.kind, entry.count, `${fmt.int(entry.meanBytes)} B`, `${fmt.int(entry.maxBytes)} B`]),
     ),
     '',
+    ...entryPartsSection(),
     ...(previousUps.length > 0
       ? [
           `\`up\` of the previous build and of this build, in the same run (ZONEGUARD_GROWTH_PREVIOUS, the previous build first; ${previousUps[0]!.run.replace(/ at .*/, '')} onward):`,

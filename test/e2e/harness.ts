@@ -135,15 +135,20 @@ export async function engineFailure(run: (onOutput: (out: string) => void) => Pr
  * scripts/engine.sh makes), as the provider process loads it too.
  */
 export function inlineProgram(file: string): PulumiFn {
-  const { outputText } = ts.transpileModule(fs.readFileSync(file, 'utf8'), {
-    fileName: file,
-    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2023, esModuleInterop: true },
-  });
+  const outputText = transpiledProgram(file);
   return async () => {
     const module = { exports: {} as Record<string, unknown> };
     new Function('require', 'module', 'exports', '__filename', '__dirname', outputText)(require, module, module.exports, file, path.dirname(file));
     return { ...module.exports };
   };
+}
+
+/** A program's TypeScript file as ts-node runs it: transpiled only, to CommonJS. */
+export function transpiledProgram(file: string): string {
+  return ts.transpileModule(fs.readFileSync(file, 'utf8'), {
+    fileName: file,
+    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2023, esModuleInterop: true },
+  }).outputText;
 }
 
 /**

@@ -1,29 +1,28 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Redis } from 'ioredis';
 import { ZoneGuardClient } from '../../src/client';
 import { startEmulator, type StartedEmulator } from '../../src/emulator';
-import { assertEngineOnPath } from './harness';
+import { assertEngineOnPath, transpiledProgram } from './harness';
 import { zoneOfPlan } from '../support/emulator';
 import { useRedisServer } from '../client/redis-server';
+import type { ZoneMoment } from '../../src/emulator/state';
+import { describeRequest, requestsOf, zoneEvaluator, type FirewallRulesUpgradePlan, type KeyedCustomRule } from '../../src/firewall-upgrade';
+import { sameOutcome } from '../../src/rulesets';
+import { CUSTOM_PHASE, type RulesetRule } from '../../src/schemas';
+import { splitMarked } from '../../src/schemas/owner-marker';
+import { consumerProject, engineFailureOf, packTarball, root, run, runDriver, type DriverCommand } from './packed-project';
 
-// A consumer's project: the package from `npm pack` installed in a folder outside this repo, a program that imports
-// 'pulumi-zoneguard', and the Automation API of that project's own node_modules driving the real engine there (a
-// child process, so nothing of this repo's module graph leaks in). The provider process the engine starts runs in
-// that folder and resolves the stored closures' require('pulumi-zoneguard/providers') from its node_modules, exactly
-// as for a user. The runs count their requests in a shared rate budget store (a real redis-server), as a fleet's
-// would: the installed package loads its store client and limiter from the consumer's node_modules.
+// A consumer's project (packed-project.ts): the package from `npm pack` installed in a folder outside this repo, its
+// program run by the real engine through that project's own Automation API. The runs count their requests in a
+// shared rate budget store (a real redis-server), as a fleet's would: the installed package loads its store client
+// and limiter from the consumer's node_modules.
 // The package shares the program's @pulumi/pulumi (a peer dependency): consumers pinned at the oldest version of the
 // package's range and at the newest the registry serves each run, with one copy; a second copy stops at load.
 jest.setTimeout(300_000);
 
 const redis = useRedisServer();
-
-const root = path.resolve(__dirname, '../..');
-const run = promisify(execFile);
 
 /** The package's range of @pulumi/pulumi, its oldest version, and the newest the registry serves today. */
 const range = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { peerDependencies: Record<string, string> })
@@ -79,101 +78,34 @@ exports.ruleId = scanners.ruleId;
 exports.filterId = scanners.filterId;
 `;
 
-// The driver: one engine command per run, the result as JSON on stdout's last line, the engine's output on stderr.
-const DRIVER = `const path = require('node:path');
-const { LocalWorkspace } = require('@pulumi/pulumi/automation');
-
-const program = async () => {
-  // The inline program is this folder's index.js, loaded afresh for each engine run.
-  delete require.cache[require.resolve('./index.js')];
-  return { ...require('./index.js') };
-};
-
-(async () => {
-  const env = process.env;
-  const stack = await LocalWorkspace.createOrSelectStack(
-    { stackName: 'dev', projectName: 'consumer', program },
-    {
-      workDir: __dirname,
-      envVars: { PULUMI_HOME: path.join(__dirname, '.pulumi-home'), PULUMI_CONFIG_PASSPHRASE: 'consumer' },
-      projectSettings: { name: 'consumer', runtime: 'nodejs', backend: { url: 'file://' + path.join(__dirname, '.state') } },
-    },
-  );
-  await stack.setAllConfig({
-    'zoneguard:baseUrl': { value: env.ZONEGUARD_TEST_BASE_URL },
-    'zoneguard:apiToken': { value: env.ZONEGUARD_TEST_TOKEN, secret: true },
-    'consumer:zoneId': { value: env.ZONEGUARD_TEST_ZONE },
-  });
-  const onOutput = (text) => process.stderr.write(text);
-  const command = process.argv[2];
-  let result;
-  if (command === 'up') {
-    const up = await stack.up({ color: 'never', onOutput });
-    result = { changes: up.summary.resourceChanges, outputs: Object.fromEntries(Object.entries(up.outputs).map(([k, o]) => [k, o.value])) };
-  } else if (command === 'preview') {
-    result = { changes: (await stack.preview({ expectNoChanges: true, color: 'never', onOutput })).changeSummary };
-  } else if (command === 'first-preview') {
-    result = { changes: (await stack.preview({ color: 'never', onOutput })).changeSummary };
-  } else if (command === 'destroy') {
-    result = { changes: (await stack.destroy({ color: 'never', onOutput })).summary.resourceChanges };
-  } else if (command === 'export') {
-    result = (await stack.exportStack()).deployment;
-  } else {
-    throw new Error('unknown command ' + command);
-  }
-  process.stdout.write('\\n' + JSON.stringify(result) + '\\n');
-})().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
-`;
-
-/** Runs the driver in a consumer's project (asynchronously: the emulator answers from this process). */
-async function driver(
-  command: 'first-preview' | 'up' | 'preview' | 'destroy' | 'export',
-  folder: string = project,
-): Promise<Record<string, unknown>> {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
+/**
+ * Runs the driver in a consumer's project (packed-project.ts) against this file's emulator and rate budget store, on
+ * its zone unless `env` names another (ZONEGUARD_TEST_ZONE), and with the rest of `env`.
+ */
+const driver = (command: DriverCommand, folder: string = project, env: NodeJS.ProcessEnv = {}) =>
+  runDriver(folder, command, {
     ZONEGUARD_TEST_BASE_URL: emulator.baseUrl,
     ZONEGUARD_TEST_TOKEN: emulator.credentials.apiToken,
     ZONEGUARD_TEST_ZONE: zoneId,
     ZONEGUARD_RATE_BUDGET_STORE: redis().url,
-  };
-  delete env.NODE_PATH; // nothing but the project's own node_modules
-  const { stdout } = await run(process.execPath, ['driver.js', command], { cwd: folder, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  return JSON.parse(stdout.trim().split('\n').pop()!);
-}
+    ...env,
+  });
 
-/** A consumer's project pinned at one @pulumi/pulumi, with the packed package: `npm install` there, as a user would. */
-async function consumer(pulumiVersion: string): Promise<string> {
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), `zoneguard-packed-${pulumiVersion}-`));
-  const dependencies = { '@pulumi/pulumi': pulumiVersion, 'pulumi-zoneguard': `file:${path.join(packs, tarball)}` };
-  fs.writeFileSync(path.join(folder, 'package.json'), JSON.stringify({ name: 'consumer', private: true, main: 'index.js', dependencies }, null, 2));
-  await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'], { cwd: folder });
-  fs.writeFileSync(path.join(folder, 'index.js'), PROGRAM);
-  fs.writeFileSync(path.join(folder, 'driver.js'), DRIVER);
-  fs.mkdirSync(path.join(folder, '.state'));
-  return fs.realpathSync(folder);
-}
+/** A consumer's project pinned at one @pulumi/pulumi, with the packed package and this file's program. */
+const consumer = (pulumiVersion: string) => consumerProject({ packs, tarball }, pulumiVersion, PROGRAM);
 
 const installedVersion = (folder: string) =>
   (JSON.parse(fs.readFileSync(path.join(folder, 'node_modules', '@pulumi', 'pulumi', 'package.json'), 'utf8')) as { version: string }).version;
 
 beforeAll(async () => {
   assertEngineOnPath();
-  if (!fs.existsSync(path.join(root, 'dist/index.js'))) {
-    throw new Error('dist/ is missing: build first (tsc -p tsconfig.build.json, or npm test, which builds)');
-  }
   emulator = await startEmulator({ port: 0 });
   zoneId = zoneOfPlan(emulator, 'pro');
   client = new ZoneGuardClient({ baseUrl: emulator.baseUrl, credentials: { apiToken: emulator.credentials.apiToken } });
   seeded = (await emulator.admin.inventory(zoneId)).counts;
   newest = (await run('npm', ['view', '@pulumi/pulumi', 'version'], { encoding: 'utf8' })).stdout.trim();
 
-  packs = fs.mkdtempSync(path.join(os.tmpdir(), 'zoneguard-pack-'));
-  const { stdout } = await run('npm', ['pack', '--silent', '--pack-destination', packs], { cwd: root, encoding: 'utf8' });
-  tarball = stdout.trim().split('\n').pop()!;
+  ({ packs, tarball } = await packTarball());
   project = await consumer(oldest);
 });
 
@@ -353,4 +285,171 @@ test("a second @pulumi/pulumi nested under the package stops the program at load
   } finally {
     fs.rmSync(nested, { recursive: true, force: true });
   }
+});
+
+// The sealed preview and the firewall move as a consumer runs them (docs/sealed-previews.md,
+// docs/firewall-and-migration.md#move), in the same project: two more stacks, `seal` on the emulator's Enterprise zone
+// and `move` on the Pro zone (the one above, emptied by its destroy but for its seed: two legacy rules made by hand),
+// with the package's own `zoneguard` command from the project's node_modules.
+
+// The seal stack's program: CONSUMER_REVIEWED (read in the driver's process, where the inline program runs) is the
+// pull request's change. The rule waits for the policy: a refusal of its write then comes after the policy's write.
+const SEAL_PROGRAM = `const pulumi = require('@pulumi/pulumi');
+const { CspPolicy, CustomRule } = require('pulumi-zoneguard');
+const zoneId = new pulumi.Config().require('zoneId');
+const reviewed = process.env.CONSUMER_REVIEWED === '1';
+const policy = new CspPolicy('checkout-scripts', {
+  zoneId,
+  action: reviewed ? 'allow' : 'log',
+  expression: 'http.request.uri.path contains "/checkout"',
+  value: "script-src 'self' https://js.stripe.com",
+  description: 'Checkout scripts',
+});
+new CustomRule('admin-block', {
+  zoneId,
+  action: reviewed ? 'managed_challenge' : 'block',
+  expression: 'starts_with(http.request.uri.path, "/admin")',
+  ref: 'admin',
+}, { dependsOn: [policy] });
+`;
+
+// The move stack's program before the move: both legacy forms, a shared filter, priorities that decide.
+const LEGACY_PROGRAM = `const pulumi = require('@pulumi/pulumi');
+const { FirewallFilter, FirewallRule, FirewallRuleWithFilter } = require('pulumi-zoneguard');
+const zoneId = new pulumi.Config().require('zoneId');
+new FirewallRuleWithFilter('block-scanners', { zoneId, expression: '(http.user_agent contains "sqlmap")', action: 'block', priority: 1, description: 'scanners' });
+const admin = new FirewallFilter('admin-paths', { zoneId, expression: '(http.request.uri.path contains "/admin")', description: 'admin paths' });
+new FirewallRule('admin-challenge', { zoneId, filterId: admin.id, action: 'managed_challenge', priority: 2 });
+new FirewallRule('admin-log', { zoneId, filterId: admin.id, action: 'log', ref: 'admin-log' });
+`;
+
+/** The driver on one more stack of the project (its program `<stack>.js`), on a zone of its own. */
+const stackDriver = (stack: 'seal' | 'move', command: DriverCommand, zone: string, env: NodeJS.ProcessEnv = {}) =>
+  driver(command, project, { ZONEGUARD_TEST_ZONE: zone, ZONEGUARD_TEST_STACK: stack, ZONEGUARD_TEST_PROGRAM: `${stack}.js`, ...env });
+
+/** The installed package's `zoneguard` command, in the project, reading the emulator's credentials as a user sets them. */
+const zoneguard = async (...args: string[]) => {
+  const env: NodeJS.ProcessEnv = { ...process.env, ZONEGUARD_BASE_URL: emulator.baseUrl, ZONEGUARD_API_TOKEN: emulator.credentials.apiToken };
+  delete env.NODE_PATH;
+  return (await run(path.join(project, 'node_modules/.bin/zoneguard'), args, { cwd: project, env, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 })).stdout;
+};
+
+describe('a sealed preview, from the consumer project (docs/sealed-previews.md)', () => {
+  let sealZone: string;
+  let previews = 0;
+  const reviewed = { CONSUMER_REVIEWED: '1' };
+  const adminRule = async () => {
+    const entrypoint = await client.rulesets.getEntrypoint({ zoneId: sealZone, phase: CUSTOM_PHASE });
+    return { rulesetId: entrypoint.id, rule: entrypoint.rules.find((rule) => splitMarked(rule.ref).own === 'admin')! };
+  };
+
+  /** `ci.sh pr`'s two steps: the preview with ZONEGUARD_SEAL_RECORD, then the project's `zoneguard preview-report --seal`. */
+  async function sealedPreview(): Promise<{ seal: string; report: string }> {
+    const seal = path.join(project, `seal-${++previews}.json`);
+    const landings = path.join(project, 'landings.jsonl');
+    fs.writeFileSync(landings, ''); // ci.sh's mktemp
+    await stackDriver('seal', 'sealed-preview', sealZone, { ...reviewed, ZONEGUARD_SEAL_RECORD: landings });
+    const report = await zoneguard('preview-report', '--seal', seal, '--landings', landings, path.join(project, 'preview.json'));
+    return { seal, report };
+  }
+
+  beforeAll(async () => {
+    fs.writeFileSync(path.join(project, 'seal.js'), SEAL_PROGRAM);
+    sealZone = zoneOfPlan(emulator, 'enterprise');
+    expect(((await stackDriver('seal', 'up', sealZone)) as { changes: Record<string, number> }).changes).toEqual({ create: 4 }); // with the stack and its owner id
+  });
+
+  test("a dashboard edit after the preview: the sealed up refuses that rule in one line naming the field and 'preview again', and writes nothing to it", async () => {
+    const { seal, report } = await sealedPreview();
+    expect(report).toContain('| update | CustomRule `admin-block` | action |');
+    const { rulesetId, rule } = await adminRule();
+    const edited = 'starts_with(http.request.uri.path, "/admin") and not ip.src in {192.0.2.0/24}';
+    await client.rulesets.updateRule({ zoneId: sealZone, rulesetId, ruleId: rule.id!, rule: { expression: edited } });
+    await emulator.admin.clearRequests();
+
+    const printed = await engineFailureOf(stackDriver('seal', 'up', sealZone, { ...reviewed, ZONEGUARD_SEAL: seal }));
+    const lines = [...new Set(printed.split('\n').flatMap((line) => (line.includes('since the sealed preview') ? [line.slice(line.indexOf("CustomRule 'admin-block'")).trim()] : [])))];
+    expect(lines).toEqual([
+      `CustomRule 'admin-block' ${rule.id} in zone ${sealZone} (the rule "admin" (id ${rule.id}, marker ${splitMarked(rule.ref).marker})): changed on the service since ` +
+        `the sealed preview: expression "starts_with(http.request.uri.path, \\"/admin\\")" → ${JSON.stringify(edited)}; nothing was written to it: preview again ` +
+        '(ci.sh pr) and have the new report reviewed before this up',
+    ]);
+    // Nothing but reads went to the rule; the policy the reviewer saw was written (the Automation API's up runs no preview first).
+    const writes = (await emulator.admin.requests()).filter((entry) => entry.method !== 'GET').map((entry) => `${entry.method} ${entry.path.split('/').slice(-2, -1)[0]}`);
+    expect(writes).toEqual(['PUT policies']);
+    expect((await adminRule()).rule).toMatchObject({ action: 'block', expression: edited });
+  });
+
+  test("preview again: the new seal's up applies the change, the dashboard's edit put back as the report said", async () => {
+    const { seal, report } = await sealedPreview();
+    expect(report).toContain('| update | CustomRule `admin-block` | action, expression |');
+    const up = (await stackDriver('seal', 'up', sealZone, { ...reviewed, ZONEGUARD_SEAL: seal })) as { changes: Record<string, number> };
+    expect(up.changes).toEqual({ update: 1, same: 3 });
+    expect((await adminRule()).rule).toMatchObject({ action: 'managed_challenge', expression: 'starts_with(http.request.uri.path, "/admin")' });
+  });
+});
+
+describe('the firewall move, from the consumer project (docs/firewall-and-migration.md#move)', () => {
+  let plan: FirewallRulesUpgradePlan;
+
+  beforeAll(async () => {
+    fs.writeFileSync(path.join(project, 'move.js'), LEGACY_PROGRAM);
+    expect(((await stackDriver('move', 'up', zoneId)) as { changes: Record<string, number> }).changes).toEqual({ create: 6 }); // with the stack and its owner id
+  });
+
+  test('the plan with the stack export: equivalent, and the move line names the requests a rule made by hand then decides', async () => {
+    await stackDriver('move', 'stack-export', zoneId);
+    const exported = path.join(project, 'stack.json');
+    const text = await zoneguard('firewall-upgrade-plan', '--zone', zoneId, '--stack-export', exported);
+    plan = JSON.parse(await zoneguard('firewall-upgrade-plan', '--zone', zoneId, '--stack-export', exported, '--json')) as FirewallRulesUpgradePlan;
+    expect(text).toMatch(/^Verdict +equivalent on every request tried \(\d+ requests\)$/m);
+    expect(plan.move?.rules.map((rule) => [rule.name, rule.customRuleId])).toEqual([
+      ['block-scanners', null],
+      ['admin-challenge', null],
+      ['admin-log', null],
+    ]);
+    // The seed's rule made by hand, managed_challenge for 203.0.113.0/24 and without priority, ran after the stack's
+    // block at priority 1; it stays legacy and runs first, so those clients' scanner requests get its challenge.
+    const hand = plan.rules.find((rule) => rule.expression === '(ip.src in {203.0.113.0/24})')!;
+    const scanners = plan.rules.find((rule) => rule.expression === '(http.user_agent contains "sqlmap")')!;
+    expect(plan.move!.differences.length).toBeGreaterThan(0);
+    expect(new Set(plan.move!.differences.map((d) => `${d.before} -> ${d.after}`))).toEqual(
+      new Set([`block by ${scanners.legacyRuleId} -> managed_challenge by ${hand.legacyRuleId}`]),
+    );
+    expect(text).toContain(
+      `The move (3 rules of the given stacks): the up creates these 3 custom rule(s) first, in this order, then deletes the firewall rules they replace: ` +
+        `the two overlap, both run meanwhile, so every request is covered by one or the other at every moment; but the legacy rules it leaves`,
+    );
+    fs.writeFileSync(path.join(project, 'move.ts'), await zoneguard('firewall-upgrade-plan', '--zone', zoneId, '--stack-export', exported, '--program'));
+  });
+
+  test('one up of the program the plan wrote moves them: at every moment each request of the plan is decided as at the start or at the end, never let through', async () => {
+    // The project runs the program as ts-node would.
+    fs.writeFileSync(path.join(project, 'move.js'), transpiledProgram(path.join(project, 'move.ts')));
+    await emulator.admin.watchZone(zoneId);
+    const up = (await stackDriver('move', 'up', zoneId)) as { changes: Record<string, number> };
+    expect(up.changes).toEqual({ create: 3, delete: 4, same: 2 }); // the filter with its rules
+
+    const moments: ZoneMoment[] = await emulator.admin.zoneHistory(zoneId);
+    const [start, end] = [moments[0]!, moments.at(-1)!];
+    const keyed = (rules: readonly RulesetRule[]) => rules.map((rule): KeyedCustomRule => ({ key: rule.id ?? '', rule }));
+    const decide = (moment: ZoneMoment) => zoneEvaluator({ legacyRuns: moment.legacyFirewall === 'available', legacy: moment.firewallRules, custom: keyed(moment.customRules) });
+    // The plan's requests: built from the zone's rules as the plan read them.
+    const requests = requestsOf([...start.firewallRules.map((rule) => rule.filter.expression), ...start.customRules.map((rule) => rule.expression)]);
+    const [before, after] = [requests.map(decide(start)), requests.map(decide(end))];
+    expect(end.firewallRules).toHaveLength(2); // the two made by hand
+    expect(end.customRules).toHaveLength(3);
+    const odd = moments.flatMap((moment) => {
+      const now = requests.map(decide(moment));
+      return requests.flatMap((request, i) => {
+        const decision = now[i]!.decision;
+        const unprotected = before[i]!.decision !== 'pass' && decision === 'pass';
+        return unprotected || ![before[i]!.decision, after[i]!.decision].includes(decision) ? [`after ${moment.after}: ${describeRequest(request)}: ${before[i]!.decision} -> ${decision}`] : [];
+      });
+    });
+    expect(odd).toEqual([]);
+    // The end differs from the start exactly where the plan's move said.
+    const differing = requests.flatMap((request, i) => (sameOutcome(before[i]!, after[i]!) ? [] : [describeRequest(request)]));
+    expect(differing.sort()).toEqual(plan.move!.differences.map((d) => d.request).sort());
+  });
 });

@@ -56,9 +56,13 @@ const shown = (value: unknown) => (value === undefined ? '(none)' : JSON.stringi
 export const changesText = (changes: readonly FieldChange[]): string =>
   changes.map(({ field, sealed, now }) => `${field} ${shown(sealed)} → ${shown(now)}`).join('; ');
 
-/** A rule as a refusal names it: by its own ref (or its id) and what its owner marker says. */
+/**
+ * A rule as a refusal names it: by its own ref and id, or by its id alone where it has no ref of its own (none, or the
+ * id the service gives as ref by default: docs/service.md#rulesets), and what its owner marker says.
+ */
 export function ruleWords(rule: Neighbour): string {
-  return `rule ${JSON.stringify(rule.ref === '' ? rule.id : rule.ref)} (${rule.ref === '' ? '' : `id ${rule.id}, `}${rule.marker === null ? 'unmarked: made by hand or by another tool' : `marker ${rule.marker}`})`;
+  const named = rule.ref !== '' && rule.ref !== rule.id;
+  return `rule ${named ? `${JSON.stringify(rule.ref)} (id ${rule.id}, ` : `${rule.id} (`}${rule.marker === null ? 'unmarked: made by hand or by another tool' : `marker ${rule.marker}`})`;
 }
 
 /** A rule of the phase as a landing records it. */

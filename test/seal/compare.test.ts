@@ -53,6 +53,14 @@ test("landingRefusal: the same neighbours pass; another rule between them is nam
   );
 });
 
+test("landingRefusal: a rule without a ref of its own (the service's default is its id) is named by its id once", () => {
+  const sealed = landingAmong('http_request_firewall_custom', rules, { after: 'first' })!;
+  const moved = landingAmong('http_request_firewall_custom', [rules[0]!, rule('x9', 'x9'), rules[1]!], { after: 'first' })!;
+  expect(landingRefusal("CustomRule 'middle' in zone z1", sealed, moved)).toContain(
+    'lands between rule "first" (id r1, marker zg:0000000001) and rule x9 (unmarked: made by hand or by another tool), where',
+  );
+});
+
 test('the refusals are one line each, naming the resource, what changed and "preview again"', () => {
   const lines = [
     liveRefusal("CustomRule 'first' r1 in zone z1", [{ field: 'action', sealed: 'block', now: 'log' }], { id: 'r1', ref: 'first', marker: 'zg:0000000001' }),

@@ -376,7 +376,11 @@ export class PhaseRuleCalls {
     const outs = outputsOfRule(inputs.zoneId, found, inputs);
     const same = PHASE_RULE_WIRE_FIELDS.every((field) => isDeepStrictEqual(normalizeRuleField(field, outs[field]), normalizeRuleField(field, inputs[field])));
     const placed = inputs.position === undefined || placeHolds(current.rules, id, inputs.position);
-    if (same && placed) return found;
+    if (same && placed) {
+      // Nothing to write (it carries this resource's marker already): the confirmation still reads it from the service.
+      this.#adopted.set(id, Date.now());
+      return found;
+    }
     const saved = (await this.patch(ctx, inputs, { ...outs, position: undefined }, !placed))!;
     this.#adopted.set(id, Date.now());
     return foundIn(saved).find((rule) => rule.id === id) ?? found;

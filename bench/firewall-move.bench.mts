@@ -94,14 +94,14 @@ await lib.emulatorBench('firewall-move', { seed: 'empty' }, async ({ emulator, d
   const availableCalls = count('up (the move of 300 rules in two zones, available');
   // A rule's own filter goes with it; a shared filter is deleted by its FirewallFilter (its marker is known only then).
   const legacyDeletes = RULES + SHARED;
-  // The adoptions' confirming reads (docs/ownership.md#take-over): shared by the adoptions the engine sends together, a few per CPU.
+  // The adoptions' confirming reads (docs/ownership.md#take-over): one a zone per half second at most, shared by the adoptions confirming meanwhile.
   const confirmingReads = Math.ceil(RULES / 4);
   const figures: Lib.Figure[] = [
     {
       what: `The move of ${RULES} legacy firewall rules in two converted zones (maintenance, retired) to CustomRules: API calls`,
       value: `${callText(converted)}; ${convertedLegacy} to the legacy API`,
       goal:
-        `at most 1 write a rule (its marker), 1 read a zone and phase before, and the confirming reads shared by the adoptions sent together, ` +
+        `at most 1 write a rule (its marker), 1 read a zone and phase before, and the confirming reads, shared by the adoptions confirming within half a second, ` +
         `none to the legacy API (${RULES} writes, ≤ 2 + ${confirmingReads} reads: one per 4 adoptions, 0)`,
       met: converted.writes <= RULES && converted.reads <= 2 + confirmingReads && convertedLegacy === 0,
     },
@@ -128,7 +128,7 @@ await lib.emulatorBench('firewall-move', { seed: 'empty' }, async ({ emulator, d
     '',
     'Converted: each CustomRule adopts its converted rule with one write (its owner marker) after the zone\'s entry point is read once ' +
       '(an adoption with takeOver uses the entry point as the run last read or wrote it, however the engine spaces its calls), then confirms ' +
-      'its marker from a read made after the zone\'s writes pause, which the adoptions the engine sends together share (docs/ownership.md#take-over); ' +
+      'its marker from a read issued at most half a second after the first confirmation waiting, which those confirming meanwhile share (docs/ownership.md#take-over); ' +
       "the firewall resources leave the state without a call (src/providers/kit/conversion.ts). Available: each CustomRule is created after the one " +
       'before it (position); then the first legacy delete of each zone reads its custom phase and its legacy rules once and deletes the rules the run ' +
       'moved (their markers this stack\'s), the last to run first, each with its own filter, so that the legacy rules left always run as before ' +

@@ -20,8 +20,8 @@ export class Entrypoints {
   readonly #phase: RulePhase;
   readonly #known = new WeakMap<ZoneGuardClient, Map<string, { ruleset: Promise<SavedRuleset | undefined>; at: number }>>();
   readonly #previewed = new WeakMap<ZoneGuardClient, Map<string, Previewed>>();
-  /** When the answer of this run's last write of each zone came. */
-  readonly #wrote = new WeakMap<ZoneGuardClient, Map<string, number>>();
+  /** The read each zone's confirmations share, and when it is issued (answeredSince). */
+  readonly #pending = new WeakMap<ZoneGuardClient, Map<string, { at: number; ruleset: Promise<SavedRuleset | undefined> }>>();
   readonly #queues = new Map<string, Promise<unknown>>();
 
   constructor(phase: RulePhase) {
@@ -68,29 +68,28 @@ export class Entrypoints {
 
   /** What a write answered: the zone's entry point now. */
   saw(client: ZoneGuardClient, zoneId: string, saved: SavedRuleset): void {
-    const now = Date.now();
-    this.#zones(client).set(zoneId, { ruleset: Promise.resolve(saved), at: now });
-    let wrote = this.#wrote.get(client);
-    if (!wrote) this.#wrote.set(client, (wrote = new Map()));
-    wrote.set(zoneId, now);
+    this.#zones(client).set(zoneId, { ruleset: Promise.resolve(saved), at: Date.now() });
   }
 
   /**
    * The zone's entry point as the service answered it at or after `since`: what another writer wrote before then is in
-   * it. Waits first while this run still writes the zone (until `quietMs` after its last write, at most `quietMs` past
-   * `since`), so the checks of writes made together share one read; then uses the entry point as last seen only when
-   * it was read (or written) since, else reads it again.
+   * it. The entry point as last seen when it was read or written since; else a read issued `windowMs` from the first
+   * such call, which the calls arriving meanwhile share (the confirmations of adoptions the engine sends together).
    */
-  async answeredSince(client: ZoneGuardClient, zoneId: string, since: number, quietMs: number): Promise<SavedRuleset | undefined> {
-    let due: number;
-    for (;;) {
-      due = Math.max(since, Math.min((this.#wrote.get(client)?.get(zoneId) ?? 0) + quietMs, since + quietMs));
-      const wait = due - Date.now();
-      if (wait <= 0) break;
-      await new Promise((resolve) => setTimeout(resolve, wait));
-    }
+  answeredSince(client: ZoneGuardClient, zoneId: string, since: number, windowMs: number): Promise<SavedRuleset | undefined> {
     const known = this.#zones(client).get(zoneId);
-    return known && known.at >= due ? known.ruleset : this.reread(client, zoneId);
+    if (known && known.at >= since) return known.ruleset;
+    let pending = this.#pending.get(client);
+    if (!pending) this.#pending.set(client, (pending = new Map()));
+    const due = pending.get(zoneId);
+    if (due && due.at >= since) return due.ruleset;
+    const at = Math.max(since, Date.now() + windowMs);
+    const ruleset = new Promise((resolve) => setTimeout(resolve, at - Date.now())).then(() => {
+      if (pending.get(zoneId)?.ruleset === ruleset) pending.delete(zoneId);
+      return this.reread(client, zoneId);
+    });
+    pending.set(zoneId, { at, ruleset });
+    return ruleset;
   }
 
   /** Runs the zone's writes one at a time, in the order they come. */

@@ -1,10 +1,10 @@
 // The move of a stack's firewall resources to CustomRule resources, in one `pulumi up` (docs/firewall-and-migration.md#move):
 // which CustomRule replaces each firewall rule the stack holds, in the planned order, and the program that declares
 // them. Pure.
-import { phaseRuleFromWire } from '../kinds/phase-rule-wire';
 import type { RulesetRule } from '../schemas';
 import { splitMarked } from '../schemas/owner-marker';
-import { block, slug, tsLiteral, tsString } from '../insights/export';
+import { block, slug, tsString } from '../insights/export';
+import { phaseRuleFields } from '../insights/export-kinds';
 import type { Holder } from './match';
 
 /** One CustomRule of the move: what the stack declares in place of one of its firewall rules. */
@@ -121,16 +121,10 @@ export function renderMoveProgram(zoneId: string, move: Move): string {
     let variable = variableOf(entry.name);
     for (let n = 2; variables.has(variable); n += 1) variable = `${variableOf(entry.name)}${n}`;
     variables.add(variable);
-    const declared = phaseRuleFromWire(entry.rule);
     const placed = previous !== undefined ? `{ after: ${previous}.ruleId }` : move.after !== null ? `{ after: ${tsString(move.after)} }` : '{ first: true }';
     const fields: [string, string | undefined][] = [
       ['zoneId', 'zoneId'],
-      ['action', tsString(declared.action)],
-      ['expression', tsString(declared.expression)],
-      ['description', declared.description === '' ? undefined : tsString(declared.description)],
-      ['enabled', declared.enabled ? undefined : 'false'],
-      ['ref', entry.rule.ref === '' || entry.rule.ref === undefined ? undefined : tsString(entry.rule.ref)],
-      ['skip', declared.skip ? tsLiteral(declared.skip, 2) : undefined],
+      ...phaseRuleFields('CustomRule', entry.rule),
       ['position', entry.customRuleId === null ? placed : undefined],
       ['adoptRuleId', entry.customRuleId === null ? undefined : tsString(entry.customRuleId)],
       ['takeOver', entry.takeOver ? 'true' : undefined],

@@ -2,7 +2,7 @@
 // inputs, the names, the comment), or, where a kind's program is not its field table, by a program of its own. One
 // entry per kind of the registry: a kind without one is a compile error. Pure.
 import { isDeepStrictEqual } from 'node:util';
-import type { SavedRuleset } from '../schemas';
+import type { RulesetRule, SavedRuleset } from '../schemas';
 import { rulesFromRuleset } from '../rulesets';
 import { splitMarked } from '../schemas/owner-marker';
 import {
@@ -161,6 +161,21 @@ export const EXPORTS: { [K in ResourceKind]: FieldTableExport<InputOf<K>> | Prog
 };
 
 /**
+ * A phase rule's inputs in a program, from the fields it holds (its kind's wire fields, src/kinds/phase-rule-wire.ts),
+ * each left out where it is the default; the ref by its own text, without an owner marker (docs/ownership.md). What
+ * `zoneguard export` and the firewall move's program declare of a rule. Pure.
+ */
+export function phaseRuleFields(kind: 'CustomRule' | 'RateLimitRule', rule: RulesetRule): [string, string | undefined][] {
+  const defaults: Readonly<Record<string, unknown>> = defaultsOf(declarationOf(kind));
+  const declared = phaseRuleFromWire(rule);
+  const { own } = splitMarked(declared.ref);
+  return PHASE_RULE_WIRE_FIELDS.map((input) => {
+    const value = input === 'ref' ? own : declared[input];
+    return [input, value === undefined || isDeepStrictEqual(value, defaults[input]) ? undefined : tsLiteral(value, 2)];
+  });
+}
+
+/**
  * The rules of a phase's entry point, one resource each, in the order they run, each adopting its rule with the
  * fields it holds (its kind's wire fields, src/kinds/phase-rule-wire.ts), each left out where it is the default. The
  * ref is declared without an owner marker (docs/ownership.md): a rule another stack marked is adopted only with
@@ -173,19 +188,9 @@ function phaseRuleBlocks(kind: 'CustomRule' | 'RateLimitRule', snapshot: ZoneSna
     rule.id ? [{ id: rule.id, description: rule.description || splitMarked(rule.ref).own, rule }] : [],
   );
   const names = kind === 'CustomRule' ? (['custom-rule', 'customRule'] as const) : (['rate-limit-rule', 'rateLimitRule'] as const);
-  const defaults: Readonly<Record<string, unknown>> = defaultsOf(declarationOf(kind));
   return nameObjects(rules, names[0], names[1]).map(({ object: { rule }, name, variable }, index) => {
-    const declared = phaseRuleFromWire(rule);
-    const { own, marker } = splitMarked(declared.ref);
-    const valueOf = (input: (typeof PHASE_RULE_WIRE_FIELDS)[number]) => (input === 'ref' ? own : declared[input]);
-    const fields: [string, string | undefined][] = [
-      ['zoneId', 'zoneId'],
-      ['adoptRuleId', tsString(rule.id!)],
-      ...PHASE_RULE_WIRE_FIELDS.map((input): [string, string | undefined] => {
-        const value = valueOf(input);
-        return [input, value === undefined || isDeepStrictEqual(value, defaults[input]) ? undefined : tsLiteral(value, 2)];
-      }),
-    ];
+    const { marker } = splitMarked(rule.ref);
+    const fields: [string, string | undefined][] = [['zoneId', 'zoneId'], ['adoptRuleId', tsString(rule.id!)], ...phaseRuleFields(kind, rule)];
     const noun = kind === 'CustomRule' ? 'Custom rule' : 'Rate limiting rule';
     // As noteMarker words it for the other kinds.
     const held =

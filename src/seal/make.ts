@@ -55,30 +55,35 @@ export function sealOfPreview(digest: PreviewDigest, records: readonly LandingRe
   if ((digest.diagnostics ?? []).some((d) => d.severity === 'error')) {
     throw new SealMakingError('the preview failed: a failed preview is not sealed; fix what its report names, then preview again');
   }
-  const refreshed = new Map((digest.refreshed ?? []).map((entry) => [entry.urn, entry]));
   const byUrn = new Map<string, SealedResource>();
   for (const step of digest.steps ?? []) {
-    const op = OPS[step.op];
+    const mapped = OPS[step.op];
     const { kind, name: urnName } = resourceOfUrn(step.urn);
-    if (op === undefined || !(RESOURCE_KINDS as readonly string[]).includes(kind)) continue;
+    if (mapped === undefined || !(RESOURCE_KINDS as readonly string[]).includes(kind)) continue;
     const [before, after] = [{ ...step.oldState?.outputs, ...step.oldState?.inputs } as Props, step.newState?.inputs as Props];
-    const read = refreshed.get(step.urn);
+    const stepId = idOf(step.oldState);
+    // A URN holds two objects when its state keeps one only to delete (a replacement stopped before its old object's
+    // delete): that one's delete is a change of its own, with its own id, state and read.
+    const apart = stepId !== null && byUrn.get(step.urn)?.id != null && byUrn.get(step.urn)?.id !== stepId;
+    const key = apart ? `${step.urn}#${stepId}` : step.urn;
+    const op = apart ? 'delete' : mapped;
+    const read = readOf(digest, step.urn, stepId ?? byUrn.get(key)?.id ?? null);
     if (op !== 'create' && read === undefined) {
       throw new SealMakingError(
         `${kind} ${urnName}: the preview did not read it from the service (run pulumi preview with --refresh, as ci.sh pr does): there is nothing to seal it with`,
       );
     }
-    const seen = byUrn.get(step.urn);
+    const seen = byUrn.get(key);
     const owner = known(after?.[OWNER_KEY]) ?? known(before?.[OWNER_KEY]);
     const name = known(after?.[NAME_KEY]) ?? known(before?.[NAME_KEY]) ?? urnName;
     const liveOutputs = read?.new?.outputs;
-    byUrn.set(step.urn, {
+    byUrn.set(key, {
       kind,
       name,
       owner,
       op: seen !== undefined && seen.op !== op ? 'replace' : op,
       zoneId: known(after?.zoneId) ?? known(before?.zoneId),
-      id: seen?.id ?? known((step.oldState as { id?: unknown } | undefined)?.id),
+      id: seen?.id ?? stepId,
       state: seen?.state ?? (read?.old?.outputs ? sealedFields(kind as ResourceKind, read.old.outputs) : null),
       live: seen?.live ?? (liveOutputs && Object.keys(liveOutputs).length > 0 ? sealedFields(kind as ResourceKind, liveOutputs) : null),
       landing: seen?.landing ?? landingOf(records, kind, name, owner),
@@ -86,6 +91,18 @@ export function sealOfPreview(digest: PreviewDigest, records: readonly LandingRe
   }
   const { stack, project } = stackOfUrn(first);
   return { zoneguardSeal: SEAL_FORMAT, project, stack, ownerId: ownerIdOf(digest), madeAt, resources: [...byUrn.values()] };
+}
+
+/** The service's id a state of the engine's events holds, if any. */
+const idOf = (state: Record<string, unknown> | null | undefined): string | null => known(state?.id);
+
+/**
+ * The refresh's read of the object `id` of the resource `urn`. A URN holds two when its state keeps one only to
+ * delete (its state marked `delete`); without an id, or in reads without ids, the resource's own (not so marked).
+ */
+function readOf(digest: PreviewDigest, urn: string, id: string | null) {
+  const reads = (digest.refreshed ?? []).filter((entry) => entry.urn === urn);
+  return reads.find((entry) => id !== null && idOf(entry.old) === id) ?? reads.find((entry) => entry.old?.delete !== true);
 }
 
 /** Stack and project from a URN (`urn:pulumi:stack::project::...`). */

@@ -156,3 +156,27 @@ test.each([
   expect(convergenceProblems(await sandbox.emulator.admin.inventory(zoneId), declared)).toEqual([]);
   expect((await stack.preview({ refresh: true, color: 'never' })).changeSummary).toEqual({ same: 3 });
 });
+
+test('(a) then a sealed preview and the up that keeps its seal, of the previous program: the old rule taken back, the new one deleted, nothing refused', async () => {
+  const label = unique('replace-sealed');
+  const zoneId = await freshZone(sandbox.emulator, 'replace-sealed');
+  let declared = declaredWith(label, OLD(label));
+  const stack = await sandbox.stack(label, programOf(zoneId, () => declared));
+  await upOrThrow(stack);
+  const [old] = (await sandbox.emulator.admin.inventory(zoneId)).firewallRules;
+  declared = declaredWith(label, NEW(label));
+  const [, interrupt] = scenarios[0]!;
+  expect((await interrupt(stack, zoneId)).run.failed).toBe(true);
+  expect(await pendingDeletes(stack)).toEqual([old!.id]);
+
+  // The state holds the new rule and, kept to delete, the old one (edited since): the seal has an entry for each.
+  declared = declaredWith(label, OLD(label));
+  const { seal } = await sealedPreview(sandbox, stack);
+  const up = await sealedUp(stack, seal);
+  expect(up.text).not.toContain('since the sealed preview');
+  expect(up.failed).toBe(false);
+  expect(up.text).toContain(`not deleting firewall rule ${old!.id}: the state kept it to delete`);
+  expect(await pendingDeletes(stack)).toEqual([]);
+  expect(convergenceProblems(await sandbox.emulator.admin.inventory(zoneId), declared)).toEqual([]);
+  expect((await stack.preview({ refresh: true, color: 'never' })).changeSummary).toEqual({ same: 3 });
+});

@@ -66,3 +66,30 @@ test("the report shows the live change the up undoes apart from the program's, a
   expect(report).toContain('**Live changes since the last up that this up undoes** (made on the service, not by this change)\n\n- CspPolicy `checkout`: enabled `false` now, put back to `true`\n');
   expect(report).not.toContain('| refresh |');
 });
+
+test('a resource whose state keeps an object only to delete (a replacement stopped before its delete): that delete is an entry of its own, with its read', () => {
+  const RULE_URN = `${URN}pulumi-nodejs:dynamic/zoneguard:FirewallRuleWithFilter::admin`;
+  const rule = (expression: string, action: string) => ({ zoneId: 'z1', expression, action, paused: false, description: 'admin', ...who('admin', 'zg:00000000cc') });
+  const [previous, current] = [rule('old', 'block'), rule('new', 'block')];
+  const read = (id: string, old: Record<string, unknown>, now: Record<string, unknown>, pending: boolean): EngineEvent => ({
+    resOutputsEvent: { metadata: { op: 'refresh', urn: RULE_URN, old: { id, outputs: old, ...(pending ? { delete: true } : {}) }, new: { id, outputs: now } } },
+  });
+  const step = (op: string, id: string, state: Record<string, unknown>): EngineEvent => ({
+    resourcePreEvent: { metadata: { op, urn: RULE_URN, old: { id, inputs: state, outputs: state }, new: { inputs: previous } } },
+  });
+  const replaced: EngineEvent[] = [
+    // The old rule was edited in the dashboard after its replacement's create; the program declares it again.
+    read('r1', previous, { ...previous, action: 'managed_challenge' }, true),
+    read('r2', current, current, false),
+    step('create-replacement', 'r2', current),
+    step('replace', 'r2', current),
+    step('delete-replaced', 'r2', current),
+    step('delete-replaced', 'r1', previous),
+  ];
+  const fields = (expression: string, action: string) => ({ expression, action, paused: false, description: 'admin' });
+  const entry = { kind: 'FirewallRuleWithFilter', name: 'admin', owner: 'zg:00000000cc', zoneId: 'z1', landing: null };
+  expect(sealOfPreview(digestOfEvents(replaced), [], '').resources).toEqual([
+    { ...entry, op: 'replace', id: 'r2', state: fields('new', 'block'), live: fields('new', 'block') },
+    { ...entry, op: 'delete', id: 'r1', state: fields('old', 'block'), live: fields('old', 'managed_challenge') },
+  ]);
+});

@@ -34,11 +34,18 @@ function sealed(): Seal | undefined {
   }
 }
 
-/** The seal's entry of the resource of `props`: by its owner marker, else (a new stack's first preview) by kind and name. */
-export function sealedEntry(seal: Seal, kind: ResourceKind, props: Record<string, unknown>): SealedResource | undefined {
+/**
+ * The seal's entry of the resource of `props`: by its owner marker, else (a new stack's first preview) by kind and
+ * name. A resource has two when its state keeps an object only to delete (a replacement stopped before its old
+ * object's delete: src/seal/make.ts): the object `id`'s, else its change's (the first).
+ */
+export function sealedEntry(seal: Seal, kind: ResourceKind, props: Record<string, unknown>, id?: string): SealedResource | undefined {
   const owner = ownerOf(props) ?? null;
   const name = nameOf(props);
-  return seal.resources.find((entry) => entry.kind === kind && (entry.owner !== null && owner !== null ? entry.owner === owner : entry.name === name));
+  const entries = seal.resources.filter(
+    (entry) => entry.kind === kind && (entry.owner !== null && owner !== null ? entry.owner === owner : entry.name === name),
+  );
+  return entries.find((entry) => id !== undefined && entry.id === id) ?? entries[0];
 }
 
 const what = (kind: ResourceKind, props: Record<string, unknown>, id?: string) => label(kind, props, nameOf(props), id);
@@ -53,7 +60,7 @@ function assertCovered(
   olds?: Record<string, unknown>,
   id?: string,
 ): void {
-  const entry = sealedEntry(seal, kind, props);
+  const entry = sealedEntry(seal, kind, props, id);
   if (entry === undefined || !ops.includes(entry.op)) throw new ProviderError(uncoveredRefusal(what(kind, props, id), op, entry?.op));
   if (olds === undefined || entry.state === null) return;
   const moved = fieldChanges(entry.state, sealedFields(kind, olds));
@@ -100,7 +107,7 @@ export function withSeal(kind: ResourceKind, impl: Implementation): Implementati
  */
 export function assertSealedLive(kind: ResourceKind, props: Record<string, unknown>, id: string, object: Record<string, unknown> | undefined): void {
   const seal = sealed();
-  const entry = seal && sealedEntry(seal, kind, props);
+  const entry = seal && sealedEntry(seal, kind, props, id);
   if (entry?.live == null) return;
   if (object === undefined) throw new ProviderError(goneRefusal(what(kind, props, id)));
   const changes = fieldChanges(entry.live, sealedFields(kind, object));

@@ -22,9 +22,10 @@ export { MARKER_KEY, MOVED_FROM_KEY, OWNER_ID_KEY, OWNER_KEY } from '../../kinds
  * credential is stored, the text is the same for tests and consumers, and a fixed implementation reaches the deletes
  * of old state. Written here rather than serialized from a closure: the serializer's wrapping made each copy about
  * 1 KB, half of a resource's state, where this is under 100 bytes (issue 27). A literal `require`: the host resolves
- * the specifier from the program's node_modules. No space, semicolon or line break it can do without: each of its two
- * copies is 7 bytes shorter than the text since a3d199a (`exports.handler = () => ...;\n`), which stacks made with
- * it keep in their outputs until the engine writes the resource again (the host loads either: one configured copy each).
+ * the specifier from the program's node_modules. No space, semicolon or line break it can do without: 6 characters
+ * shorter than the text since a3d199a (`exports.handler = () => ...;\n`), 7 bytes a copy in the state's JSON (which
+ * escapes a line break as two), and stacks made with that one keep it in their outputs until the engine writes the
+ * resource again (the host loads either: one configured copy each).
  *
  * Stacks made before keep the serialized closure in their state until the engine writes the resource again: it loads
  * the same implementation (after asserting the host called `configure` first), and no diff compares `__provider`, so

@@ -28,7 +28,8 @@ beforeAll(async () => {
   }
   emulator = await startEmulator({ port: 0 });
   project = fs.mkdtempSync(path.join(os.tmpdir(), 'zoneguard-consumer-'));
-  const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', project], { cwd: root, encoding: 'utf8' }).trim().split('\n').pop()!;
+  // Without the package's `prepare` (a rebuild of dist/, which another suite of the same run may be reading): built above.
+  const tarball = execFileSync('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', project], { cwd: root, encoding: 'utf8' }).trim().split('\n').pop()!;
   fs.writeFileSync(
     path.join(project, 'package.json'),
     JSON.stringify({ name: 'consumer', private: true, dependencies: { 'pulumi-zoneguard': `file:./${tarball}` } }),

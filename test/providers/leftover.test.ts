@@ -140,8 +140,11 @@ describe('every marked kind against the emulator', () => {
       // The run stops there: its state holds the replacement, and the old rule as an entry kept to delete.
       await nextRun();
       if (refresh) {
-        await provider.read(old.id, old.outs as Record<string, unknown>);
-        await provider.read(replacement.id, replacement.outs as Record<string, unknown>);
+        // A refresh reads each entry of the state, and diffs it against the state's own inputs.
+        for (const [made, inputs] of [[old, previous], [replacement, replacing]] as const) {
+          const read = await provider.read(made.id, made.outs as Record<string, unknown>);
+          await provider.diff(made.id, read.props as Record<string, unknown>, inputs);
+        }
       }
       // The engine's order: the diff of the resource, the create of its replacement, its delete, and the kept entry's delete last.
       expect((await provider.diff(replacement.id, replacement.outs as Record<string, unknown>, previous)).replaces).toEqual(['expression']);

@@ -60,7 +60,6 @@ describe('deleteSkip', () => {
       `zoneguard: CspPolicy 'a': not deleting policy ${ID}: the state kept it to delete (an earlier run's replacement of it failed or was interrupted ` +
         "before its delete), and this run's create took it back as the declared one (docs/ownership.md#leftovers); the entry leaves the state and the object stays",
     ],
-    ['the resource itself holds it by a refresh\'s read (an entry kept to delete, not taken back)', 'a', { kind: 'CspPolicy', name: 'a', how: 'read' }, undefined],
     ['the resource itself created it in this run', 'a', { kind: 'CspPolicy', name: 'a', how: 'created' }, undefined],
     [
       'state written before names were kept, another resource holds it',

@@ -180,3 +180,23 @@ test('(a) then a sealed preview and the up that keeps its seal, of the previous 
   expect(convergenceProblems(await sandbox.emulator.admin.inventory(zoneId), declared)).toEqual([]);
   expect((await stack.preview({ refresh: true, color: 'never' })).changeSummary).toEqual({ same: 3 });
 });
+
+test('(b) then an up --refresh of the previous program (the refresh reads the entry kept to delete): the old rule taken back and kept', async () => {
+  const label = unique('replace-refresh');
+  const zoneId = await freshZone(sandbox.emulator, 'replace-refresh');
+  let declared = declaredWith(label, OLD(label));
+  const stack = await sandbox.stack(label, programOf(zoneId, () => declared));
+  await upOrThrow(stack);
+  const [old] = (await sandbox.emulator.admin.inventory(zoneId)).firewallRules;
+  declared = declaredWith(label, NEW(label));
+  const [, interrupt] = scenarios[1]!;
+  expect((await interrupt(stack, zoneId)).run.failed).toBe(true);
+
+  declared = declaredWith(label, OLD(label));
+  const run = await engine((opts) => stack.up({ ...opts, refresh: true }));
+  expect(run.resourceErrors).toEqual([]);
+  expect(run.output).toContain(`not deleting firewall rule ${old!.id}: the state kept it to delete`);
+  expect(await pendingDeletes(stack)).toEqual([]);
+  expect(convergenceProblems(await sandbox.emulator.admin.inventory(zoneId), declared)).toEqual([]);
+  expect((await stack.preview({ refresh: true, color: 'never' })).changeSummary).toEqual({ same: 3 });
+});

@@ -3,13 +3,8 @@ import { MARKER_KEY, NAME_KEY, OWNER_ID_KEY, OWNER_KEY, type ResourceKind } from
 import { PREVIEW_UNKNOWN } from '../../unknown';
 import { ProviderError, type Implementation } from './implementation';
 
-/**
- * How a resource came to hold an object in this provider process: made it, adopted it, took back its own leftover
- * (docs/ownership.md#leftovers), has it in its state (its diff or update named it), or only a refresh read it from its
- * state: then it may be an entry the state keeps only to delete (an earlier run's replacement whose delete did not
- * run), which the engine deletes last in a run.
- */
-export type Hold = 'created' | 'adopted' | 'taken' | 'held' | 'read';
+/** How a resource came to hold an object in this provider process: made it, adopted it, took back its own leftover (docs/ownership.md#leftovers), or has it in its state. */
+export type Hold = 'created' | 'adopted' | 'taken' | 'held';
 
 /**
  * Who holds an object: the kind and logical name of the resource (undefined for state written before names were
@@ -63,7 +58,7 @@ export function describeHolder(kind: ResourceKind, name: string | undefined): st
   return name === undefined ? `a ${kind} whose name is not recorded` : `${kind} '${name}'`;
 }
 
-const howHeld = (holder: Holder) => (holder.how === 'held' || holder.how === 'read' ? 'in its state' : `${holder.how} in this run`);
+const howHeld = (holder: Holder) => (holder.how === 'held' ? 'in its state' : `${holder.how} in this run`);
 
 /**
  * A holder other than the resource itself: another owner marker (two children named alike under two components are
@@ -182,11 +177,12 @@ const named = <T extends Record<string, unknown> | undefined>(props: T, who: Who
   };
 };
 
-/** Records that a resource holds `object` `id` in its state: named by its diff or update (`held`), or read by a refresh (`read`). */
-function remember(object: ObjectType, who: Who, id: string, how: 'held' | 'read' = 'held'): void {
-  const known = holders.get(keyOf(object, id));
-  if (id !== '' && (known === undefined || (known.how === 'read' && how === 'held'))) holders.set(keyOf(object, id), { ...who, how });
+function remember(object: ObjectType, who: Who, id: string): void {
+  if (id !== '' && !holders.has(keyOf(object, id))) holders.set(keyOf(object, id), { ...who, how: 'held' });
 }
+
+/** The objects a replacement of this run replaces (their resource's diff asked for one): its create must not take them. */
+const replaced = new Set<string>();
 
 /** The id of the object a resource owns besides its own (its outputs' `owns.output`), if any. */
 function ownedId(spec: OwnershipSpec, outs: Record<string, unknown> | undefined): string | undefined {
@@ -208,7 +204,9 @@ export function withOwnership(kind: ResourceKind, impl: Implementation, spec: Ow
       remember(spec.object, who, id);
       const owned = ownedId(spec, olds);
       if (owned) remember(spec.owns!.object, who, owned);
-      return impl.diff(id, olds, news);
+      const result = await impl.diff(id, olds, news);
+      if ((result.replaces ?? []).length > 0) replaced.add(keyOf(spec.object, id));
+      return result;
     },
 
     async create(inputs) {
@@ -238,7 +236,7 @@ export function withOwnership(kind: ResourceKind, impl: Implementation, spec: Ow
     async read(id, props) {
       const who = whoOf(kind, props);
       const result = await impl.read(id, props);
-      if (result.id) remember(spec.object, who, result.id, 'read');
+      if (result.id) remember(spec.object, who, result.id);
       return { ...result, props: named(result.props, who, ownerIdOf(props), props), inputs: named(result.inputs, who, ownerIdOf(props)) };
     },
 
@@ -271,15 +269,16 @@ export function heldByAnother(object: ObjectType, id: string, kind: ResourceKind
 }
 
 /**
- * Whether a create of the resource of `props` must leave `object` `id`, which carries its marker, alone: a resource of
- * this deployment holds it (made, adopted, or in its state, as far as this process has seen), other than the resource
- * itself by a refresh's read alone. The object it holds now its diff named before any create of its replacement; one
- * only read is an entry its state keeps to delete (an earlier run's replacement whose delete did not run), its own to
- * take back ({@link deleteSkip} then leaves it).
+ * Whether a create of the resource of `props` must leave `object` `id`, which carries its marker, alone: another
+ * resource of this deployment holds it, or this run made or took it, or it is the object the resource's replacement
+ * replaces (its diff asked for one, before this create). Another object the resource's own state holds (seen by a
+ * refresh) is an entry its state keeps only to delete (an earlier run's replacement whose delete did not run): its own
+ * to take back ({@link deleteSkip} then leaves it).
  */
 export function heldAgainst(object: ObjectType, id: string, kind: ResourceKind, props: Record<string, unknown>): boolean {
   const holder = holders.get(keyOf(object, id));
-  return holder !== undefined && (holder.how !== 'read' || isOther(whoOf(kind, props), holder));
+  if (holder === undefined) return false;
+  return holder.how !== 'held' || replaced.has(keyOf(object, id)) || isOther(whoOf(kind, props), holder);
 }
 
 /**
@@ -293,4 +292,5 @@ export function noteTakenBack(object: ObjectType, id: string, kind: ResourceKind
 /** For tests: forget every holder, as a new provider process would. */
 export function resetOwnership(): void {
   holders.clear();
+  replaced.clear();
 }

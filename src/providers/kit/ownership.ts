@@ -3,7 +3,10 @@ import { MARKER_KEY, NAME_KEY, OWNER_ID_KEY, OWNER_KEY, type ResourceKind } from
 import { PREVIEW_UNKNOWN } from '../../unknown';
 import { ProviderError, type Implementation } from './implementation';
 
-/** How a resource came to hold an object in this provider process: made it, adopted it, took back its own leftover (docs/ownership.md#leftovers), or has it in its state. */
+/**
+ * How a resource came to hold an object in this provider process: made it, adopted it, took back its own leftover
+ * (docs/ownership.md#leftovers), or has it in its state.
+ */
 export type Hold = 'created' | 'adopted' | 'taken' | 'held';
 
 /**

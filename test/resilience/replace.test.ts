@@ -2,7 +2,7 @@ import type { EngineEvent, Stack } from '@pulumi/pulumi/automation';
 import { testClient } from '../support/emulator';
 import { openSandbox, type EngineSandbox } from '../e2e/harness';
 import { sealedPreview, sealedUp } from '../e2e/sealing';
-import { convergenceProblems, engine, freshZone, isAlive, programOf, providerHosts, unique, upOrThrow, type Declared, type EngineRun } from './support';
+import { convergenceProblems, engine, freshZone, isAlive, programOf, providerHosts, pulumiCli, unique, upOrThrow, type Declared, type EngineRun, type ProcessInfo } from './support';
 
 // A FirewallRuleWithFilter replaced (a new expression) whose `up` stops between the new rule's create and the old
 // one's delete (the engine's order: create before delete): the seal refuses the delete, the service fails it, or the
@@ -50,6 +50,33 @@ const outcome = (run: EngineRun) => ({ failed: !run.ok, text: `${run.resourceErr
 /** A scenario: the replacing up, stopped between the create and the delete. The program already declares the new expression. */
 type Interrupt = (stack: Stack, zoneId: string) => Promise<Interrupted>;
 
+/**
+ * Runs the replacing up and SIGKILLs the processes `victims` names while the old rule's delete reads it: every read of
+ * the zone's rules is held in the emulator, so the delete call is never sent.
+ */
+async function killedDuringDelete(stack: Stack, zoneId: string, victims: () => ProcessInfo[]): Promise<Interrupted> {
+  const HOLD_MS = 3000;
+  await sandbox.emulator.admin.setFaults({ latencyMs: HOLD_MS, match: { method: 'GET', pathPrefix: `/zones/${zoneId}/firewall/rules` } });
+  let interruption: Promise<void> | undefined;
+  const kill = async () => {
+    await new Promise((resolve) => setTimeout(resolve, HOLD_MS / 2));
+    for (const victim of victims()) {
+      signalled.add(victim.pid);
+      process.kill(victim.pid, 'SIGKILL');
+    }
+  };
+  const watch = (event: EngineEvent) => {
+    const pre = event.resourcePreEvent?.metadata;
+    if (!interruption && pre?.op === 'delete-replaced' && pre.type.endsWith(':FirewallRuleWithFilter')) interruption = kill();
+  };
+  const run = await engine((opts) => stack.up({ ...opts, onEvent: (event) => (opts.onEvent(event), watch(event)) }));
+  await interruption;
+  await new Promise((resolve) => setTimeout(resolve, HOLD_MS));
+  await sandbox.emulator.admin.clearFaults();
+  expect(interruption).toBeDefined();
+  return { run: outcome(run), said: /error reading from server: EOF|transport is closing|connection/i };
+}
+
 const scenarios: Array<[string, Interrupt]> = [
   [
     '(a) a sealed up whose seal refuses the old rule\'s delete (the rule was edited in the dashboard after the preview)',
@@ -74,28 +101,14 @@ const scenarios: Array<[string, Interrupt]> = [
   ],
   [
     '(c) an up whose provider host is killed while the old rule\'s delete reads it (the owner marker\'s read, before the delete call)',
+    (stack, zoneId) => killedDuringDelete(stack, zoneId, providerHosts),
+  ],
+  [
+    '(d) an up killed whole (the CLI and its provider host, as a killed CI job) while the old rule\'s delete reads it; then pulumi cancel',
     async (stack, zoneId) => {
-      const HOLD_MS = 3000;
-      // Every read of the zone's rules is held: the delete's read of the old rule's marker is on the wire when the host dies.
-      await sandbox.emulator.admin.setFaults({ latencyMs: HOLD_MS, match: { method: 'GET', pathPrefix: `/zones/${zoneId}/firewall/rules` } });
-      let interruption: Promise<void> | undefined;
-      const kill = async () => {
-        await new Promise((resolve) => setTimeout(resolve, HOLD_MS / 2));
-        for (const host of providerHosts()) {
-          signalled.add(host.pid);
-          process.kill(host.pid, 'SIGKILL');
-        }
-      };
-      const watch = (event: EngineEvent) => {
-        const pre = event.resourcePreEvent?.metadata;
-        if (!interruption && pre?.op === 'delete-replaced' && pre.type.endsWith(':FirewallRuleWithFilter')) interruption = kill();
-      };
-      const run = await engine((opts) => stack.up({ ...opts, onEvent: (event) => (opts.onEvent(event), watch(event)) }));
-      await interruption;
-      await new Promise((resolve) => setTimeout(resolve, HOLD_MS));
-      await sandbox.emulator.admin.clearFaults();
-      expect(interruption).toBeDefined();
-      return { run: outcome(run), said: /error reading from server: EOF|transport is closing|connection/i };
+      const interrupted = await killedDuringDelete(stack, zoneId, () => [...pulumiCli(), ...providerHosts()]);
+      await stack.cancel();
+      return { ...interrupted, said: /SIGKILL/ };
     },
   ],
 ];

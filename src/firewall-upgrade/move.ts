@@ -1,7 +1,9 @@
 // The move of a stack's firewall resources to CustomRule resources, in one `pulumi up` (docs/firewall-and-migration.md#move):
 // which CustomRule replaces each firewall rule the stack holds, in the planned order, and the program that declares
 // them. Pure.
+import { CustomRuleKind, phaseRuleFromWire } from '../kinds';
 import type { RulesetRule } from '../schemas';
+import { readableIssue } from '../schemas/messages';
 import { splitMarked } from '../schemas/owner-marker';
 import { block, slug, tsString } from '../insights/export';
 import { phaseRuleFields } from '../insights/export-kinds';
@@ -96,6 +98,25 @@ function endNote(differences: Move['differences']): string {
     `${differences.length} request(s) of those tried are decided otherwise than before, e.g. ${first.request}: before ${first.before}, after ${first.after} ` +
     '(move those rules too, or change them, before the up)'
   );
+}
+
+/**
+ * Why the program of the move would fail its CustomRules' check: one line per input the kind's args refuse (a ref with
+ * no room left for the owner marker, say: a hand-made firewall rule's ref may take the service's 50 characters), naming
+ * the firewall rule and what to do, so the plan says it before the up does. Pure.
+ */
+export function moveProblems(zoneId: string, move: Move): string[] {
+  return move.rules.flatMap((entry) => {
+    const declared = Object.fromEntries(Object.entries(phaseRuleFromWire(entry.rule)).filter(([, value]) => value !== undefined));
+    const parsed = CustomRuleKind.args.safeParse({ zoneId, ...declared }, { error: readableIssue });
+    if (parsed.success) return [];
+    const rule = entry.legacyRuleId === null ? `custom rule ${entry.customRuleId ?? ''}` : `firewall rule ${entry.legacyRuleId}`;
+    return parsed.error.issues.map(
+      (issue) =>
+        `${rule}: the CustomRule '${entry.name}' the move declares for it would be refused (CustomRule.${issue.path.join('.')}: ${issue.message}); ` +
+        'change that input in the program the plan writes (an adoption writes it), or the firewall rule while the legacy API is available',
+    );
+  });
 }
 
 /** A resource's variable: camel case of its name. */

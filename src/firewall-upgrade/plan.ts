@@ -7,7 +7,7 @@ import { convertFirewallRules, declaredExpressionProblem, declaredRuleProblemTex
 import { CUSTOM_PHASE, type FirewallRuleWire, type RulesetRule, type SavedRuleset } from '../schemas';
 import { checkEquivalence, describeRequest, describeVerdict, equivalenceLine, requestsOf, zoneEvaluator, type KeyedCustomRule } from './equivalence';
 import { holderOf, holderText, markerOf, matchConversions, ruleNotes, type Holder, type Holders } from './match';
-import { moveOf, type Move, type MoveEntry } from './move';
+import { moveOf, moveProblems, type Move, type MoveEntry } from './move';
 
 /** One legacy rule in the plan. */
 export interface PlannedRule {
@@ -71,6 +71,12 @@ function phaseAfter(reads: PlanReads, ordered: FirewallRuleWire[], matched: (num
 function retiredPlan(reads: PlanReads): FirewallRulesUpgradePlan {
   const { zoneId } = reads;
   const phaseRules = reads.phase?.rules ?? [];
+  const move = reads.holders
+    ? moveOf(
+        phaseRules.flatMap((rule) => held(reads.holders, null, rule, holderOf([rule.id], markerOf(rule.ref), reads.holders))),
+        null,
+      )
+    : null;
   return {
     zoneId,
     legacyApi: 'retired',
@@ -82,13 +88,8 @@ function retiredPlan(reads: PlanReads): FirewallRulesUpgradePlan {
       holder: holderText(holderOf([rule.id], markerOf(rule.ref), reads.holders)),
     })),
     equivalence: null,
-    problems: [],
-    move: reads.holders
-      ? moveOf(
-          phaseRules.flatMap((rule) => held(reads.holders, null, rule, holderOf([rule.id], markerOf(rule.ref), reads.holders))),
-          null,
-        )
-      : null,
+    problems: move ? moveProblems(zoneId, move) : [],
+    move,
   };
 }
 
@@ -157,6 +158,9 @@ export function planFromReads(reads: PlanReads): FirewallRulesUpgradePlan {
     const holder = holderOf([legacy.id, legacy.filter.id, custom?.id], markerOf(legacy.ref, legacy.filter.ref, custom?.ref), reads.holders);
     return held(reads.holders, legacy.id, custom ?? (after[(positions[i] ?? 1) - 1] as RulesetRule), holder);
   });
+  const move = reads.holders
+    ? moveOf(entries, phaseRules.at(-1)?.id ?? null, equivalence.unevaluated.length > 0 ? [] : moveEndDifferences(reads.legacy, phaseRules, entries))
+    : null;
   return {
     zoneId,
     legacyApi: 'readable',
@@ -177,10 +181,8 @@ export function planFromReads(reads: PlanReads): FirewallRulesUpgradePlan {
       })),
       unreached: [...equivalence.unreached],
     },
-    problems,
-    move: reads.holders
-      ? moveOf(entries, phaseRules.at(-1)?.id ?? null, equivalence.unevaluated.length > 0 ? [] : moveEndDifferences(reads.legacy, phaseRules, entries))
-      : null,
+    problems: move ? [...problems, ...moveProblems(zoneId, move)] : problems,
+    move,
   };
 }
 

@@ -162,3 +162,30 @@ describe("the move's end, while the legacy API is available", () => {
     expect([both.differences, both.note]).toEqual([[], expect.stringMatching(/so every request is covered by one or the other at every moment$/)]);
   });
 });
+
+describe('a program the move writes that a CustomRule check would refuse', () => {
+  // A hand-made firewall rule's ref may take the service's 50 characters; a CustomRule keeps 14 of them for its owner
+  // marker (docs/ownership.md): the plan says so under its problems, before the up would fail the resource.
+  test("a held rule whose ref leaves no room for the owner marker: one line naming the rule, the input and what to do; a ref of the room's length passes", async () => {
+    const { id } = await emulator().admin.seedZone({ name: 'move-long-ref.example', plan: 'pro', ruleQuota: 10 });
+    const client = testClient(emulator());
+    const [long, fits] = await client.firewallRules.create({
+      zoneId: id,
+      rules: [
+        { filter: { expression: '(http.user_agent contains "sqlmap")' }, action: 'block', ref: 'r'.repeat(37) },
+        { filter: { expression: '(ip.src in {203.0.113.0/24})' }, action: 'managed_challenge', ref: 'f'.repeat(36) },
+      ],
+    });
+    const legacy = await client.firewallRules.list({ zoneId: id }).toArray();
+    const held = new Set([long!.id, long!.filter.id, fits!.id, fits!.filter.id]);
+    const plan = planFromReads({ zoneId: id, legacy, phase: undefined, holders: { held, markers: new Map() } });
+    const name = plan.move!.rules.find((rule) => rule.legacyRuleId === long!.id)!.name;
+    expect(plan.problems).toEqual([
+      `firewall rule ${long!.id}: the CustomRule '${name}' the move declares for it would be refused (CustomRule.ref: must be at most 36 characters: ` +
+        "zoneguard keeps 14 of the service's 50 for its owner marker (docs/ownership.md)); change that input in the program the plan writes " +
+        '(an adoption writes it), or the firewall rule while the legacy API is available',
+    ]);
+    // Without the stacks' exports there is no move, and no program to refuse.
+    expect(planFromReads({ zoneId: id, legacy, phase: undefined }).problems).toEqual([]);
+  });
+});

@@ -202,7 +202,8 @@ export function resourceChanges(digest: PreviewDigest): ResourceChange[] {
       zoneId: typeof zoneId === 'string' ? zoneId : undefined,
       verb: seen && seen.verb !== verb ? 'replace' : verb,
       fields,
-      before: Object.keys(before).length > 0 ? before : (seen?.before ?? {}),
+      // The first step's: a later one may be of an object the state keeps only to delete (a replacement stopped before its delete).
+      before: seen !== undefined && Object.keys(seen.before).length > 0 ? seen.before : before,
       after: Object.keys(after).length > 0 ? after : (seen?.after ?? {}),
     });
   }

@@ -126,6 +126,22 @@ test('renderPreviewReport: the whole report', () => {
   );
 });
 
+test('renderPreviewReport: a replacement of a resource whose state keeps its older object only to delete shows the change from the object it holds', () => {
+  const urn = `${URN}FirewallRuleWithFilter::scanners`;
+  const state = (expression: string) => ({ inputs: { zoneId: ZONE, action: 'block', expression } });
+  const replacing: PreviewDigest = {
+    steps: [
+      { op: 'create-replacement', urn, oldState: state('new'), newState: state('old'), replaceReasons: ['expression'] },
+      { op: 'replace', urn, oldState: state('new'), newState: state('old'), replaceReasons: ['expression'] },
+      { op: 'delete-replaced', urn, oldState: state('new') },
+      // The older object, kept to delete since a replacement stopped before its delete: deleted last.
+      { op: 'delete-replaced', urn, oldState: state('old') },
+    ],
+    changeSummary: { replace: 1 },
+  };
+  expect(renderPreviewReport(replacing)).toContain('- FirewallRuleWithFilter `scanners` replaced: expression `new` → `old`\n');
+});
+
 test('renderPreviewReport: nothing to change', () => {
   expect(renderPreviewReport({ steps: [], changeSummary: { same: 3 } }, { stack: 'ci' })).toBe('### Pulumi preview of stack `ci`: no changes\n\n`pulumi up` would change nothing.\n');
 });

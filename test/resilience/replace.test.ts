@@ -184,7 +184,8 @@ test('(a) then a sealed preview and the up that keeps its seal, of the previous 
 
   // The state holds the new rule and, kept to delete, the old one (edited since): the seal has an entry for each.
   declared = declaredWith(label, OLD(label));
-  const { seal } = await sealedPreview(sandbox, stack);
+  const { seal, report } = await sealedPreview(sandbox, stack);
+  expect(report).toContain(`- FirewallRuleWithFilter \`admin\` replaced: expression \`${NEW(label)}\` → \`${OLD(label)}\``);
   const up = await sealedUp(stack, seal);
   expect(up.text).not.toContain('since the sealed preview');
   expect(up.failed).toBe(false);

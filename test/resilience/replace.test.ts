@@ -136,6 +136,7 @@ describe.each(scenarios)('%s', (_name, interrupt) => {
     expect(output).toContain(`taking firewall rule ${old!.id}, which carries this resource's marker`);
     expect(output).toContain(`not deleting firewall rule ${old!.id}: the state kept it to delete`);
     expect(await pendingDeletes(stack)).toEqual([]);
+    expect((await stack.exportStack()).deployment.pending_operations ?? []).toEqual([]);
     expect((await stack.outputs())['rule-admin']?.value).toBe(old!.id);
     expect(convergenceProblems(await sandbox.emulator.admin.inventory(zoneId), declared)).toEqual([]);
     // The stack, its owner id and the rule: unchanged after a refresh, and again after an up.

@@ -129,20 +129,22 @@ describe('planFirewallRulesUpgrade against the emulator', () => {
   });
 });
 
+/** A Pro zone with `rules` made through the legacy API: the rules as made, and as the legacy API lists them. */
+async function legacyRules(name: string, rules: Parameters<ReturnType<typeof testClient>['firewallRules']['create']>[0]['rules']) {
+  const { id } = await emulator().admin.seedZone({ name, plan: 'pro', ruleQuota: 10 });
+  const client = testClient(emulator());
+  const created = await client.firewallRules.create({ zoneId: id, rules });
+  return { id, created, legacy: await client.firewallRules.list({ zoneId: id }).toArray() };
+}
+
 describe("the move's end, while the legacy API is available", () => {
   // The legacy rules no resource of the stack holds stay and still run first (docs/service.md#zone-evaluation): a
   // request one of them meets that a moved rule decided is decided by it once the move deleted that rule.
   test('a rule made by hand that a moved rule of higher priority ran before: the move names the requests it then decides, with both outcomes', async () => {
-    const { id } = await emulator().admin.seedZone({ name: 'move-end.example', plan: 'pro', ruleQuota: 10 });
-    const client = testClient(emulator());
-    const [mine, hand] = await client.firewallRules.create({
-      zoneId: id,
-      rules: [
-        { filter: { expression: '(http.user_agent contains "sqlmap")' }, action: 'block', priority: 1, description: 'scanners' },
-        { filter: { expression: '(ip.src in {203.0.113.0/24})' }, action: 'managed_challenge', description: 'by hand' },
-      ],
-    });
-    const legacy = await client.firewallRules.list({ zoneId: id }).toArray();
+    const { id, created: [mine, hand], legacy } = await legacyRules('move-end.example', [
+      { filter: { expression: '(http.user_agent contains "sqlmap")' }, action: 'block', priority: 1, description: 'scanners' },
+      { filter: { expression: '(ip.src in {203.0.113.0/24})' }, action: 'managed_challenge', description: 'by hand' },
+    ]);
     const plan = (held: string[]) => planFromReads({ zoneId: id, legacy, phase: undefined, holders: { held: new Set(held), markers: new Map() } }).move!;
 
     const moved = plan([mine!.id, mine!.filter.id]);
@@ -167,16 +169,10 @@ describe('a program the move writes that a CustomRule check would refuse', () =>
   // A hand-made firewall rule's ref may take the service's 50 characters; a CustomRule keeps 14 of them for its owner
   // marker (docs/ownership.md): the plan says so under its problems, before the up would fail the resource.
   test("a held rule whose ref leaves no room for the owner marker: one line naming the rule, the input and what to do; a ref of the room's length passes", async () => {
-    const { id } = await emulator().admin.seedZone({ name: 'move-long-ref.example', plan: 'pro', ruleQuota: 10 });
-    const client = testClient(emulator());
-    const [long, fits] = await client.firewallRules.create({
-      zoneId: id,
-      rules: [
-        { filter: { expression: '(http.user_agent contains "sqlmap")' }, action: 'block', ref: 'r'.repeat(37) },
-        { filter: { expression: '(ip.src in {203.0.113.0/24})' }, action: 'managed_challenge', ref: 'f'.repeat(36) },
-      ],
-    });
-    const legacy = await client.firewallRules.list({ zoneId: id }).toArray();
+    const { id, created: [long, fits], legacy } = await legacyRules('move-long-ref.example', [
+      { filter: { expression: '(http.user_agent contains "sqlmap")' }, action: 'block', ref: 'r'.repeat(37) },
+      { filter: { expression: '(ip.src in {203.0.113.0/24})' }, action: 'managed_challenge', ref: 'f'.repeat(36) },
+    ]);
     const held = new Set([long!.id, long!.filter.id, fits!.id, fits!.filter.id]);
     const plan = planFromReads({ zoneId: id, legacy, phase: undefined, holders: { held, markers: new Map() } });
     const name = plan.move!.rules.find((rule) => rule.legacyRuleId === long!.id)!.name;

@@ -14,6 +14,7 @@ import {
   providerHosts,
   pulumiCli,
   upOrThrow,
+  useKilledProcesses,
   waitFor,
   type Declared,
   type EngineRun,
@@ -37,15 +38,8 @@ import {
 jest.setTimeout(180_000);
 
 let sandbox: EngineSandbox;
-/** Every provider host a test signalled: any still alive at the end is ended (it was started by this process). */
-const signalled = new Set<number>();
-beforeAll(async () => {
-  sandbox = await openSandbox('resilience-kill');
-});
-afterAll(async () => {
-  for (const pid of signalled) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
-  await sandbox?.close();
-});
+beforeAll(async () => (sandbox = await openSandbox('resilience-kill')));
+const signalled = useKilledProcesses(() => sandbox);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** How long the emulator holds the create: time enough to act while it is on the wire, on a loaded machine too. */

@@ -2,7 +2,7 @@ import type { EngineEvent, Stack } from '@pulumi/pulumi/automation';
 import { testClient } from '../support/emulator';
 import { openSandbox, type EngineSandbox } from '../e2e/harness';
 import { sealedPreview, sealedUp } from '../e2e/sealing';
-import { convergenceProblems, engine, freshZone, isAlive, programOf, providerHosts, pulumiCli, unique, upOrThrow, type Declared, type EngineRun, type ProcessInfo } from './support';
+import { convergenceProblems, engine, freshZone, programOf, providerHosts, pulumiCli, unique, upOrThrow, useKilledProcesses, type Declared, type EngineRun, type ProcessInfo } from './support';
 
 // A FirewallRuleWithFilter replaced (a new expression) whose `up` stops between the new rule's create and the old
 // one's delete (the engine's order: create before delete): the seal refuses the delete, the service fails it, or the
@@ -14,15 +14,8 @@ import { convergenceProblems, engine, freshZone, isAlive, programOf, providerHos
 jest.setTimeout(300_000);
 
 let sandbox: EngineSandbox;
-/** Every provider host a test killed; one still alive at the end is ended (this process started it). */
-const signalled = new Set<number>();
-beforeAll(async () => {
-  sandbox = await openSandbox('resilience-replace');
-});
-afterAll(async () => {
-  for (const pid of signalled) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
-  await sandbox?.close();
-});
+beforeAll(async () => (sandbox = await openSandbox('resilience-replace')));
+const signalled = useKilledProcesses(() => sandbox);
 
 const OLD = (label: string) => `(http.request.uri.path eq "/${label}/old")`;
 const NEW = (label: string) => `(http.request.uri.path eq "/${label}/new")`;
@@ -148,22 +141,31 @@ describe.each(scenarios)('%s', (_name, interrupt) => {
 
 const THIRD = (label: string) => `(http.request.uri.path eq "/${label}/third")`;
 
-test.each([
-  ['the new program', NEW],
-  ['a third program (another expression again): a new rule is made, and the old one is not taken', THIRD],
-])('(b) then an up of %s: the old rule is deleted, the declared one kept', async (_case, next) => {
-  const label = unique('replace-forward');
-  const zoneId = await freshZone(sandbox.emulator, 'replace-forward');
+/**
+ * A stack whose rule's replacement `scenarios[scenario]` stopped between the create and the delete: the state keeps the
+ * old rule to delete. `declare` sets the program's expression for the next run and answers what it declares.
+ */
+async function stoppedReplacement(prefix: string, scenario: number) {
+  const label = unique(prefix);
+  const zoneId = await freshZone(sandbox.emulator, prefix);
   let declared = declaredWith(label, OLD(label));
   const stack = await sandbox.stack(label, programOf(zoneId, () => declared));
   await upOrThrow(stack);
   const [old] = (await sandbox.emulator.admin.inventory(zoneId)).firewallRules;
   declared = declaredWith(label, NEW(label));
-  const [, interrupt] = scenarios[1]!;
+  const [, interrupt] = scenarios[scenario]!;
   expect((await interrupt(stack, zoneId)).run.failed).toBe(true);
   expect(await pendingDeletes(stack)).toEqual([old!.id]);
+  const declare = (expression: (label: string) => string) => (declared = declaredWith(label, expression(label)));
+  return { label, zoneId, stack, old: old!, declare };
+}
 
-  declared = declaredWith(label, next(label));
+test.each([
+  ['the new program', NEW],
+  ['a third program (another expression again): a new rule is made, and the old one is not taken', THIRD],
+])('(b) then an up of %s: the old rule is deleted, the declared one kept', async (_case, next) => {
+  const { zoneId, stack, declare } = await stoppedReplacement('replace-forward', 1);
+  const declared = declare(next);
   const output = await upOrThrow(stack);
   expect(output).not.toContain('taking firewall rule');
   expect(await pendingDeletes(stack)).toEqual([]);
@@ -172,45 +174,26 @@ test.each([
 });
 
 test('(a) then a sealed preview and the up that keeps its seal, of the previous program: the old rule taken back, the new one deleted, nothing refused', async () => {
-  const label = unique('replace-sealed');
-  const zoneId = await freshZone(sandbox.emulator, 'replace-sealed');
-  let declared = declaredWith(label, OLD(label));
-  const stack = await sandbox.stack(label, programOf(zoneId, () => declared));
-  await upOrThrow(stack);
-  const [old] = (await sandbox.emulator.admin.inventory(zoneId)).firewallRules;
-  declared = declaredWith(label, NEW(label));
-  const [, interrupt] = scenarios[0]!;
-  expect((await interrupt(stack, zoneId)).run.failed).toBe(true);
-  expect(await pendingDeletes(stack)).toEqual([old!.id]);
-
+  const { label, zoneId, stack, old, declare } = await stoppedReplacement('replace-sealed', 0);
   // The state holds the new rule and, kept to delete, the old one (edited since): the seal has an entry for each.
-  declared = declaredWith(label, OLD(label));
+  const declared = declare(OLD);
   const { seal, report } = await sealedPreview(sandbox, stack);
   expect(report).toContain(`- FirewallRuleWithFilter \`admin\` replaced: expression \`${NEW(label)}\` → \`${OLD(label)}\``);
   const up = await sealedUp(stack, seal);
   expect(up.text).not.toContain('since the sealed preview');
   expect(up.failed).toBe(false);
-  expect(up.text).toContain(`not deleting firewall rule ${old!.id}: the state kept it to delete`);
+  expect(up.text).toContain(`not deleting firewall rule ${old.id}: the state kept it to delete`);
   expect(await pendingDeletes(stack)).toEqual([]);
   expect(convergenceProblems(await sandbox.emulator.admin.inventory(zoneId), declared)).toEqual([]);
   expect((await stack.preview({ refresh: true, color: 'never' })).changeSummary).toEqual({ same: 3 });
 });
 
 test('(b) then an up --refresh of the previous program (the refresh reads the entry kept to delete): the old rule taken back and kept', async () => {
-  const label = unique('replace-refresh');
-  const zoneId = await freshZone(sandbox.emulator, 'replace-refresh');
-  let declared = declaredWith(label, OLD(label));
-  const stack = await sandbox.stack(label, programOf(zoneId, () => declared));
-  await upOrThrow(stack);
-  const [old] = (await sandbox.emulator.admin.inventory(zoneId)).firewallRules;
-  declared = declaredWith(label, NEW(label));
-  const [, interrupt] = scenarios[1]!;
-  expect((await interrupt(stack, zoneId)).run.failed).toBe(true);
-
-  declared = declaredWith(label, OLD(label));
+  const { zoneId, stack, old, declare } = await stoppedReplacement('replace-refresh', 1);
+  const declared = declare(OLD);
   const run = await engine((opts) => stack.up({ ...opts, refresh: true }));
   expect(run.resourceErrors).toEqual([]);
-  expect(run.output).toContain(`not deleting firewall rule ${old!.id}: the state kept it to delete`);
+  expect(run.output).toContain(`not deleting firewall rule ${old.id}: the state kept it to delete`);
   expect(await pendingDeletes(stack)).toEqual([]);
   expect(convergenceProblems(await sandbox.emulator.admin.inventory(zoneId), declared)).toEqual([]);
   expect((await stack.preview({ refresh: true, color: 'never' })).changeSummary).toEqual({ same: 3 });

@@ -216,6 +216,19 @@ export function isAlive(pid: number): boolean {
   }
 }
 
+/**
+ * The processes a test of this file killed: after the file's tests, any still alive is ended (this process started
+ * it), then the file's sandbox closed.
+ */
+export function useKilledProcesses(sandbox: () => { close(): Promise<void> } | undefined): Set<number> {
+  const killed = new Set<number>();
+  afterAll(async () => {
+    for (const pid of killed) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+    await sandbox()?.close();
+  });
+  return killed;
+}
+
 /** Polls `probe` until it answers a value, or fails after `timeoutMs` saying what it waited for. */
 export async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
